@@ -1,0 +1,53 @@
+"""The hook protocol: what a card's Python hook may add to the rules, all optional."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from munchkin.engine.actions import Action
+    from munchkin.engine.game import Game
+    from munchkin.engine.state import Combat, MonsterIn, Player, Prompt
+
+Flow = Generator["Prompt", "Action", Any]
+
+
+def no_flow() -> Flow:
+    """An empty flow, for hooks that need no decision."""
+    return
+    yield  # pragma: no cover
+
+
+class CardHook:
+    """Base of class-style hooks. The engine calls only the methods a hook overrides."""
+
+    # cards in a hand (or in play) that offer actions of their own
+    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
+        return []
+
+    def apply(self, g: Game, act: Action) -> Flow:
+        return no_flow()
+
+    # monsters
+    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Flow:
+        return no_flow()
+
+    def monster_actions(self, g: Game, seat: int, c: Combat, m: MonsterIn) -> list[Action]:
+        return []
+
+    def extra_levels(self, g: Game, c: Combat, m: MonsterIn) -> int:
+        return 0
+
+    def flee_actions(self, g: Game, p: Player, c: Combat, m: MonsterIn) -> list[Action]:
+        return []
+
+    # kept Curses and Items: passive rules
+    def die_modifier(self, g: Game, p: Player) -> int:
+        return 0
+
+    def only_armor(self, g: Game, p: Player) -> bool:
+        return False
+
+    def enhancer_floor(self) -> bool:
+        return False

@@ -1,0 +1,290 @@
+"""The card vocabulary: pydantic models that validate every set file.
+
+A set file is YAML with a `set` name and a list of `cards`. Each card has one
+kind-specific block (monster, item, one_shot, curse, ...) written in the words
+below; effects too unique for the vocabulary name a Python hook by card id.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Provenance = Literal["rulebook", "published", "original"]
+Deck = Literal["door", "treasure"]
+Kind = Literal[
+    "monster",
+    "curse",
+    "race",
+    "class",
+    "enhancer",
+    "special",
+    "item",
+    "one_shot",
+    "go_up_a_level",
+    "hireling",
+]
+Sex = Literal["male", "female"]
+Slot = Literal["headgear", "armor", "footgear", "hands", "none"]
+
+
+class Strict(BaseModel):
+    """Base for every block: unknown keys are errors, so typos never pass."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Condition(Strict):
+    """A test on a character; every field given must hold."""
+
+    race: str | None = None
+    not_race: str | None = None
+    class_: str | None = Field(default=None, alias="class")
+    not_class: str | None = None
+    sex: Sex | None = None
+    level_at_most: int | None = None
+    level_at_least: int | None = None
+    no_race: bool | None = None
+    no_class: bool | None = None
+
+
+ItemFilter = Literal[
+    "headgear",
+    "armor",
+    "footgear",
+    "hands",
+    "big",
+    "small",
+    "below_waist",
+    "any",
+    "biggest_bonus",
+]
+
+
+class LoseItems(Strict):
+    """Lose Items in play matching `which`: one (victim's choice) or all."""
+
+    which: ItemFilter | list[ItemFilter] = "any"
+    count: int | Literal["all"] = 1
+
+
+class Effect(Strict):
+    """One step of an effect (Bad Stuff, a Curse, ...).
+
+    Exactly one operation key; `if` restricts it to characters who match,
+    `otherwise` runs when the operation found nothing to act on (or `if` failed).
+    """
+
+    if_: Condition | None = Field(default=None, alias="if")
+    otherwise: list[Effect] | None = None
+    lose_levels: int | None = None
+    gain_levels: int | None = None
+    die: bool | None = None
+    lose_items: LoseItems | None = None
+    discard_hand: bool | None = None
+    lose_race: Literal["all", "one"] | None = None
+    lose_class: Literal["all", "one"] | None = None
+    level_becomes: int | Literal["lowest"] | None = None
+    lose_gold: int | None = None
+    change_sex: bool | None = None
+    next_combat_bonus: int | None = None
+    draw_treasures: int | None = None
+    draw_doors: int | None = None
+    hook: str | None = None
+
+    @model_validator(mode="after")
+    def _one_operation(self) -> Effect:
+        ops = [
+            k
+            for k in (
+                "lose_levels",
+                "gain_levels",
+                "die",
+                "lose_items",
+                "discard_hand",
+                "lose_race",
+                "lose_class",
+                "level_becomes",
+                "lose_gold",
+                "change_sex",
+                "next_combat_bonus",
+                "draw_treasures",
+                "draw_doors",
+                "hook",
+            )
+            if getattr(self, k) is not None
+        ]
+        if len(ops) != 1:
+            raise ValueError(f"an effect needs exactly one operation, found {ops or 'none'}")
+        return self
+
+
+class ConditionalValue(Strict):
+    """A number that applies only when `if` holds for the character concerned."""
+
+    value: int
+    if_: Condition = Field(alias="if")
+
+
+class WillNotPursue(Strict):
+    """Characters at or below this Level escape automatically, unless `unless` holds."""
+
+    level_at_most: int
+    unless: Condition | None = None
+
+
+class WillNotAttack(Strict):
+    """No combat against a character matching `if`; they draw `treasures` instead."""
+
+    if_: Condition = Field(alias="if")
+    treasures: int = 0
+
+
+class Monster(Strict):
+    level: int
+    treasures: int
+    levels: int = 1
+    tags: list[Literal["undead"]] = []
+    modifiers: list[ConditionalValue] = []
+    run_away: int = 0
+    escape: Literal["roll", "automatic", "impossible"] = "roll"
+    will_not_pursue: WillNotPursue | None = None
+    will_not_attack: WillNotAttack | None = None
+    even_if_escaped: list[Effect] = []
+    level_only: bool = False
+    ignore_level: bool = False
+    no_help: bool = False
+    bonus_treasures: list[ConditionalValue] = []
+    bad_stuff: list[Effect]
+    hook: str | None = None
+
+
+class Item(Strict):
+    bonus: int = 0
+    gold: int = 0
+    slot: Slot = "none"
+    hands: Literal[0, 1, 2] = 0
+    big: bool = False
+    usable_if: Condition | None = None
+    not_usable_if: Condition | None = None
+    tags: list[Literal["fire", "below_waist", "weapon", "wand_pole_staff"]] = []
+    conditional_bonus: list[ConditionalValue] = []
+    run_away: int = 0
+    hook: str | None = None
+
+    @model_validator(mode="after")
+    def _hands_match_slot(self) -> Item:
+        if (self.slot == "hands") != (self.hands > 0):
+            raise ValueError("slot 'hands' needs hands: 1 or 2, and only it")
+        return self
+
+
+class OneShot(Strict):
+    """A Usable-once-only Treasure; `bonus` goes to either side of a combat."""
+
+    gold: int = 0
+    bonus: int = 0
+    when: Literal["combat", "any", "run_away", "after_roll", "curse"] = "combat"
+    usable_if: Condition | None = None
+    hook: str | None = None
+
+
+class Curse(Strict):
+    """Applies `effects` to its victim at once, or on its next combat."""
+
+    effects: list[Effect] = []
+    duration: Literal["once", "next_combat", "persistent"] = "once"
+    hook: str | None = None
+
+
+class Enhancer(Strict):
+    strength: int
+    treasures: int = 0
+    hook: str | None = None
+
+
+Ability = Literal[
+    "wins_ties",
+    "berserk",
+    "backstab",
+    "theft",
+    "flight_spell",
+    "charm_spell",
+    "resurrection",
+    "turning",
+    "hand_limit_6",
+    "carry_any_big",
+    "levels_for_helping",
+    "double_sale",
+    "retry_run_away",
+]
+
+
+class CharacterCard(Strict):
+    """A Race or Class: its abilities, named from the engine's list, and run-away bonus."""
+
+    abilities: list[Ability] = []
+    run_away: int = 0
+    hook: str | None = None
+
+
+class Special(Strict):
+    """Cards whose rules are too particular for the vocabulary: all by hook."""
+
+    when: Literal["combat", "any", "own_turn", "immediately"] = "any"
+    hook: str
+
+
+class Card(Strict):
+    id: Annotated[str, Field(pattern=r"^[a-z0-9_]+\.[a-z0-9_]+$")]
+    name: str
+    deck: Deck
+    kind: Kind
+    copies: int = 1
+    provenance: Provenance
+    text: str
+    monster: Monster | None = None
+    item: Item | None = None
+    one_shot: OneShot | None = None
+    curse: Curse | None = None
+    enhancer: Enhancer | None = None
+    race: CharacterCard | None = None
+    class_: CharacterCard | None = Field(default=None, alias="class")
+    special: Special | None = None
+    go_up_a_level: Literal[True] | None = None
+    hireling: Literal[True] | None = None
+
+    @model_validator(mode="after")
+    def _block_matches_kind(self) -> Card:
+        blocks = {
+            "monster": self.monster,
+            "item": self.item,
+            "one_shot": self.one_shot,
+            "curse": self.curse,
+            "enhancer": self.enhancer,
+            "race": self.race,
+            "class": self.class_,
+            "special": self.special,
+            "go_up_a_level": self.go_up_a_level,
+            "hireling": self.hireling,
+        }
+        given = [k for k, v in blocks.items() if v is not None]
+        if given != [self.kind]:
+            raise ValueError(f"kind {self.kind!r} needs exactly the block {self.kind!r}, found {given}")
+        door_kinds = {"monster", "curse", "race", "class", "enhancer", "special"}
+        if self.kind in door_kinds and self.deck != "door" and self.kind != "special":
+            raise ValueError(f"a {self.kind} belongs in the door deck")
+        if self.kind in {"item", "one_shot", "go_up_a_level", "hireling"} and self.deck != "treasure":
+            raise ValueError(f"a {self.kind} belongs in the treasure deck")
+        if self.copies < 1:
+            raise ValueError("copies must be at least 1")
+        return self
+
+
+class SetFile(Strict):
+    set: str
+    title: str
+    door_cards: int
+    treasure_cards: int
+    cards: list[Card]

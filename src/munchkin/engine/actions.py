@@ -1,0 +1,65 @@
+"""Actions: small immutable tuples, with a canonical text in the rulebook's words."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Action(NamedTuple):
+    """One choice by one seat. `card`/`target`/`monster` are ids or -1; `cards` lists extra cards."""
+
+    kind: str
+    seat: int
+    card: int = -1
+    target: int = -1
+    monster: int = -1
+    cards: tuple[int, ...] = ()
+    n: int = 0
+    flag: str = ""
+
+
+class MunchkinError(Exception):
+    """Base class of every error the engine raises on bad input."""
+
+
+class ParseError(MunchkinError):
+    """The text is not an action of the notation (see docs/notation.md)."""
+
+
+class IllegalAction(MunchkinError):
+    """A well-formed action that the rules do not allow now; the message says why."""
+
+
+# Action kinds (interned strings keep comparisons cheap).
+KICK = "kick"
+TROUBLE = "trouble"
+LOOT = "loot"
+END = "end"
+PASS = "pass"
+PLAY = "play"
+KEEP = "keep"
+EQUIP = "equip"
+UNEQUIP = "unequip"
+DISCARD = "discard"
+GIVE = "give"
+SELL = "sell"
+TRADE = "trade"
+ACCEPT = "accept"
+REFUSE = "refuse"
+ASK = "ask"
+BERSERK = "berserk"
+TURNING = "turning"
+FLIGHT = "flight"
+CHARM = "charm"
+BACKSTAB = "backstab"
+STEAL = "steal"
+RUN = "run"
+ROLL = "roll"
+FLEE_FROM = "flee_from"
+SACRIFICE = "sacrifice"
+CHOOSE = "choose"
+TAKE = "take"
+RESURRECT = "resurrect"
+USE = "use"
+DECLINE = "decline"
+VOLUNTEER = "volunteer"

@@ -1,0 +1,150 @@
+"""Runtime card table: one flat, slotted record per card definition, built once per set mix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from munchkin.cards.loader import load_set
+from munchkin.cards.schema import Card, CharacterCard, Condition, ConditionalValue, Effect
+
+SLOT_NONE, SLOT_HEAD, SLOT_ARMOR, SLOT_FEET, SLOT_HANDS = "none", "headgear", "armor", "footgear", "hands"
+
+
+@dataclass(slots=True, eq=False)
+class CardDef:
+    """Everything the engine reads about one card, flattened from its set file."""
+
+    idx: int
+    id: str
+    name: str
+    set: str
+    deck: str
+    kind: str
+    text: str
+    provenance: str
+    model: Card
+    # monster
+    level: int = 0
+    treasures: int = 0
+    levels: int = 1
+    undead: bool = False
+    modifiers: tuple[ConditionalValue, ...] = ()
+    run_away: int = 0
+    escape: str = "roll"
+    wnp_level: int = -1
+    wnp_unless: Condition | None = None
+    wna_if: Condition | None = None
+    wna_treasures: int = 0
+    even_if_escaped: tuple[Effect, ...] = ()
+    level_only: bool = False
+    ignore_level: bool = False
+    no_help: bool = False
+    bonus_treasures: tuple[ConditionalValue, ...] = ()
+    bad_stuff: tuple[Effect, ...] = ()
+    # items and one-shots
+    bonus: int = 0
+    gold: int = 0
+    slot: str = SLOT_NONE
+    hands: int = 0
+    big: bool = False
+    usable_if: Condition | None = None
+    not_usable_if: Condition | None = None
+    tags: frozenset[str] = frozenset()
+    conditional_bonus: tuple[ConditionalValue, ...] = ()
+    when: str = "any"
+    # curses and enhancers
+    effects: tuple[Effect, ...] = ()
+    duration: str = "once"
+    strength: int = 0
+    # race / class
+    abilities: frozenset[str] = frozenset()
+    hook: str | None = None
+    # derived flags
+    is_monster: bool = False
+    is_item: bool = False
+    is_one_shot: bool = False
+    is_curse: bool = False
+    is_race: bool = False
+    is_class: bool = False
+    is_enhancer: bool = False
+    is_special: bool = False
+    is_gual: bool = False
+    is_hireling: bool = False
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def _character(d: CardDef, block: CharacterCard) -> None:
+    d.abilities = frozenset(block.abilities)
+    d.run_away = block.run_away
+    d.hook = block.hook
+
+
+def build_def(idx: int, set_name: str, c: Card) -> CardDef:
+    d = CardDef(idx, c.id, c.name, set_name, c.deck, c.kind, c.text, c.provenance, c)
+    if c.monster:
+        m = c.monster
+        d.is_monster = True
+        d.level, d.treasures, d.levels = m.level, m.treasures, m.levels
+        d.undead = "undead" in m.tags
+        d.modifiers = tuple(m.modifiers)
+        d.run_away = m.run_away
+        d.escape = m.escape
+        if m.will_not_pursue:
+            d.wnp_level = m.will_not_pursue.level_at_most
+            d.wnp_unless = m.will_not_pursue.unless
+        if m.will_not_attack:
+            d.wna_if = m.will_not_attack.if_
+            d.wna_treasures = m.will_not_attack.treasures
+        d.even_if_escaped = tuple(m.even_if_escaped)
+        d.level_only, d.ignore_level, d.no_help = m.level_only, m.ignore_level, m.no_help
+        d.bonus_treasures = tuple(m.bonus_treasures)
+        d.bad_stuff = tuple(m.bad_stuff)
+        d.hook = m.hook
+    elif c.item:
+        i = c.item
+        d.is_item = True
+        d.bonus, d.gold, d.slot, d.hands, d.big = i.bonus, i.gold, i.slot, i.hands, i.big
+        d.usable_if, d.not_usable_if = i.usable_if, i.not_usable_if
+        d.tags = frozenset(i.tags)
+        d.conditional_bonus = tuple(i.conditional_bonus)
+        d.run_away = i.run_away
+        d.hook = i.hook
+    elif c.one_shot:
+        o = c.one_shot
+        d.is_one_shot = True
+        d.gold, d.bonus, d.when, d.usable_if, d.hook = o.gold, o.bonus, o.when, o.usable_if, o.hook
+        if "fire" in c.text.lower() or "flam" in c.name.lower():
+            d.tags = frozenset({"fire"})
+    elif c.curse:
+        d.is_curse = True
+        d.effects, d.duration, d.hook = tuple(c.curse.effects), c.curse.duration, c.curse.hook
+    elif c.enhancer:
+        d.is_enhancer = True
+        d.strength, d.treasures, d.hook = c.enhancer.strength, c.enhancer.treasures, c.enhancer.hook
+    elif c.race:
+        d.is_race = True
+        _character(d, c.race)
+    elif c.class_:
+        d.is_class = True
+        _character(d, c.class_)
+    elif c.special:
+        d.is_special = True
+        d.when, d.hook = c.special.when, c.special.hook
+    elif c.go_up_a_level:
+        d.is_gual = True
+    elif c.hireling:
+        d.is_hireling = True
+    return d
+
+
+def build_table(sets: list[str]) -> tuple[list[CardDef], list[int]]:
+    """Card definitions for a mix of sets, and the definition index of every physical card."""
+    defs: list[CardDef] = []
+    physical: list[int] = []
+    for name in sets:
+        cs = load_set(name)
+        for c in cs.cards:
+            d = build_def(len(defs), name, c)
+            defs.append(d)
+            physical.extend([d.idx] * c.copies)
+    return defs, physical

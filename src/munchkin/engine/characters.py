@@ -1,0 +1,156 @@
+"""Character stats: Race, Class, sex, Level, Items carried and equipped, hand limit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from munchkin.cards.schema import Condition
+from munchkin.engine.state import Player
+
+if TYPE_CHECKING:
+    from munchkin.engine.cards import CardDef
+
+SLOT_LIMITS = {"headgear": 1, "armor": 1, "footgear": 1}
+
+
+class CharacterMixin:
+    """Queries on one character. Mixed into Game."""
+
+    players: list[Player]
+    cdef: list[CardDef]
+
+    # -------------------------------------------------------------- identity
+    def race_names(self, p: Player) -> list[str]:
+        return [self.cdef[c].name.lower() for c in p.races]
+
+    def class_names(self, p: Player) -> list[str]:
+        return [self.cdef[c].name.lower() for c in p.classes]
+
+    def has_ability(self, p: Player, ability: str) -> bool:
+        cdef = self.cdef
+        for c in p.classes:
+            if ability in cdef[c].abilities:
+                return True
+        for c in p.races:
+            if ability in cdef[c].abilities:
+                return True
+        return False
+
+    def super_single(self, p: Player) -> bool:
+        """Super Munchkin with one Class: its advantages, none of its disadvantages."""
+        return p.super_munchkin >= 0 and len(p.classes) == 1
+
+    def half_single(self, p: Player) -> bool:
+        return p.half_breed >= 0 and len(p.races) == 1
+
+    def matches(self, p: Player, cond: Condition | None, monster_bonus: bool = False) -> bool:
+        """Does the character meet the condition? With `monster_bonus`, a monster's bonus
+        against a Class or Race is ignored for a Super Munchkin / Half-Breed of one."""
+        if cond is None:
+            return True
+        if cond.race is not None:
+            if cond.race == "human":
+                if p.races and not self.half_single(p):
+                    return False
+            elif cond.race not in self.race_names(p):
+                return False
+            elif monster_bonus and self.half_single(p):
+                return False
+        if cond.not_race is not None and cond.not_race in self.race_names(p):
+            return False
+        if cond.class_ is not None:
+            if cond.class_ not in self.class_names(p):
+                return False
+            if monster_bonus and self.super_single(p):
+                return False
+        if cond.not_class is not None and cond.not_class in self.class_names(p):
+            return False
+        if cond.sex is not None and p.sex != cond.sex:
+            return False
+        if cond.level_at_most is not None and p.level > cond.level_at_most:
+            return False
+        if cond.level_at_least is not None and p.level < cond.level_at_least:
+            return False
+        if cond.no_race is not None and bool(p.races and not self.half_single(p)) == cond.no_race:
+            return False
+        if cond.no_class is not None and bool(p.classes) == cond.no_class:
+            return False
+        return True
+
+    # -------------------------------------------------------------- items
+    def can_use(self, p: Player, item: int) -> bool:
+        """May this character get the Item's benefit (its restrictions, Super Munchkin aside)?"""
+        d = self.cdef[item]
+        if p.cheat_item == item:
+            return True
+        if d.usable_if is not None and not self.matches(p, d.usable_if):
+            return False
+        nu = d.not_usable_if
+        if nu is not None and self.matches(p, nu):
+            # Super Munchkin / Half-Breed of one may use Items forbidden to that Class / Race
+            if nu.class_ is not None and self.super_single(p) and nu.race is None and nu.sex is None:
+                return True
+            if nu.race is not None and self.half_single(p) and nu.class_ is None and nu.sex is None:
+                return True
+            return False
+        return True
+
+    def big_count(self, p: Player) -> int:
+        cdef = self.cdef
+        return sum(1 for c in p.items if cdef[c].big and c != p.hireling_item and c != p.cheat_item)
+
+    def may_carry_big(self, p: Player) -> bool:
+        return self.has_ability(p, "carry_any_big") or self.big_count(p) == 0
+
+    def equip_problem(self, p: Player, item: int) -> str | None:
+        """Why this carried Item cannot be equipped now, or None if it can."""
+        d = self.cdef[item]
+        if not self.can_use(p, item):
+            return f"{p.name} may not use {d.name}"
+        if item == p.hireling_item or item == p.cheat_item:
+            return None
+        cdef = self.cdef
+        exempt = (p.hireling_item, p.cheat_item)
+        if d.slot in SLOT_LIMITS:
+            for c in p.equipped:
+                if c not in exempt and cdef[c].slot == d.slot:
+                    return f"{p.name} already wears {cdef[c].name} ({d.slot})"
+        elif d.slot == "hands":
+            used = sum(cdef[c].hands for c in p.equipped if c not in exempt and cdef[c].slot == "hands")
+            if used + d.hands > 2:
+                return f"{p.name} has no free hand for {d.name}"
+        return None
+
+    def item_bonus(self, p: Player, item: int) -> int:
+        d = self.cdef[item]
+        b = d.bonus
+        for cb in d.conditional_bonus:
+            if self.matches(p, cb.if_):
+                b += cb.value
+        return b
+
+    def hand_limit(self, p: Player) -> int:
+        return 6 if self.has_ability(p, "hand_limit_6") else 5
+
+    def equipped_bonus(self, p: Player, only_armor: bool = False) -> int:
+        """Bonuses of the equipped Items this character may use."""
+        total = 0
+        cdef = self.cdef
+        for c in p.equipped:
+            if only_armor and cdef[c].slot != "armor":
+                continue
+            if self.can_use(p, c):
+                total += self.item_bonus(p, c)
+        return total
+
+    def item_value(self, p: Player, c: int) -> int:
+        return self.cdef[c].gold
+
+    def sellable(self, p: Player) -> list[int]:
+        """Items that may be sold: carried ones and Items (and valued one-shots) in hand."""
+        cdef = self.cdef
+        out = [c for c in p.items if c != p.cheat_item]
+        if p.hireling_item >= 0 and p.hireling_item not in out:
+            out.append(p.hireling_item)
+        out += [c for c in p.hand if cdef[c].is_item or cdef[c].is_one_shot]
+        return out

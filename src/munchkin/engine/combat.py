@@ -1,0 +1,491 @@
+"""Combat: strengths, the response window, asking for help, Rewards, Running Away."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from munchkin.cards.hooks import CardHook
+from munchkin.cards.loader import HOOKS
+from munchkin.engine import actions as A
+from munchkin.engine.actions import Action
+from munchkin.engine.state import (
+    BEFORE,
+    HELP,
+    LOSING,
+    PICK,
+    ROLLED,
+    RUN,
+    WINDOW,
+    Combat,
+    MonsterIn,
+    Player,
+    Prompt,
+)
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+Flow = Generator[Prompt, Action, Any]
+
+
+def card_hook(g: Game, card: int) -> CardHook | None:
+    h = g.cdef[card].hook
+    if h is None:
+        return None
+    obj = HOOKS.get(h)
+    return obj if isinstance(obj, CardHook) else None
+
+
+class CombatMixin:
+    """Mixed into Game."""
+
+    # -------------------------------------------------------------- strength
+    def monster_strength(self: Game, c: Combat, m: MonsterIn) -> int:
+        cdef = self.cdef
+        d = cdef[m.base]
+        s = d.level
+        floor = False
+        for e in m.enhancers:
+            s += cdef[e].strength
+            h = card_hook(self, e)
+            if h is not None and h.enhancer_floor():
+                floor = True
+        if floor and s < 1:
+            s = 1
+        fighters = [self.players[f] for f in c.fighters()]
+        for mod in d.modifiers:
+            if any(self.matches(f, mod.if_, monster_bonus=mod.value > 0) for f in fighters):
+                s += mod.value
+        for _, b in m.oneshots:
+            s += b
+        return s
+
+    def monsters_strength(self: Game, c: Combat) -> int:
+        return sum(self.monster_strength(c, m) for m in c.monsters)
+
+    def level_only(self, c: Combat) -> bool:
+        cdef = self.cdef  # type: ignore[attr-defined]
+        return any(cdef[m.base].level_only for m in c.monsters)
+
+    def char_strength(self: Game, c: Combat, p: Player) -> int:
+        """One fighter's combat strength: Level plus every modifier that counts."""
+        cdef = self.cdef
+        ignore_level = any(cdef[m.base].ignore_level for m in c.monsters)
+        s = 0 if ignore_level else p.level
+        if not self.level_only(c):
+            only_armor = any((h := card_hook(self, k)) is not None and h.only_armor(self, p) for k in p.curses)
+            s += self.equipped_bonus(p, only_armor)
+            s += c.berserk.get(p.seat, 0) + c.turning.get(p.seat, 0)
+        s += self.curse_bonus(p)
+        s -= 2 * sum(1 for (_, v) in c.backstabs if v == p.seat)
+        if c.doppleganger == p.seat:
+            s *= 2
+        return s
+
+    def side_strength(self: Game, c: Combat) -> int:
+        s = sum(self.char_strength(c, self.players[f]) for f in c.fighters())
+        if not self.level_only(c):
+            s += sum(b for (_, _, b) in c.side)
+        return s
+
+    def wins_ties(self: Game, c: Combat) -> bool:
+        return any(self.has_ability(self.players[f], "wins_ties") for f in c.fighters())
+
+    def fighters_win(self: Game, c: Combat) -> bool:
+        side, mon = self.side_strength(c), self.monsters_strength(c)
+        return side > mon or (side == mon and self.wins_ties(c))
+
+    def monster_treasures(self: Game, c: Combat, m: MonsterIn) -> int:
+        cdef = self.cdef
+        d = cdef[m.base]
+        n = d.treasures + sum(cdef[e].treasures for e in m.enhancers)
+        if any((h := card_hook(self, e)) is not None and h.enhancer_floor() for e in m.enhancers):
+            n = max(1, n)
+        p = self.players[c.fighter]
+        for bt in d.bonus_treasures:
+            if self.matches(p, bt.if_):
+                n += bt.value
+        return max(0, n)
+
+    def combat_breakdown(self: Game) -> dict[str, Any]:
+        """Both sides' combat strength and what makes them up (public information)."""
+        c = self.combat
+        if c is None:
+            return {}
+        cdef = self.cdef
+        fighters = []
+        for f in c.fighters():
+            p = self.players[f]
+            parts: list[tuple[str, int]] = []
+            if any(cdef[m.base].ignore_level for m in c.monsters):
+                parts.append(("Level does not count", 0))
+            else:
+                parts.append((f"Level {p.level}", p.level))
+            if not self.level_only(c):
+                for it in sorted(p.equipped):
+                    if self.can_use(p, it) and self.item_bonus(p, it):
+                        parts.append((cdef[it].name, self.item_bonus(p, it)))
+                if c.berserk.get(f):
+                    parts.append(("Berserking", c.berserk[f]))
+                if c.turning.get(f):
+                    parts.append(("Turning", c.turning[f]))
+            if self.curse_bonus(p):
+                parts.append(("Curses", self.curse_bonus(p)))
+            for t, v in c.backstabs:
+                if v == f:
+                    parts.append((f"backstab by {self.players[t].name}", -2))
+            fighters.append({"player": p.name, "strength": self.char_strength(c, p), "parts": parts})
+        side = [(cdef[k].name, b) for (k, _, b) in c.side]
+        monsters = []
+        for m in c.monsters:
+            parts = [(f"Level {cdef[m.base].level}", cdef[m.base].level)]
+            parts += [(cdef[e].name, cdef[e].strength) for e in m.enhancers]
+            parts += [(cdef[k].name, b) for k, b in m.oneshots]
+            monsters.append(
+                {
+                    "monster": cdef[m.base].name + (" (Mate)" if m.mate_of else ""),
+                    "strength": self.monster_strength(c, m),
+                    "treasures": self.monster_treasures(c, m),
+                    "parts": parts,
+                }
+            )
+        return {
+            "fighters": fighters,
+            "one_shots": side,
+            "side_strength": self.side_strength(c),
+            "monsters": monsters,
+            "monster_strength": self.monsters_strength(c),
+            "fighters_winning": self.fighters_win(c),
+        }
+
+    # -------------------------------------------------------------- the fight
+    def fight(self: Game, seat: int, card: int, kicked: bool) -> Flow:
+        """A monster attacks `seat`: combat from the first window to the discards."""
+        c = Combat(seat, kicked)
+        self.combat = c
+        p = self.players[seat]
+        d = self.cdef[card]
+        m = MonsterIn(card)
+        c.monsters.append(m)
+        c.played.append(card)
+        self.events.append(("combat", seat, card))
+        if d.wna_if is not None and self.matches(p, d.wna_if):
+            self.events.append(("no_attack", seat, card))
+            h = card_hook(self, card)
+            if h is not None:
+                yield from h.before_combat(self, c, m)
+            if d.wna_treasures:
+                self.draw_to_hand(p, "treasure", d.wna_treasures)
+            self._end_combat(c)
+            return
+        h = card_hook(self, card)
+        if h is not None:
+            yield from h.before_combat(self, c, m)
+        if not c.ended:
+            yield from self._combat_rounds(c)
+        self._end_combat(c)
+
+    def _combat_rounds(self: Game, c: Combat) -> Flow:
+        changed = True
+        while not c.ended and not self.over:
+            if changed:
+                yield from self.combat_window(c)
+            changed = False
+            if c.ended or self.over:
+                return
+            if not c.monsters:
+                return
+            if self.fighters_win(c):
+                yield from self.win_combat(c)
+                return
+            if self.help_candidates(c):
+                act = yield Prompt(LOSING, (c.fighter,), c)
+                if act.kind == A.ASK:
+                    changed = yield from self.ask_for_help(c, act)
+                    continue
+            yield from self.run_away_all(c)
+            return
+
+    def combat_window(self: Game, c: Combat) -> Flow:
+        """A round of passes: it closes once everyone who could answer the last change has passed."""
+        passed: set[int] = set()
+        order = self.seat_order()
+        while not c.ended and not self.over:
+            seats = tuple(s for s in order if s not in passed and len(self.legal_actions_in_window(s)) > 1)
+            if not seats:
+                return
+            act = yield Prompt(WINDOW, seats, c)
+            if act.kind == A.PASS:
+                passed.add(act.seat)
+                continue
+            yield from self.do_combat_action(act)
+            passed = set()
+
+    def legal_actions_in_window(self: Game, seat: int) -> list[Action]:
+        """Legal answers of a seat in a combat window (cached like legal_actions)."""
+        if self._window_version != self.version:
+            self._window_cache.clear()
+            self._window_version = self.version
+        cached = self._window_cache.get(seat)
+        if cached is None:
+            cached = self._window_cache[seat] = self.window_actions(seat)
+        return cached
+
+    def _end_combat(self: Game, c: Combat) -> None:
+        for f in c.fighters():  # "your next combat" Curses are spent
+            p = self.players[f]
+            for k in list(p.curses):
+                if self.cdef[k].duration == "next_combat":
+                    self.lose_card(p, k, "spent")
+        for k in c.played:
+            self.discard(k)
+        c.played.clear()
+        c.monsters.clear()
+        c.ended = True
+        self.combat = None
+
+    # -------------------------------------------------------------- help
+    def help_candidates(self: Game, c: Combat) -> list[int]:
+        if c.helper >= 0 or any(self.cdef[m.base].no_help for m in c.monsters):
+            return []
+        return [q.seat for q in self.players if q.seat != c.fighter and not q.dead and q.seat not in c.asked]
+
+    def ask_for_help(self: Game, c: Combat, act: Action) -> Flow:
+        """Ask one player; they accept or refuse. Returns True if the fight changed."""
+        helper = act.target
+        c.asked.add(helper)
+        self.events.append(("ask", c.fighter, helper, act.cards, act.n, act.flag))
+        answer = yield Prompt(HELP, (helper,), act)
+        if answer.kind == A.ACCEPT:
+            c.helper = helper
+            c.deal_items = act.cards
+            c.deal_treasures = act.n
+            c.helper_first = act.flag == "you"
+            self.events.append(("help", helper, c.fighter))
+            return True
+        self.events.append(("refuse", helper, c.fighter))
+        return False
+
+    # -------------------------------------------------------------- rewards
+    def win_combat(self: Game, c: Combat) -> Flow:
+        """Kill the monsters: levels, then Treasures drawn (face-up if helped) and shared as agreed."""
+        p = self.players[c.fighter]
+        cdef = self.cdef
+        levels = c.extra_levels
+        treasures = 0
+        for m in c.monsters:
+            levels += cdef[m.base].levels
+            h = card_hook(self, m.base)
+            if h is not None:
+                levels += h.extra_levels(self, c, m)
+            treasures += self.monster_treasures(c, m)
+        for card, kept in c.removed:
+            if kept:
+                treasures += cdef[card].treasures
+        killed = len(c.monsters)
+        names = tuple(m.card for m in c.monsters)
+        self.events.append(("kill", c.fighter, c.helper, names))
+        for k in c.played:
+            self.discard(k)
+        c.played.clear()
+        c.monsters.clear()
+        c.ended = True
+        self.gain_levels(p, levels, "killing " + ", ".join(cdef[k].name for k in names), may_win=True)
+        if c.helper >= 0:
+            hp = self.players[c.helper]
+            if self.has_ability(hp, "levels_for_helping"):
+                self.gain_levels(hp, killed, "helping kill a monster (Elf)", may_win=self.options.shared_victories)
+            if self.over and self.options.shared_victories and c.fighter in self.winners:
+                self.declare_winner([c.fighter, c.helper])
+        if self.over:
+            return
+        yield from self.collect_treasures(c, treasures)
+
+    def collect_treasures(self: Game, c: Combat, n: int) -> Flow:
+        p = self.players[c.fighter]
+        if c.helper < 0:
+            self.draw_to_hand(p, "treasure", n, face_up=False)
+            return
+        drawn: list[int] = []
+        for _ in range(n):
+            k = self.draw("treasure")
+            if k < 0:
+                break
+            drawn.append(k)
+        self.events.append(("reveal", c.fighter, tuple(drawn)))
+        self.limbo.extend(drawn)
+        hp = self.players[c.helper]
+        share = min(c.deal_treasures, len(drawn))  # the helper's Treasures under the deal
+        mine = len(drawn) - share
+        turn = c.helper if c.helper_first else c.fighter
+        while drawn:
+            if share == 0 or mine == 0:  # one side is served: the other takes the rest
+                rest = c.fighter if share == 0 else c.helper
+                for k in list(drawn):
+                    self._hand_over(drawn, k, rest)
+                break
+            act = yield Prompt(PICK, (turn,), tuple(drawn))
+            self._hand_over(drawn, act.card, turn)
+            if turn == c.helper:
+                share -= 1
+                turn = c.fighter
+            else:
+                mine -= 1
+                turn = c.helper
+        for it in c.deal_items:
+            if it in p.items and not hp.dead:
+                self.remove_from_play(p, it)
+                hp.items.append(it)
+                self.events.append(("gift", p.seat, hp.seat, it))
+
+    def _hand_over(self: Game, drawn: list[int], k: int, seat: int) -> None:
+        drawn.remove(k)
+        self.limbo.remove(k)
+        self.give_card(self.players[seat], k)
+        self.events.append(("take", seat, k))
+
+    # -------------------------------------------------------------- running away
+    def run_away_all(self: Game, c: Combat) -> Flow:
+        self.events.append(("lost", c.fighter, c.helper))
+        for seat in c.fighters():
+            if seat in c.escapes:
+                self.events.append(("escape", seat, -1, "automatically"))
+                continue
+            yield from self.run_away(c, self.players[seat])
+            if self.over:
+                return
+        for it in c.deal_items:  # the helper was promised these for helping
+            p, hp = self.players[c.fighter], self.players[c.helper]
+            if it in p.items and not hp.dead and not p.dead:
+                self.remove_from_play(p, it)
+                hp.items.append(it)
+                self.events.append(("gift", p.seat, hp.seat, it))
+
+    def run_away(self: Game, c: Combat, p: Player) -> Flow:
+        remaining = list(c.monsters)
+        flight = {"used": 0, "bonus": 0}
+        while remaining and not p.dead and not self.over:
+            if p.seat in c.escapes:
+                break
+            act = yield Prompt(RUN, (p.seat,), (c, tuple(remaining), flight))
+            if act.kind == A.SACRIFICE:
+                self.lose_card(p, act.card, "sacrificed to escape")
+                self.events.append(("escape", p.seat, -1, "sacrificed the Hireling"))
+                if act.flag == "both" and c.helper >= 0:
+                    c.escapes.add(c.helper)
+                return
+            if act.kind == A.FLIGHT:
+                for k in act.cards:
+                    self.spend(p, k)
+                    flight["used"] += 1
+                    flight["bonus"] += 1
+                continue
+            if act.kind == A.PLAY or act.kind == A.USE:
+                yield from self.do_combat_action(act)
+                remaining = [m for m in remaining if m in c.monsters]
+                continue
+            m = next(m for m in remaining if m.card == act.monster)
+            remaining.remove(m)
+            if act.kind == A.FLEE_FROM:
+                yield from self.flee_from(c, p, m, flight["bonus"])
+            if not c.monsters:
+                return
+
+    def run_away_bonus(self: Game, c: Combat, p: Player, m: MonsterIn) -> int:
+        cdef = self.cdef
+        b = cdef[m.base].run_away
+        if m.mate_of is not None:
+            b -= 1
+        for k in p.races + p.classes:
+            b += cdef[k].run_away
+        for k in p.equipped:
+            if self.can_use(p, k):
+                b += cdef[k].run_away
+        for k in p.curses:
+            h = card_hook(self, k)
+            if h is not None:
+                b += h.die_modifier(self, p)
+        return b
+
+    def pursued(self: Game, p: Player, m: MonsterIn) -> bool:
+        d = self.cdef[m.base]
+        if d.wnp_level >= 0 and p.level <= d.wnp_level:
+            return d.wnp_unless is not None and self.matches(p, d.wnp_unless)
+        return True
+
+    def flee_from(self: Game, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
+        d = self.cdef[m.base]
+        if not self.pursued(p, m):
+            self.events.append(("escape", p.seat, m.card, "not pursued"))
+            return
+        if d.escape == "automatic":
+            escaped = True
+        elif d.escape == "impossible":
+            escaped = False
+        else:
+            escaped = yield from self.run_roll(c, p, m, flight_bonus)
+        if escaped:
+            self.events.append(("escape", p.seat, m.card, ""))
+            if d.even_if_escaped:
+                yield from self.run_effects(d.even_if_escaped, p, m.card)
+            for k in list(p.equipped):
+                if self.cdef[k].hook == "deluxe.tuba_of_charm":
+                    self.draw_to_hand(p, "treasure", 1)
+        else:
+            self.events.append(("caught", p.seat, m.card))
+            yield from self.bad_stuff(c, p, m)
+
+    def bad_stuff(self: Game, c: Combat, p: Player, m: MonsterIn) -> Flow:
+        d = self.cdef[m.base]
+        self.events.append(("bad_stuff", p.seat, m.card))
+        yield from self.run_effects(d.bad_stuff, p, m.base)
+
+    def run_roll(self: Game, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
+        """Roll to Run Away (5 or more escapes), with the answers a roll allows."""
+        retried = False
+        while True:
+            die = self.roll_die(p.seat, f"run away from {self.cdef[m.base].name}")
+            state = {"die": die, "escaped": None, "reroll": False}
+            passed: set[int] = set()
+            while True:
+                total = state["die"] + self.run_away_bonus(c, p, m) + flight_bonus
+                if state["escaped"] is None:
+                    ok = total >= 5
+                else:
+                    ok = bool(state["escaped"])
+                seats = tuple(
+                    s for s in self.seat_order() if s not in passed and self.roll_answers(s, p, ok, retried, state)
+                )
+                if not seats:
+                    break
+                act = yield Prompt(ROLLED, seats, (p.seat, m.card, state["die"], total, ok, retried))
+                if act.kind == A.PASS:
+                    passed.add(act.seat)
+                    continue
+                if act.kind == A.USE and act.flag == "retry":
+                    self.spend(p, act.card)
+                    retried = True
+                    state["reroll"] = True
+                    break
+                yield from self.do_roll_answer(act, p, state)
+                passed = set()
+                if state["reroll"]:
+                    break
+            if state["reroll"]:
+                continue
+            return ok
+
+    def roll_answers(self: Game, seat: int, runner: Player, ok: bool, retried: bool, state: dict[str, Any]) -> bool:
+        return len(self.rolled_actions(seat, runner, ok, retried)) > 1
+
+    def do_roll_answer(self: Game, act: Action, runner: Player, state: dict[str, Any]) -> Flow:
+        h = card_hook(self, act.card)
+        if h is not None:
+            self._roll_state = state
+            yield from h.apply(self, act)
+
+    def spend(self: Game, p: Player, card: int) -> None:
+        """Discard a card from hand or play to pay for an ability or to use it."""
+        self.remove_from_play(p, card)
+        self.discard(card)

@@ -1,0 +1,391 @@
+"""Effects of the vocabulary (Bad Stuff, Curses), Levels, losing cards, Death and looting."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from munchkin.cards.hooks import CardHook
+from munchkin.cards.loader import HOOKS
+from munchkin.cards.schema import Effect
+from munchkin.engine import actions as A
+from munchkin.engine.actions import Action
+from munchkin.engine.state import CHOOSE, CURSE_WINDOW, LOOT_BODY, Player, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+Flow = Generator[Prompt, Action, Any]
+WIN = 10
+
+
+class EffectsMixin:
+    """Mixed into Game: everything that changes Levels or takes cards away."""
+
+    # -------------------------------------------------------------- levels
+    def gain_levels(self: Game, p: Player, n: int, why: str, may_win: bool = False) -> int:
+        """Go up n levels; only a kill (or a card that says so) may reach Level 10."""
+        if p.dead or n <= 0:
+            return 0
+        cap = WIN if may_win else WIN - 1
+        new = min(p.level + n, cap)
+        if new <= p.level:
+            return 0
+        gained = new - p.level
+        p.level = new
+        self.events.append(("level", p.seat, gained, p.level, why))
+        if p.level >= WIN and not self.over:
+            self.declare_winner([p.seat])
+        return gained
+
+    def lose_levels(self: Game, p: Player, n: int, why: str) -> int:
+        new = max(1, p.level - n)
+        lost = p.level - new
+        if lost:
+            p.level = new
+            self.events.append(("level", p.seat, -lost, p.level, why))
+        return lost
+
+    def declare_winner(self: Game, seats: list[int]) -> None:
+        self.over = True
+        self.winners = sorted(set(seats))
+        self.events.append(("win", tuple(self.winners)))
+
+    # -------------------------------------------------------------- losing cards
+    def remove_from_play(self: Game, p: Player, c: int) -> None:
+        """Take one card off a player's table (not to a pile); keeps the table consistent."""
+        if c in p.items:
+            p.items.remove(c)
+            p.equipped.discard(c)
+            if c == p.hireling_item:
+                p.hireling_item = -1
+            if c == p.cheat_item:
+                p.cheat_item = -1
+                if p.cheat >= 0:  # Cheat! is discarded when its Item goes
+                    self.discard(p.cheat)
+                    p.cheat = -1
+        elif c in p.races:
+            p.races.remove(c)
+            if not p.races and p.half_breed >= 0:
+                self.discard(p.half_breed)
+                p.half_breed = -1
+            self.fix_after_loss(p)
+        elif c in p.classes:
+            p.classes.remove(c)
+            if not p.classes and p.super_munchkin >= 0:
+                self.discard(p.super_munchkin)
+                p.super_munchkin = -1
+            self.fix_after_loss(p)
+        elif c in p.curses:
+            p.curses.remove(c)
+        elif c == p.hireling:
+            p.hireling = -1
+            if p.hireling_item >= 0:
+                item = p.hireling_item
+                p.hireling_item = -1
+                if item in p.items:
+                    p.items.remove(item)
+                    p.equipped.discard(item)
+                    self.discard(item)
+        elif c == p.half_breed:
+            p.half_breed = -1
+            while len(p.races) > 1:
+                self.discard(p.races.pop())
+        elif c == p.super_munchkin:
+            p.super_munchkin = -1
+            while len(p.classes) > 1:
+                self.discard(p.classes.pop())
+        elif c == p.cheat:
+            p.cheat = -1
+            p.cheat_item = -1
+        elif c in p.hand:
+            p.hand.remove(c)
+
+    def lose_card(self: Game, p: Player, c: int, why: str = "") -> None:
+        """A card in play or in hand goes to its discard pile."""
+        self.remove_from_play(p, c)
+        self.discard(c)
+        self.events.append(("lose", p.seat, c, why))
+
+    def fix_after_loss(self: Game, p: Player) -> None:
+        """After losing a Race/Class: drop Items no longer usable from equipped, and extra Big items."""
+        for c in list(p.equipped):
+            if not self.can_use(p, c):
+                p.equipped.discard(c)
+        while not self.has_ability(p, "carry_any_big") and self.big_count(p) > 1:
+            cdef = self.cdef
+            big = [c for c in p.items if cdef[c].big and c != p.hireling_item and c != p.cheat_item]
+            extra = big[-1]
+            self.remove_from_play(p, extra)
+            # given to the lowest-Level player who can carry it, else discarded
+            takers = [q for q in self.players if q is not p and not q.dead and self.may_carry_big(q)]
+            if takers:
+                low = min(q.level for q in takers)
+                q = next(q for q in takers if q.level == low)
+                q.items.append(extra)
+                self.events.append(("gift", p.seat, q.seat, extra))
+            else:
+                self.discard(extra)
+
+    def item_matches(self: Game, p: Player, c: int, which: str) -> bool:
+        d = self.cdef[c]
+        if which == "any":
+            return True
+        if which == "big":
+            return d.big
+        if which == "small":
+            return not d.big
+        if which == "below_waist":
+            return "below_waist" in d.tags
+        if which in ("headgear", "armor", "footgear", "hands"):
+            return d.slot == which and c in p.equipped
+        return False
+
+    def items_matching(self: Game, p: Player, which: str | list[str]) -> list[int]:
+        whiches = [which] if isinstance(which, str) else which
+        if "biggest_bonus" in whiches:
+            if not p.items:
+                return []
+            best = max(self.item_bonus(p, c) if c in p.equipped else 0 for c in p.items)
+            return [c for c in p.items if (self.item_bonus(p, c) if c in p.equipped else 0) == best]
+        return [c for c in p.items if any(self.item_matches(p, c, w) for w in whiches)]
+
+    def choose_card(self: Game, seat: int, options: Sequence[int], why: str) -> Flow:
+        """Ask a seat to choose one card among options (returns it); no prompt if only one."""
+        opts = list(dict.fromkeys(options))
+        if not opts:
+            return -1
+        if len(opts) == 1:
+            return opts[0]
+        act = yield Prompt(CHOOSE, (seat,), (tuple(opts), why))
+        return act.card
+
+    # -------------------------------------------------------------- effects
+    def run_effects(self: Game, effects: Sequence[Effect], p: Player, source: int) -> Flow:
+        """Apply a list of vocabulary effects to one character, in order."""
+        for e in effects:
+            if p.dead:
+                return
+            if e.if_ is not None and not self.matches(p, e.if_):
+                if e.otherwise:
+                    yield from self.run_effects(e.otherwise, p, source)
+                continue
+            did = yield from self.run_effect(e, p, source)
+            if not did and e.otherwise:
+                yield from self.run_effects(e.otherwise, p, source)
+
+    def run_effect(self: Game, e: Effect, p: Player, source: int) -> Flow:
+        why = self.cdef[source].name if source >= 0 else ""
+        if e.lose_levels is not None:
+            return self.lose_levels(p, e.lose_levels, why) > 0
+        if e.gain_levels is not None:
+            return self.gain_levels(p, e.gain_levels, why) > 0
+        if e.die:
+            yield from self.kill_player(p, why)
+            return True
+        if e.lose_items is not None:
+            li = e.lose_items
+            found = self.items_matching(p, li.which)
+            if not found:
+                return False
+            if li.count == "all":
+                for c in found:
+                    self.lose_card(p, c, why)
+            else:
+                for _ in range(li.count):
+                    found = self.items_matching(p, li.which)
+                    if not found:
+                        break
+                    c = yield from self.choose_card(p.seat, found, f"lose an Item to {why}")
+                    self.lose_card(p, c, why)
+            return True
+        if e.discard_hand:
+            if not p.hand:
+                return False
+            for c in list(p.hand):
+                self.lose_card(p, c, why)
+            return True
+        if e.lose_race is not None:
+            if not p.races:
+                return False
+            if e.lose_race == "all" or len(p.races) == 1:
+                for c in list(p.races):
+                    self.lose_card(p, c, why)
+            else:
+                c = yield from self.choose_card(p.seat, p.races, f"lose a Race to {why}")
+                self.lose_card(p, c, why)
+            return True
+        if e.lose_class is not None:
+            if not p.classes:
+                return False
+            if e.lose_class == "all" or len(p.classes) == 1:
+                for c in list(p.classes):
+                    self.lose_card(p, c, why)
+            else:
+                c = yield from self.choose_card(p.seat, p.classes, f"lose a Class to {why}")
+                self.lose_card(p, c, why)
+            return True
+        if e.level_becomes is not None:
+            if e.level_becomes == "lowest":
+                target = min(q.level for q in self.players)
+            else:
+                target = int(e.level_becomes)
+            if target < p.level:
+                return self.lose_levels(p, p.level - target, why) > 0
+            return False
+        if e.lose_gold is not None:
+            yield from self.lose_gold(p, e.lose_gold, why)
+            return True
+        if e.change_sex:
+            p.sex = "female" if p.sex == "male" else "male"
+            self.events.append(("sex", p.seat, p.sex))
+            self.fix_after_loss(p)
+            return True
+        if e.next_combat_bonus is not None:
+            return True  # counted while the Curse is kept (see curse_bonus)
+        if e.draw_treasures is not None:
+            return bool(self.draw_to_hand(p, "treasure", e.draw_treasures))
+        if e.draw_doors is not None:
+            return bool(self.draw_to_hand(p, "door", e.draw_doors))
+        if e.hook is not None:
+            out = HOOKS[e.hook](self, p, source)
+            if hasattr(out, "send"):
+                out = yield from out
+            return out is not False
+        return False
+
+    def lose_gold(self: Game, p: Player, amount: int, why: str) -> Flow:
+        """Lose Items worth at least `amount` (the victim chooses); all of them if short."""
+        items = [c for c in p.items]
+        total = sum(self.cdef[c].gold for c in items)
+        if total <= amount:
+            for c in items:
+                self.lose_card(p, c, why)
+            return
+        paid = 0
+        while paid < amount:
+            opts = [c for c in p.items]
+            c = yield from self.choose_card(p.seat, opts, f"pay {amount - paid} more gold to {why}")
+            paid += self.cdef[c].gold
+            self.lose_card(p, c, why)
+
+    # -------------------------------------------------------------- curses
+    def curse_bonus(self: Game, p: Player) -> int:
+        """Combat bonuses from Curses the character keeps for their next combat."""
+        total = 0
+        for c in p.curses:
+            for e in self.cdef[c].effects:
+                if e.next_combat_bonus is not None:
+                    total += e.next_combat_bonus
+        return total
+
+    def curse_flow(self: Game, card: int, by: int, victim: int, face_up_draw: bool = False) -> Flow:
+        """A Curse is played (or drawn face-up): answers first, then it applies if it can."""
+        d = self.cdef[card]
+        p = self.players[victim]
+        self.events.append(("curse", by, victim, card, face_up_draw))
+        self.limbo.append(card)
+        cancelled = False
+        if face_up_draw and self.has_sandals(p):
+            self.events.append(("cancel", victim, card, "Sandals of Protection"))
+            cancelled = True
+        if not cancelled:
+            cancelled = yield from self.curse_window(card, victim)
+        if cancelled or p.dead:
+            self.limbo.remove(card)
+            self.discard(card)
+            return
+        fn = HOOKS.get(d.hook) if d.hook else None
+        if fn is not None and (isinstance(fn, CardHook) or not callable(fn)):
+            fn = None  # a passive hook: the engine asks it while the Curse is kept
+        self.limbo.remove(card)
+        if d.duration != "once":
+            p.curses.append(card)  # kept in play: applies now where it can, and while kept
+        else:
+            self.limbo.append(card)  # resolving; discarded once done
+        if fn is not None:
+            out = fn(self, p, card)
+            if hasattr(out, "send"):
+                yield from out
+        else:
+            yield from self.run_effects([e for e in d.effects if e.next_combat_bonus is None], p, card)
+        if d.duration == "once":
+            self.limbo.remove(card)
+            self.discard(card)
+
+    def has_sandals(self: Game, p: Player) -> bool:
+        return any(self.cdef[c].hook == "deluxe.sandals_of_protection" for c in p.equipped)
+
+    def curse_window(self: Game, card: int, victim: int) -> Flow:
+        """Anyone holding a card that cancels a Curse may answer; returns True if cancelled."""
+        passed: set[int] = set()
+        while True:
+            seats = tuple(s for s in self.seat_order() if s not in passed and self.curse_cancellers(s))
+            if not seats:
+                return False
+            act = yield Prompt(CURSE_WINDOW, seats, (card, victim))
+            if act.kind == A.PASS:
+                passed.add(act.seat)
+                continue
+            q = self.players[act.seat]
+            self.remove_from_play(q, act.card)
+            self.discard(act.card)
+            self.events.append(("cancel", act.seat, card, self.cdef[act.card].name))
+            return True
+
+    def curse_cancellers(self: Game, seat: int) -> list[int]:
+        p = self.players[seat]
+        if p.dead:
+            return []
+        cdef = self.cdef
+        return [c for c in p.hand + p.items if cdef[c].when == "curse" and cdef[c].is_one_shot]
+
+    def seat_order(self: Game) -> list[int]:
+        n = len(self.players)
+        return [(self.active + i) % n for i in range(n)]
+
+    # -------------------------------------------------------------- death
+    def kill_player(self: Game, p: Player, why: str) -> Flow:
+        """Death: lose all your stuff but Race, Class, Level, Curses, Super Munchkin, Half-Breed."""
+        if p.dead:
+            return
+        self.events.append(("death", p.seat, why))
+        corpse = list(p.hand) + list(p.items)
+        for c in (p.hireling, p.cheat):
+            if c >= 0:
+                corpse.append(c)
+        p.hand.clear()
+        p.items.clear()
+        p.equipped.clear()
+        p.hireling = p.hireling_item = p.cheat = p.cheat_item = -1
+        p.dead = True
+        p.reborn = True
+        self.limbo.extend(corpse)
+        # looters by Level, highest first; ties broken by the die
+        others = [q for q in self.players if q is not p and not q.dead]
+        rolls = {}
+        levels = sorted({q.level for q in others}, reverse=True)
+        order: list[Player] = []
+        for lv in levels:
+            tied = [q for q in others if q.level == lv]
+            if len(tied) > 1:
+                for q in tied:
+                    rolls[q.seat] = self.roll_die(q.seat, "loot order")
+                tied.sort(key=lambda q: -rolls[q.seat])
+            order.extend(tied)
+        for q in order:
+            if not corpse:
+                break
+            if len(corpse) == 1:
+                c = corpse[0]
+            else:
+                act = yield Prompt(LOOT_BODY, (q.seat,), (p.seat, tuple(corpse)))
+                c = act.card
+            corpse.remove(c)
+            self.limbo.remove(c)
+            q.hand.append(c)
+            q.received.add(c)
+            self.events.append(("looted", q.seat, p.seat, c))
+        for c in corpse:
+            self.limbo.remove(c)
+            self.discard(c)

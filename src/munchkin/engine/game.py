@@ -1,0 +1,488 @@
+"""The game: setup, decks, chance, the turn sequence, and the action interface."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Generator, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from munchkin.engine import actions as A
+from munchkin.engine.actions import Action, IllegalAction, MunchkinError
+from munchkin.engine.cards import CardDef, build_table
+from munchkin.engine.characters import CharacterMixin
+from munchkin.engine.combat import CombatMixin
+from munchkin.engine.effects import EffectsMixin
+from munchkin.engine.legal import LegalMixin
+from munchkin.engine.state import (
+    CHARITY,
+    DRAWN,
+    END_WINDOW,
+    MAIN,
+    OFFER,
+    Combat,
+    Player,
+    Prompt,
+)
+
+Flow = Generator[Prompt, Action, Any]
+
+WINNING_LEVEL = 10
+HAND_LIMIT = 5
+
+
+@dataclass
+class Options:
+    """Optional rules: the Faster Play Rules and a turn cap for simulations."""
+
+    listen_at_the_door: bool = False
+    shared_victories: bool = False
+    turn_cap: int = 400
+
+
+@dataclass
+class Setup:
+    """Everything needed to rebuild a game from the start."""
+
+    sets: list[str]
+    players: list[str]
+    seed: int
+    options: Options = field(default_factory=Options)
+    sexes: list[str] | None = None
+    scenario: dict[str, Any] | None = None
+
+
+class Game(CharacterMixin, EffectsMixin, CombatMixin, LegalMixin):
+    """One game of Munchkin. Drive it with `to_act`, `legal_actions`, `apply` or `play`."""
+
+    def __init__(self, setup: Setup) -> None:
+        if not 3 <= len(setup.players) <= 6:
+            raise MunchkinError(f"Munchkin needs 3 to 6 players, got {len(setup.players)}")
+        names = [n.strip() for n in setup.players]
+        if len(set(n.lower() for n in names)) != len(names) or not all(names):
+            raise MunchkinError("player names must be non-empty and distinct")
+        self.setup = setup
+        self.options = setup.options
+        self.defs, physical = build_table(list(setup.sets))
+        self.cdef: list[CardDef] = [self.defs[i] for i in physical]
+        self.ncards = len(self.cdef)
+        self.rng = random.Random(setup.seed)
+        self.forced_rolls: list[int] = []
+        sexes = setup.sexes or [self.rng.choice(("male", "female")) for _ in names]
+        self.players = [Player(i, n, sexes[i]) for i, n in enumerate(names)]
+        self.door_deck: list[int] = [c for c in range(self.ncards) if self.cdef[c].deck == "door"]
+        self.treasure_deck: list[int] = [c for c in range(self.ncards) if self.cdef[c].deck == "treasure"]
+        self.door_discard: list[int] = []
+        self.treasure_discard: list[int] = []
+        self.log: list[tuple[Any, ...]] = []  # actions and chance outcomes, in order
+        self.events: list[tuple[Any, ...]] = []  # narration: (kind, args...), rendered per seat
+        self.turn = 0
+        self.active = 0
+        self.combat: Combat | None = None
+        self.over = False
+        self.capped = False
+        self.winners: list[int] = []
+        self.version = 0
+        self.decisions = 0
+        self.phase = "setup"
+        self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
+        self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
+        self.transferred = False  # a Transferral Potion moved this turn's fight to another player
+        self._roll_state: dict[str, Any] = {}
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._cache_version = -1
+        self._window_cache: dict[int, list[Action]] = {}
+        self._window_version = -1
+        self._prompt: Prompt
+        self._gen: Flow
+        self._by_name: dict[str, list[int]] = {}
+        for c in range(self.ncards):
+            self._by_name.setdefault(self.cdef[c].name.lower(), []).append(c)
+        if setup.scenario is not None:
+            from munchkin.scenario import arrange_table
+
+            arrange_table(self, setup.scenario)
+        else:
+            self._shuffle_deck("door")
+            self._shuffle_deck("treasure")
+            for p in self.players:
+                self._deal_new_hand(p)
+        self._gen = self._game_flow()
+        self._prompt = next(self._gen)
+
+    # ------------------------------------------------------------------ chance
+    def _shuffle_deck(self, deck: str) -> None:
+        cards = self.door_deck if deck == "door" else self.treasure_deck
+        self.rng.shuffle(cards)
+        self.log.append(("shuffle", deck))
+
+    def roll_die(self, seat: int, why: str = "") -> int:
+        """Roll the six-sided die: a forced roll from a scenario first, else the seeded RNG."""
+        value = self.forced_rolls.pop(0) if self.forced_rolls else self.rng.randint(1, 6)
+        self.log.append(("roll", seat, value))
+        self.events.append(("roll", seat, value, why))
+        return value
+
+    def draw(self, deck: str) -> int:
+        """Top card of a deck, reshuffling its discards when it runs out; -1 if none left."""
+        cards = self.door_deck if deck == "door" else self.treasure_deck
+        if not cards:
+            discard = self.door_discard if deck == "door" else self.treasure_discard
+            if not discard:
+                return -1
+            cards.extend(discard)
+            discard.clear()
+            self._shuffle_deck(deck)
+            self.events.append(("reshuffle", deck))
+        return cards.pop()
+
+    def discard(self, card: int) -> None:
+        (self.door_discard if self.cdef[card].deck == "door" else self.treasure_discard).append(card)
+
+    def draw_to_hand(self, p: Player, deck: str, n: int, face_up: bool = False) -> list[int]:
+        got: list[int] = []
+        if p.dead:  # the dead receive nothing, not even a draw
+            return got
+        for _ in range(n):
+            c = self.draw(deck)
+            if c < 0:
+                break
+            got.append(c)
+            self.give_card(p, c)
+        if got:
+            self.events.append(("draw", p.seat, deck, tuple(got), face_up))
+        return got
+
+    def give_card(self, p: Player, c: int) -> None:
+        """A card goes into a hand; the dead receive nothing, so it is discarded."""
+        if p.dead:
+            self.discard(c)
+            return
+        p.hand.append(c)
+        p.received.add(c)
+
+    def _deal_new_hand(self, p: Player) -> None:
+        self.draw_to_hand(p, "door", 4)
+        self.draw_to_hand(p, "treasure", 4)
+
+    # ------------------------------------------------------------------ flow
+    def _game_flow(self) -> Flow:
+        while True:
+            yield from self._take_turn()
+            if self.over:
+                break
+            self.turn += 1
+            if self.turn >= self.options.turn_cap:
+                self.over, self.capped = True, True
+                self.events.append(("capped", self.turn))
+                break
+            self.active = (self.active + 1) % len(self.players)
+        while True:  # a finished game waits forever; apply() refuses actions first
+            yield Prompt("over", ())
+
+    def _take_turn(self) -> Flow:
+        p = self.players[self.active]
+        self.events.append(("turn", p.seat, self.turn))
+        for q in self.players:
+            q.received.clear()
+            if q.dead:  # the new character appears when the next player begins a turn
+                q.dead = False
+                self.events.append(("new_character", q.seat))
+        p.double_sale_used = False
+        if p.reborn:
+            p.reborn = False
+            self._deal_new_hand(p)
+        if self.options.listen_at_the_door:
+            self.phase = "listen"
+            self.draw_to_hand(p, "door", 1)
+        self.phase = "start"
+        act = yield from self._main("start")
+        if self.over:
+            return
+        fought = False
+        if act.kind == A.RESURRECT:
+            card = self._resurrect(p, "door", act.card)
+        else:
+            card = self.draw("door")
+        self.phase = "kick"
+        if card >= 0:
+            self.events.append(("kick", p.seat, card))
+            d = self.cdef[card]
+            if d.is_monster:
+                fought = True
+                self.transferred = False
+                yield from self.fight(p.seat, card, kicked=True)
+                fought = not self.transferred
+            elif d.is_curse:
+                yield from self.curse_flow(card, p.seat, p.seat, face_up_draw=True)
+            else:
+                p.hand.append(card)
+                p.received.add(card)
+                if self._playable_now(p.seat, card):
+                    yield from self._drawn_choice(p, card)
+        if self.over:
+            return
+        if not fought and not p.dead:
+            self.phase = "door"
+            act = yield from self._main("door")
+            if self.over:
+                return
+            if act.kind == A.TROUBLE:
+                p.hand.remove(act.card)
+                self.events.append(("trouble", p.seat, act.card))
+                yield from self.fight(p.seat, act.card, kicked=False)
+            elif act.kind == A.LOOT:
+                deck = "treasure" if self.options.listen_at_the_door else "door"
+                self.draw_to_hand(p, deck, 1)
+                self.events.append(("loot", p.seat))
+        if self.over:
+            return
+        if not p.dead:
+            self.phase = "after"
+            yield from self._main("after")
+            if self.over:
+                return
+            self.phase = "charity"
+            yield from self._charity(p)
+        self.phase = "end"
+        yield from self._end_window()
+
+    def _main(self, stage: str) -> Flow:
+        """The active player's free actions; returns the action that moves the turn on."""
+        seat = self.active
+        while True:
+            act = yield Prompt(MAIN, (seat,), stage)
+            if act.kind in (A.KICK, A.TROUBLE, A.LOOT, A.END, A.RESURRECT):
+                return act
+            yield from self.do_free_action(act)
+            if self.over:
+                return act
+
+    def _drawn_choice(self, p: Player, card: int) -> Flow:
+        act = yield Prompt(DRAWN, (p.seat,), card)
+        if act.kind == A.PLAY:
+            yield from self.do_free_action(act)
+
+    def _charity(self, p: Player) -> Flow:
+        while len(p.hand) > self.hand_limit(p):
+            act = yield Prompt(CHARITY, (p.seat,), None)
+            if act.kind == A.GIVE:
+                p.hand.remove(act.card)
+                q = self.players[act.target]
+                self.give_card(q, act.card)
+                self.events.append(("charity", p.seat, act.target, act.card))
+            elif act.kind == A.DISCARD:
+                p.hand.remove(act.card)
+                self.discard(act.card)
+                self.events.append(("discard", p.seat, act.card))
+            else:
+                yield from self.do_free_action(act)
+                if self.over:
+                    return
+        self.events.append(("charity_done", p.seat, len(p.hand), self.hand_limit(p)))
+
+    def _end_window(self) -> Flow:
+        """Before the next turn, each other player in turn order may use any-time actions."""
+        n = len(self.players)
+        for i in range(1, n + 1):
+            seat = (self.active + i) % n
+            if seat == self.active:
+                continue
+            while not self.over and self.has_free_actions(seat):
+                act = yield Prompt(END_WINDOW, (seat,), None)
+                if act.kind == A.PASS:
+                    break
+                yield from self.do_free_action(act)
+            if self.over:
+                return
+
+    def charity_recipients(self, p: Player) -> list[int]:
+        """Lowest-Level living players other than the giver; empty when the giver is lowest."""
+        alive = [q for q in self.players if not q.dead]
+        low = min(q.level for q in alive)
+        if p.level <= low:
+            return []
+        return [q.seat for q in alive if q.level == low and q.seat != p.seat]
+
+    # ------------------------------------------------------------------ interface
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats the engine is waiting on now (several while a response window is open)."""
+        return self._prompt.seats
+
+    @property
+    def prompt(self) -> Prompt:
+        return self._prompt
+
+    @property
+    def pending(self) -> dict[int, list[Action]]:
+        """Who may act now, and each one's legal actions."""
+        return {s: self.legal_actions(s) for s in self._prompt.seats}
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self._cache_version != self.version:
+            self._legal_cache.clear()
+            self._cache_version = self.version
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            cached = self._legal_cache[seat] = self.compute_legal(seat) if seat in self._prompt.seats else []
+        return cached
+
+    def apply(self, action: Action) -> None:
+        """Apply one action; an illegal one raises IllegalAction and changes nothing."""
+        if self.over:
+            raise IllegalAction("the game is over")
+        if action.seat not in self._prompt.seats:
+            who = ", ".join(self.players[s].name for s in self._prompt.seats) or "nobody"
+            raise IllegalAction(f"{self._name(action.seat)} may not act now; waiting on {who}")
+        if action not in self.legal_actions(action.seat):
+            self.verify_unlisted(action)  # raises with the reason when illegal
+        self._apply_unchecked(action)
+
+    def _apply_unchecked(self, action: Action) -> None:
+        self.log.append(("act", action))
+        self.decisions += 1
+        self.version += 1
+        self._prompt = self._gen.send(action)
+
+    def play(self, text: str, seat: int | None = None) -> Action:
+        """Parse text for a seat (default: the only seat to act) and apply it."""
+        if seat is None:
+            if len(self._prompt.seats) != 1:
+                raise IllegalAction("several players may act now; say which seat")
+            seat = self._prompt.seats[0]
+        from munchkin.engine.notation import parse
+
+        acts = parse(self, text, seat)
+        if len(acts) == 1:
+            self.apply(acts[0])
+        else:
+            self.apply_sequence(acts)
+        return acts[0]
+
+    def apply_sequence(self, acts: list[Action]) -> None:
+        """Apply several actions as one: all of them, or (on error) none."""
+        snapshot = Game.from_log(self.setup, self.log)
+        try:
+            for a in acts:
+                self.apply(a)
+        except MunchkinError:
+            self.__dict__.update(snapshot.__dict__)
+            raise
+
+    def text(self, action: Action) -> str:
+        from munchkin.engine.notation import action_text
+
+        return action_text(self, action)
+
+    def _name(self, seat: int) -> str:
+        return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
+
+    def name(self, card: int) -> str:
+        return self.cdef[card].name
+
+    def seat_of(self, name: str) -> int:
+        for p in self.players:
+            if p.name.lower() == name.strip().lower():
+                return p.seat
+        raise MunchkinError(f"no player named {name!r}")
+
+    # ------------------------------------------------------------------ saving
+    def log_json(self) -> list[Any]:
+        out: list[Any] = []
+        for entry in self.log:
+            if entry[0] == "act":
+                a: Action = entry[1]
+                out.append({"act": self.text(a), "seat": a.seat, "raw": list(a)})
+            elif entry[0] == "roll":
+                out.append({"roll": entry[2], "seat": entry[1]})
+            else:
+                out.append({entry[0]: entry[1]})
+        return out
+
+    def to_json(self) -> str:
+        setup = asdict(self.setup)
+        return json.dumps({"format": "munchkin-game/1", "setup": setup, "log": self.log_json(), "state": self.fingerprint()})
+
+    @staticmethod
+    def setup_from_json(data: dict[str, Any]) -> Setup:
+        s = dict(data["setup"])
+        s["options"] = Options(**s.get("options", {}))
+        return Setup(**s)
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Load a saved game by replaying its log; checks that it rebuilds the saved state."""
+        data = json.loads(text)
+        if data.get("format") != "munchkin-game/1":
+            raise MunchkinError("not a saved Munchkin game (format munchkin-game/1)")
+        g = cls(cls.setup_from_json(data))
+        for i, entry in enumerate(data["log"]):
+            if "act" in entry:
+                a = Action(*entry["raw"]) if "raw" in entry else None
+                try:
+                    if a is not None:
+                        g.apply(a)
+                    else:
+                        g.play(entry["act"], entry["seat"])
+                except MunchkinError as exc:
+                    raise MunchkinError(f"log entry {i} ({entry['act']!r}) does not replay: {exc}") from None
+            elif "roll" in entry:
+                pass
+        if "state" in data and g.fingerprint() != data["state"]:
+            raise MunchkinError("the replayed game differs from the saved state")
+        return g
+
+    @classmethod
+    def from_log(cls, setup: Setup, log: Iterable[tuple[Any, ...]]) -> Game:
+        g = cls(setup)
+        for entry in log:
+            if entry[0] == "act":
+                g._apply_unchecked(entry[1])
+        return g
+
+    def fingerprint(self) -> str:
+        """A digest of the whole state (hidden parts included), to compare replays."""
+        import hashlib
+
+        parts: list[Any] = [
+            self.turn,
+            self.active,
+            self.over,
+            self.winners,
+            self.door_deck,
+            self.treasure_deck,
+            self.door_discard,
+            self.treasure_discard,
+            self._prompt.kind,
+            list(self._prompt.seats),
+        ]
+        for p in self.players:
+            parts.append(
+                [
+                    p.level,
+                    p.sex,
+                    p.hand,
+                    p.races,
+                    p.classes,
+                    p.items,
+                    sorted(p.equipped),
+                    p.hireling,
+                    p.hireling_item,
+                    p.cheat,
+                    p.cheat_item,
+                    p.curses,
+                    p.dead,
+                    p.half_breed,
+                    p.super_munchkin,
+                ]
+            )
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int) -> dict[str, Any]:
+        """All that one seat may know: its hand, the table, the discards; no deck order."""
+        from munchkin.engine.view import seat_view
+
+        return seat_view(self, seat)

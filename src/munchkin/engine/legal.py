@@ -1,0 +1,656 @@
+"""Legal actions for every prompt, and what each action does when applied."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import actions as A
+from munchkin.engine.actions import Action, IllegalAction
+from munchkin.engine.combat import card_hook
+from munchkin.engine.state import (
+    BEFORE,
+    CHARITY,
+    CHOOSE,
+    CURSE_WINDOW,
+    DRAWN,
+    END_WINDOW,
+    HELP,
+    LOOT_BODY,
+    LOSING,
+    MAIN,
+    OFFER,
+    PICK,
+    ROLLED,
+    RUN,
+    WINDOW,
+    Combat,
+    MonsterIn,
+    Player,
+    Prompt,
+)
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+Flow = Generator[Prompt, Action, Any]
+MAX_SALES = 64
+
+
+def _unique(cards: list[int], cdef: list[Any]) -> list[int]:
+    """One card per definition: identical copies make the same action."""
+    seen: set[int] = set()
+    out = []
+    for c in cards:
+        i = cdef[c].idx
+        if i not in seen:
+            seen.add(i)
+            out.append(c)
+    return out
+
+
+class LegalMixin:
+    """Mixed into Game."""
+
+    def compute_legal(self: Game, seat: int) -> list[Action]:
+        pr = self._prompt
+        k = pr.kind
+        if k == MAIN:
+            return self.main_actions(seat, pr.data)
+        if k == WINDOW:
+            return self.legal_actions_in_window(seat)
+        if k == LOSING:
+            return self.losing_actions(pr.data)
+        if k == HELP:
+            return [Action(A.ACCEPT, seat), Action(A.REFUSE, seat)]
+        if k == CHOOSE:
+            return [Action(A.CHOOSE, seat, c) for c in _unique(list(pr.data[0]), self.cdef)]
+        if k == LOOT_BODY or k == PICK:
+            cards = pr.data[1] if k == LOOT_BODY else pr.data
+            return [Action(A.TAKE, seat, c) for c in _unique(list(cards), self.cdef)]
+        if k == CHARITY:
+            return self.charity_actions(seat)
+        if k == END_WINDOW:
+            return [Action(A.PASS, seat)] + self.free_actions(seat, own_turn=False)
+        if k == DRAWN:
+            card = pr.data
+            out = [Action(A.KEEP, seat, card)]
+            out += [a for a in self.card_actions(seat, card, own_turn=True) if a.card == card]
+            return out
+        if k == CURSE_WINDOW:
+            return [Action(A.PASS, seat)] + [
+                Action(A.PLAY, seat, c) for c in _unique(self.curse_cancellers(seat), self.cdef)
+            ]
+        if k == RUN:
+            return self.run_actions(seat, pr.data)
+        if k == ROLLED:
+            runner = self.players[pr.data[0]]
+            return self.rolled_actions(seat, runner, pr.data[4], pr.data[5])
+        if k == BEFORE:
+            return list(pr.data[1])
+        if k == OFFER:
+            return [Action(A.ACCEPT, seat), Action(A.REFUSE, seat)]
+        return []
+
+    # ---------------------------------------------------------------- main
+    def main_actions(self: Game, seat: int, stage: str) -> list[Action]:
+        p = self.players[seat]
+        out: list[Action] = []
+        if stage == "start":
+            out.append(Action(A.KICK, seat))
+            if self.has_ability(p, "resurrection") and self.door_discard and p.hand:
+                out += [Action(A.RESURRECT, seat, c) for c in _unique(p.hand, self.cdef)]
+        elif stage == "door":
+            out.append(Action(A.LOOT, seat))
+            cdef = self.cdef
+            out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, cdef) if cdef[c].is_monster]
+        else:
+            out.append(Action(A.END, seat))
+        out += self.free_actions(seat, own_turn=True)
+        return out
+
+    def has_free_actions(self: Game, seat: int) -> bool:
+        return bool(self.free_actions(seat, own_turn=False))
+
+    def free_actions(self: Game, seat: int, own_turn: bool) -> list[Action]:
+        """Actions out of combat: own turn (everything) or another's (any-time actions)."""
+        p = self.players[seat]
+        if p.dead:
+            return []
+        out: list[Action] = []
+        cdef = self.cdef
+        for c in _unique(p.hand, cdef):
+            if own_turn or c in p.received or self._any_time(c):
+                out += self.card_actions(seat, c, own_turn)
+        if own_turn:
+            for c in p.items:
+                if c in p.equipped:
+                    out.append(Action(A.UNEQUIP, seat, c))
+                elif cdef[c].is_item and self.equip_problem(p, c) is None:
+                    out.append(Action(A.EQUIP, seat, c))
+            for c in p.races + p.classes:
+                out.append(Action(A.DISCARD, seat, c))
+            out += self.sale_actions(p)
+            if p.hireling >= 0 and p.hireling_item < 0:
+                for c in p.items:
+                    if c not in p.equipped or cdef[c].big:
+                        out.append(Action(A.GIVE, seat, c, flag="hireling"))
+            for q in self.players:
+                if q is not p and not q.dead:
+                    for c in _unique(p.items, cdef):
+                        if not cdef[c].big or self.may_carry_big(q):
+                            out.append(Action(A.GIVE, seat, c, q.seat))
+        else:
+            for c in p.items:
+                if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None:
+                    out.append(Action(A.EQUIP, seat, c))
+        if self.has_ability(p, "theft") and (p.hand or p.items):
+            out += self.theft_actions(p)
+        return out
+
+    def _any_time(self: Game, c: int) -> bool:
+        d = self.cdef[c]
+        return d.is_curse or d.is_gual or d.is_hireling or (d.is_special and d.when == "any")
+
+    def card_actions(self: Game, seat: int, c: int, own_turn: bool) -> list[Action]:
+        """Ways to play one card from the hand outside combat."""
+        p = self.players[seat]
+        d = self.cdef[c]
+        if d.is_race:
+            return [Action(A.PLAY, seat, c)] if self.can_play_race(p, c) else []
+        if d.is_class:
+            return [Action(A.PLAY, seat, c)] if self.can_play_class(p, c) else []
+        if d.is_item:
+            return [Action(A.PLAY, seat, c)] if (not d.big or self.may_carry_big(p)) else []
+        if d.is_hireling:
+            return [Action(A.PLAY, seat, c)] if p.hireling < 0 else []
+        if d.is_curse:
+            return [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead]
+        if d.is_gual:
+            return [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead and q.level < 9]
+        h = card_hook(self, c)
+        if h is not None and (d.is_special or d.is_one_shot):
+            return h.actions(self, seat, c)
+        return []
+
+    def can_play_race(self: Game, p: Player, c: int) -> bool:
+        if any(self.cdef[r].idx == self.cdef[c].idx for r in p.races):
+            return False
+        return len(p.races) == 0 or (p.half_breed >= 0 and len(p.races) < 2) or True
+
+    def can_play_class(self: Game, p: Player, c: int) -> bool:
+        return not any(self.cdef[r].idx == self.cdef[c].idx for r in p.classes)
+
+    def sale_actions(self: Game, p: Player) -> list[Action]:
+        """Each sale where every Item counts (removing any one would cost a level)."""
+        room = 9 - p.level
+        if room <= 0:
+            return []
+        cdef = self.cdef
+        items = [c for c in self.sellable(p) if cdef[c].gold > 0]
+        double = self.has_ability(p, "double_sale") and not p.double_sale_used
+        total = sum(cdef[c].gold for c in items)
+        best = max((cdef[c].gold for c in items), default=0)
+        if total + (best if double else 0) < 1000:
+            return []
+        items.sort(key=lambda c: (-cdef[c].gold, cdef[c].idx))
+        out: list[Action] = []
+        seen: set[tuple[Any, ...]] = set()
+
+        def levels(t: int) -> int:
+            return min(t // 1000, room)
+
+        def rec(i: int, chosen: list[int], t: int, dbl: int) -> None:
+            if len(out) >= MAX_SALES:
+                return
+            lv = levels(t)
+            if lv >= 1:
+                vals = [cdef[k].gold * (2 if k == dbl else 1) for k in chosen]
+                if all(levels(t - v) < lv for v in vals):
+                    key = (tuple(sorted(cdef[k].idx for k in chosen)), cdef[dbl].idx if dbl >= 0 else -1)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(Action(A.SELL, p.seat, dbl, cards=tuple(chosen), flag="double" if dbl >= 0 else ""))
+                return
+            for j in range(i, len(items)):
+                k = items[j]
+                rec(j + 1, chosen + [k], t + cdef[k].gold, dbl)
+                if double and dbl < 0:
+                    rec(j + 1, chosen + [k], t + 2 * cdef[k].gold, k)
+
+        rec(0, [], 0, -1)
+        return out
+
+    def theft_actions(self: Game, p: Player) -> list[Action]:
+        out = []
+        cdef = self.cdef
+        pay = _unique(p.hand + [c for c in p.items], cdef)
+        for q in self.players:
+            if q is p or q.dead:
+                continue
+            for c in _unique([k for k in q.items if not cdef[k].big], cdef):
+                for d in pay[:3]:
+                    out.append(Action(A.STEAL, p.seat, c, q.seat, cards=(d,)))
+        return out
+
+    def charity_actions(self: Game, seat: int) -> list[Action]:
+        p = self.players[seat]
+        out: list[Action] = []
+        cdef = self.cdef
+        rec = self.charity_recipients(p)
+        for c in _unique(p.hand, cdef):
+            if rec:
+                out += [Action(A.GIVE, seat, c, r) for r in rec]
+            else:
+                out.append(Action(A.DISCARD, seat, c))
+        for a in self.free_actions(seat, own_turn=True):
+            if a.kind in (A.PLAY, A.SELL) and (a.card in p.hand or a.kind == A.SELL):
+                out.append(a)
+        return out
+
+    # ---------------------------------------------------------------- combat
+    def window_actions(self: Game, seat: int) -> list[Action]:
+        c = self.combat
+        p = self.players[seat]
+        out = [Action(A.PASS, seat)]
+        if c is None or p.dead:
+            return out
+        cdef = self.cdef
+        fighters = c.fighters()
+        is_fighter = seat in fighters
+        carried_one_shots = [k for k in p.items if cdef[k].is_one_shot]
+        for k in _unique(p.hand + carried_one_shots, cdef):
+            d = cdef[k]
+            if d.is_one_shot:
+                if d.when != "combat":
+                    continue
+                h = card_hook(self, k)
+                if h is not None:
+                    out += h.actions(self, seat, k)
+                elif d.bonus:
+                    out.append(Action(A.PLAY, seat, k, c.fighter))
+                    for m in c.monsters:
+                        out.append(Action(A.PLAY, seat, k, monster=m.card))
+            elif d.is_enhancer:
+                for m in c.monsters:
+                    out.append(Action(A.PLAY, seat, k, monster=m.card))
+            elif d.is_curse:
+                for f in fighters:
+                    out.append(Action(A.PLAY, seat, k, f))
+            elif d.is_gual:
+                for f in fighters:
+                    if self.players[f].level < 9:
+                        out.append(Action(A.PLAY, seat, k, f))
+            elif d.is_hireling:
+                if p.hireling < 0:
+                    out.append(Action(A.PLAY, seat, k))
+            elif d.is_monster:
+                if d.undead and any(cdef[m.base].undead for m in c.monsters):
+                    out.append(Action(A.PLAY, seat, k))
+            elif d.is_special:
+                h = card_hook(self, k)
+                if h is not None:
+                    out += h.actions(self, seat, k)
+        for m in c.monsters:
+            h = card_hook(self, m.card)
+            if h is not None:
+                out += h.monster_actions(self, seat, c, m)
+        discards = _unique(p.hand + [k for k in p.items], cdef)
+        if self.has_ability(p, "backstab") and discards:
+            for f in fighters:
+                if f != seat and (seat, f) not in c.backstabs:
+                    for d in discards:
+                        out.append(Action(A.BACKSTAB, seat, d, f))
+        if is_fighter:
+            if self.has_ability(p, "berserk") and c.berserk.get(seat, 0) < 3:
+                out += [Action(A.BERSERK, seat, cards=(d,)) for d in discards]
+            if (
+                self.has_ability(p, "turning")
+                and c.turning.get(seat, 0) < 9
+                and any(cdef[m.base].undead for m in c.monsters)
+            ):
+                out += [Action(A.TURNING, seat, cards=(d,)) for d in discards]
+            if self.has_ability(p, "charm_spell") and len(p.hand) >= 3:
+                out += [Action(A.CHARM, seat, monster=m.card) for m in c.monsters]
+            for k in p.races + p.classes:
+                out.append(Action(A.DISCARD, seat, k))
+            if seat == c.fighter and not self.fighters_win(c):
+                out += self.ask_actions(c)
+        elif seat in self.help_candidates(c) and not self.fighters_win(c):
+            out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
+        return out
+
+    def ask_actions(self: Game, c: Combat) -> list[Action]:
+        out: list[Action] = []
+        n = sum(self.monster_treasures(c, m) for m in c.monsters)
+        p = self.players[c.fighter]
+        for h in self.help_candidates(c):
+            out.append(Action(A.ASK, c.fighter, target=h))
+            for k in range(1, n + 1):
+                if k == n:
+                    out.append(Action(A.ASK, c.fighter, target=h, n=k, flag="all"))
+                else:
+                    out.append(Action(A.ASK, c.fighter, target=h, n=k, flag="you"))
+                    out.append(Action(A.ASK, c.fighter, target=h, n=k, flag="me"))
+            for it in _unique(p.items, self.cdef):
+                out.append(Action(A.ASK, c.fighter, target=h, cards=(it,)))
+        return out
+
+    def losing_actions(self: Game, c: Combat) -> list[Action]:
+        return [Action(A.RUN, c.fighter)] + self.ask_actions(c)
+
+    def do_combat_action(self: Game, act: Action) -> Flow:
+        c = self.combat
+        assert c is not None
+        p = self.players[act.seat]
+        cdef = self.cdef
+        k = act.kind
+        if k == A.PLAY:
+            d = cdef[act.card]
+            h = card_hook(self, act.card)
+            if h is not None and (d.is_one_shot or d.is_special) and act.flag != "plain":
+                yield from h.apply(self, act)
+                return
+            if act.monster >= 0 and not d.is_monster:
+                m = next(m for m in c.monsters if m.card == act.monster)
+            if d.is_one_shot:
+                self.remove_from_play(p, act.card)
+                c.played.append(act.card)
+                if act.monster >= 0:
+                    m.oneshots.append((act.card, d.bonus))
+                    self.events.append(("oneshot", act.seat, act.card, -1, act.monster))
+                else:
+                    c.side.append((act.card, act.seat, d.bonus))
+                    c.bonus_used = True
+                    self.events.append(("oneshot", act.seat, act.card, act.target, -1))
+            elif d.is_enhancer:
+                p.hand.remove(act.card)
+                c.played.append(act.card)
+                m.enhancers.append(act.card)
+                self.events.append(("enhance", act.seat, act.card, act.monster))
+            elif d.is_monster:
+                p.hand.remove(act.card)
+                c.played.append(act.card)
+                c.monsters.append(MonsterIn(act.card))
+                self.events.append(("join", act.seat, act.card, "Undead"))
+            else:
+                yield from self.do_free_action(act)
+            return
+        if k == A.BERSERK or k == A.TURNING:
+            for d in act.cards:
+                self.spend(p, d)
+                if k == A.BERSERK:
+                    c.berserk[act.seat] = c.berserk.get(act.seat, 0) + 1
+                else:
+                    c.turning[act.seat] = c.turning.get(act.seat, 0) + 3
+            c.bonus_used = True
+            self.events.append((k, act.seat, act.cards))
+            return
+        if k == A.BACKSTAB:
+            self.spend(p, act.card)
+            c.backstabs.add((act.seat, act.target))
+            self.events.append(("backstab", act.seat, act.target, act.card))
+            return
+        if k == A.CHARM:
+            for d in list(p.hand):
+                self.spend(p, d)
+            m = next(m for m in c.monsters if m.card == act.monster)
+            self.remove_monster(c, m, keep_treasure=True)
+            self.events.append(("charm", act.seat, act.monster))
+            return
+        if k == A.ASK:
+            yield from self.ask_for_help(c, act)
+            return
+        if k == A.VOLUNTEER:
+            c.asked.add(act.seat)
+            self.events.append(("volunteer", act.seat, c.fighter))
+            answer = yield Prompt(HELP, (c.fighter,), act)
+            if answer.kind == A.ACCEPT:
+                c.helper = act.seat
+                self.events.append(("help", act.seat, c.fighter))
+            else:
+                self.events.append(("refuse_offer", c.fighter, act.seat))
+            return
+        if k == A.DISCARD:
+            self.lose_card(p, act.card, "discarded")
+            return
+        if k == A.USE:
+            h = card_hook(self, act.monster if act.flag == "monster" else act.card)
+            if h is not None:
+                yield from h.apply(self, act)
+            return
+        yield from self.do_free_action(act)
+
+    def remove_monster(self: Game, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
+        """Take a monster out of the fight without killing it (no level for it)."""
+        for x in list(c.monsters):
+            if x is m or x.mate_of is m:
+                c.monsters.remove(x)
+                c.removed.append((x.card, keep_treasure))
+        if not c.monsters:
+            c.ended = True
+            self.events.append(("combat_over", c.fighter))
+            p = self.players[c.fighter]
+            if c.extra_levels:
+                self.gain_levels(p, c.extra_levels, "killing a monster", may_win=True)
+            n = sum(self.cdef[card].treasures for card, kept in c.removed if kept)
+            if n and not self.over:
+                self.draw_to_hand(p, "treasure", n)
+
+    # ---------------------------------------------------------------- running
+    def run_actions(self: Game, seat: int, data: tuple[Combat, tuple[MonsterIn, ...], dict[str, int]]) -> list[Action]:
+        c, remaining, flight = data
+        p = self.players[seat]
+        out = [Action(A.FLEE_FROM, seat, monster=m.card) for m in remaining]
+        if p.hireling >= 0:
+            out.append(Action(A.SACRIFICE, seat, p.hireling))
+            if c.helper >= 0 and seat == c.fighter:
+                out.append(Action(A.SACRIFICE, seat, p.hireling, flag="both"))
+        if self.has_ability(p, "flight_spell") and flight["used"] < 3:
+            out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(p.hand + p.items, self.cdef)]
+        for m in remaining:
+            h = card_hook(self, m.card)
+            if h is not None:
+                out += h.flee_actions(self, p, c, m)
+        for k in _unique(p.hand, self.cdef):
+            d = self.cdef[k]
+            if d.is_one_shot and d.when == "run_away":
+                h = card_hook(self, k)
+                if h is not None:
+                    out += h.actions(self, seat, k)
+        for k in p.equipped:
+            h = card_hook(self, k)
+            if h is not None:
+                out += h.actions(self, seat, k)
+        return out
+
+    def rolled_actions(self: Game, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]:
+        p = self.players[seat]
+        out = [Action(A.PASS, seat)]
+        if p.dead:
+            return out
+        if seat == runner.seat and not ok and not retried and self.has_ability(p, "retry_run_away"):
+            out += [Action(A.USE, seat, d, flag="retry") for d in _unique(p.hand + p.items, self.cdef)]
+        for k in _unique(p.hand, self.cdef):
+            d = self.cdef[k]
+            if d.is_one_shot and d.when in ("after_roll", "run_away"):
+                h = card_hook(self, k)
+                if h is not None:
+                    out += [a for a in h.actions(self, seat, k) if a.flag.startswith("roll")]
+        return out
+
+    # ---------------------------------------------------------------- free actions
+    def do_free_action(self: Game, act: Action) -> Flow:
+        """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
+        p = self.players[act.seat]
+        cdef = self.cdef
+        k = act.kind
+        if k == A.PLAY:
+            d = cdef[act.card]
+            if d.is_curse:
+                p.hand.remove(act.card)
+                yield from self.curse_flow(act.card, act.seat, act.target)
+            elif d.is_gual:
+                p.hand.remove(act.card)
+                self.discard(act.card)
+                q = self.players[act.target]
+                self.gain_levels(q, 1, d.name)
+            elif d.is_race:
+                p.hand.remove(act.card)
+                if p.races and p.half_breed < 0:
+                    for r in list(p.races):
+                        self.lose_card(p, r, "replaced")
+                elif len(p.races) >= 2:
+                    self.lose_card(p, p.races[0], "replaced")
+                p.races.append(act.card)
+                self.events.append(("play", act.seat, act.card))
+                self.fix_after_loss(p)
+            elif d.is_class:
+                p.hand.remove(act.card)
+                if p.classes and p.super_munchkin < 0:
+                    for r in list(p.classes):
+                        self.lose_card(p, r, "replaced")
+                elif len(p.classes) >= 2:
+                    self.lose_card(p, p.classes[0], "replaced")
+                p.classes.append(act.card)
+                self.events.append(("play", act.seat, act.card))
+                self.fix_after_loss(p)
+            elif d.is_item:
+                p.hand.remove(act.card)
+                p.items.append(act.card)
+                if self.equip_problem(p, act.card) is None:
+                    p.equipped.add(act.card)
+                self.events.append(("play", act.seat, act.card))
+            elif d.is_hireling:
+                p.hand.remove(act.card)
+                p.hireling = act.card
+                self.events.append(("play", act.seat, act.card))
+            else:
+                h = card_hook(self, act.card)
+                if h is not None:
+                    yield from h.apply(self, act)
+        elif k == A.EQUIP:
+            p.equipped.add(act.card)
+        elif k == A.UNEQUIP:
+            p.equipped.discard(act.card)
+        elif k == A.DISCARD:
+            self.lose_card(p, act.card, "discarded")
+        elif k == A.SELL:
+            total = 0
+            for c in act.cards:
+                total += cdef[c].gold * (2 if c == act.card else 1)
+                self.remove_from_play(p, c)
+                self.discard(c)
+            if act.card >= 0:
+                p.double_sale_used = True
+            self.events.append(("sell", act.seat, act.cards, total))
+            self.gain_levels(p, total // 1000, "selling Items")
+        elif k == A.GIVE:
+            if act.flag == "hireling":
+                p.hireling_item = act.card
+                p.equipped.add(act.card)
+            else:
+                q = self.players[act.target]
+                answer = yield Prompt(OFFER, (act.target,), act)
+                if answer.kind == A.ACCEPT and act.card in p.items:
+                    self.remove_from_play(p, act.card)
+                    q.items.append(act.card)
+                    self.events.append(("gift", act.seat, act.target, act.card))
+        elif k == A.STEAL:
+            self.spend(p, act.cards[0])
+            q = self.players[act.target]
+            roll = self.roll_die(act.seat, "theft") + self.die_modifier(p)
+            if roll >= 4 and act.card in q.items:
+                self.remove_from_play(q, act.card)
+                p.items.append(act.card)
+                self.events.append(("steal", act.seat, act.target, act.card, True))
+            else:
+                self.events.append(("steal", act.seat, act.target, act.card, False))
+                self.lose_levels(p, 1, "caught stealing")
+        elif k == A.USE:
+            h = card_hook(self, act.card)
+            if h is not None:
+                yield from h.apply(self, act)
+
+    def die_modifier(self: Game, p: Player) -> int:
+        total = 0
+        for k in p.curses:
+            h = card_hook(self, k)
+            if h is not None:
+                total += h.die_modifier(self, p)
+        return total
+
+    def _playable_now(self: Game, seat: int, card: int) -> bool:
+        return bool([a for a in self.card_actions(seat, card, own_turn=True) if a.card == card])
+
+    def _resurrect(self: Game, p: Player, deck: str, pay: int) -> int:
+        """Cleric: take the top discard instead of drawing face-up, then discard a card."""
+        pile = self.door_discard if deck == "door" else self.treasure_discard
+        card = pile.pop() if pile else self.draw(deck)
+        self.spend(p, pay)
+        self.events.append(("resurrect", p.seat, card))
+        return card
+
+    # ---------------------------------------------------------------- unlisted
+    def verify_unlisted(self: Game, act: Action) -> None:
+        """Accept legal actions that the lists leave out (combined bribes, wasteful sales);
+        otherwise raise IllegalAction with the reason."""
+        pr = self._prompt
+        legal = self.legal_actions(act.seat)
+        if act.kind == A.ASK and any(a.kind == A.ASK and a.target == act.target for a in legal):
+            p = self.players[act.seat]
+            c = self.combat
+            assert c is not None
+            n = sum(self.monster_treasures(c, m) for m in c.monsters)
+            if not 0 <= act.n <= n:
+                raise IllegalAction(f"the monsters are worth {n} Treasures, not {act.n}")
+            for it in act.cards:
+                if it not in p.items:
+                    raise IllegalAction(f"{p.name} does not carry {self.name(it)}")
+            if len(set(act.cards)) != len(act.cards):
+                raise IllegalAction("an Item is offered twice")
+            if act.flag not in ("", "you", "me", "all"):
+                raise IllegalAction("the pick order must be 'you pick first' or 'I pick first'")
+            return
+        if act.kind == A.SELL and any(a.kind == A.SELL for a in legal) or (
+            act.kind == A.SELL and pr.kind in (MAIN, CHARITY)
+        ):
+            p = self.players[act.seat]
+            if self.combat is not None:
+                raise IllegalAction("no selling during combat")
+            sellable = set(self.sellable(p))
+            for c in act.cards:
+                if c not in sellable:
+                    raise IllegalAction(f"{p.name} cannot sell {self.name(c)}")
+            if len(set(act.cards)) != len(act.cards):
+                raise IllegalAction("an Item is listed twice")
+            if act.card >= 0 and (not self.has_ability(p, "double_sale") or p.double_sale_used):
+                raise IllegalAction("only a Halfling may sell one Item at double price, once a turn")
+            total = sum(self.cdef[c].gold * (2 if c == act.card else 1) for c in act.cards)
+            if total < 1000:
+                raise IllegalAction(f"the Items are worth {total} gold; a level costs 1,000")
+            if p.level >= 9:
+                raise IllegalAction("you may not sell Items to go to Level 10")
+            return
+        if act.kind in (A.BERSERK, A.TURNING, A.FLIGHT) and len(act.cards) > 1:
+            singles = {a.cards[0] for a in legal if a.kind == act.kind}
+            cdef = self.cdef
+            p = self.players[act.seat]
+            for c in act.cards:
+                if c not in singles and not any(cdef[s].idx == cdef[c].idx for s in singles):
+                    raise IllegalAction(f"{self.name(c)} cannot be discarded for that now")
+            if len(set(act.cards)) != len(act.cards):
+                raise IllegalAction("a card is listed twice")
+            c = self.combat
+            used = 0
+            if c is not None and act.kind == A.BERSERK:
+                used = c.berserk.get(act.seat, 0)
+            if used + len(act.cards) > 3:
+                raise IllegalAction("at most three cards may be discarded for that")
+            for k in act.cards:
+                if k not in p.hand and k not in p.items:
+                    raise IllegalAction(f"{p.name} has no {self.name(k)}")
+            return
+        from munchkin.engine.notation import explain
+
+        raise IllegalAction(explain(self, act))

@@ -1,0 +1,295 @@
+"""Action notation: each action's canonical text, and parsing text back (docs/notation.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from munchkin.engine import actions as A
+from munchkin.engine.actions import Action, IllegalAction, ParseError
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+
+def _list(g: Game, cards: tuple[int, ...]) -> str:
+    return ", ".join(g.name(c) for c in cards)
+
+
+def action_text(g: Game, a: Action) -> str:
+    """The canonical text of an action, in the rulebook's words."""
+    k = a.kind
+    n = g.name
+    who = g._name
+    if k == A.KICK:
+        return "kick open the door"
+    if k == A.LOOT:
+        return "loot the room"
+    if k == A.TROUBLE:
+        return f"look for trouble with {n(a.card)}"
+    if k == A.END:
+        return "end the turn"
+    if k == A.PASS:
+        return "pass"
+    if k == A.KEEP:
+        return f"keep {n(a.card)}"
+    if k == A.PLAY:
+        s = f"play {n(a.card)}"
+        if a.flag == "with" or (a.cards and a.flag != "target"):
+            s += f" with {_list(g, a.cards)}"
+        if a.monster >= 0:
+            s += f" on {n(a.monster)}"
+        elif a.target >= 0 and (a.target != a.seat or g.cdef[a.card].is_curse):
+            d = g.cdef[a.card]
+            prep = "for" if d.is_one_shot else "on"
+            if d.is_one_shot and g.combat is not None and a.seat in g.combat.fighters() and a.target in g.combat.fighters():
+                return s
+            s += f" {prep} {who(a.target)}"
+        return s
+    if k == A.EQUIP:
+        return f"equip {n(a.card)}"
+    if k == A.UNEQUIP:
+        return f"unequip {n(a.card)}"
+    if k == A.DISCARD:
+        return f"discard {n(a.card)}"
+    if k == A.GIVE:
+        if a.flag == "hireling":
+            return f"give {n(a.card)} to the Hireling"
+        return f"give {n(a.card)} to {who(a.target)}"
+    if k == A.SELL:
+        parts = [n(c) + (" at double price" if c == a.card else "") for c in a.cards]
+        return "sell " + ", ".join(parts)
+    if k == A.ACCEPT:
+        return "accept"
+    if k == A.REFUSE:
+        return "refuse"
+    if k == A.ASK:
+        s = f"ask {who(a.target)} for help"
+        offers = [n(c) for c in a.cards]
+        if a.n:
+            t = "all the treasures" if a.flag == "all" else f"{a.n} treasure{'s' if a.n > 1 else ''}"
+            if a.flag == "you":
+                t += ", you pick first"
+            elif a.flag == "me":
+                t += ", I pick first"
+            offers.append(t)
+        if offers:
+            s += " offering " + " and ".join(offers)
+        return s
+    if k == A.BERSERK:
+        return f"berserk discarding {_list(g, a.cards)}"
+    if k == A.TURNING:
+        return f"turn undead discarding {_list(g, a.cards)}"
+    if k == A.FLIGHT:
+        return f"cast flight discarding {_list(g, a.cards)}"
+    if k == A.CHARM:
+        return f"charm {n(a.monster)}"
+    if k == A.BACKSTAB:
+        return f"backstab {who(a.target)} discarding {n(a.card)}"
+    if k == A.STEAL:
+        return f"steal {n(a.card)} from {who(a.target)} discarding {_list(g, a.cards)}"
+    if k == A.RUN:
+        return "run away"
+    if k == A.FLEE_FROM:
+        return f"run away from {n(a.monster)}"
+    if k == A.SACRIFICE:
+        s = f"sacrifice {n(a.card)}"
+        if a.flag == "both" and g.combat is not None and g.combat.helper >= 0:
+            s += f" to save {who(g.combat.helper)} too"
+        return s
+    if k == A.CHOOSE:
+        return f"choose {n(a.card)}"
+    if k == A.TAKE:
+        return f"take {n(a.card)}"
+    if k == A.RESURRECT:
+        return f"take the top door discard discarding {n(a.card)}"
+    if k == A.USE:
+        if a.flag == "retry":
+            return f"run again discarding {n(a.card)}"
+        s = f"use {n(a.card)}"
+        if a.flag and a.flag not in ("roll", "monster"):
+            s += f" {a.flag}"
+        if a.monster >= 0:
+            s += f" on {n(a.monster)}"
+        elif a.target >= 0:
+            s += f" on {who(a.target)}"
+        return s
+    if k == A.VOLUNTEER:
+        return f"offer to help {who(a.target)}"
+    if k == A.DECLINE:
+        return f"decline {n(a.card)}" if a.card >= 0 else "decline"
+    return f"{k} {a}"
+
+
+def _norm(text: str) -> str:
+    text = text.strip().lower().replace("’", "'")
+    text = re.sub(r"\s+", " ", text)
+    return text.rstrip(".!")
+
+
+VERBS = (
+    "kick",
+    "look",
+    "loot",
+    "end",
+    "pass",
+    "play",
+    "keep",
+    "equip",
+    "unequip",
+    "discard",
+    "give",
+    "sell",
+    "accept",
+    "refuse",
+    "ask",
+    "berserk",
+    "turn",
+    "cast",
+    "charm",
+    "backstab",
+    "steal",
+    "run",
+    "sacrifice",
+    "choose",
+    "take",
+    "use",
+    "decline",
+    "offer",
+)
+
+
+def parse(g: Game, text: str, seat: int) -> list[Action]:
+    """Read an action for `seat`; a comma list of discards becomes one action.
+
+    Returns a list with one action, or several for shorthand that means several steps.
+    Raises ParseError for text outside the notation, IllegalAction for illegal actions.
+    """
+    t = _norm(text)
+    if not t:
+        raise ParseError("empty action")
+    verb = t.split(" ", 1)[0]
+    if verb not in VERBS:
+        raise ParseError(f"unknown action {text.strip()!r}: it must start with one of {', '.join(VERBS)}")
+    if seat not in g.to_act:
+        who = ", ".join(g._name(s) for s in g.to_act) or "nobody"
+        raise IllegalAction(f"{g._name(seat)} may not act now; waiting on {who}")
+    legal = g.legal_actions(seat)
+    for a in legal:
+        if _norm(action_text(g, a)) == t:
+            return [a]
+    # shorthand and unlisted forms
+    m = re.fullmatch(r"(berserk|turn undead|cast flight) discarding (.+)", t)
+    if m:
+        kind = {"berserk": A.BERSERK, "turn undead": A.TURNING, "cast flight": A.FLIGHT}[m.group(1)]
+        cards = _cards_of(g, seat, m.group(2), zones="discardable")
+        a = Action(kind, seat, cards=tuple(cards))
+        g.verify_unlisted(a) if a not in legal else None
+        return [a]
+    m = re.fullmatch(r"sell (.+)", t)
+    if m:
+        items = [s.strip() for s in m.group(1).split(",")]
+        cards: list[int] = []
+        dbl = -1
+        for s in items:
+            d = s.endswith(" at double price")
+            s = s.removesuffix(" at double price")
+            c = _card_of(g, seat, s, "sellable", exclude=cards)
+            cards.append(c)
+            if d:
+                dbl = c
+        a = Action(A.SELL, seat, dbl, cards=tuple(cards), flag="double" if dbl >= 0 else "")
+        for b in legal:
+            if b.kind == A.SELL and sorted(g.cdef[c].idx for c in b.cards) == sorted(g.cdef[c].idx for c in cards):
+                if (b.card < 0) == (dbl < 0):
+                    return [b]
+        g.verify_unlisted(a)
+        return [a]
+    m = re.fullmatch(r"ask (.+?) for help(?: offering (.+))?", t)
+    if m:
+        target = g.seat_of(m.group(1))
+        items: list[int] = []
+        n, flag = 0, ""
+        if m.group(2):
+            for part in re.split(r" and |, (?!you pick|i pick)", m.group(2)):
+                part = part.strip()
+                tm = re.fullmatch(r"(\d+|all the) treasures?(?:, (you|i) pick first)?", part)
+                if tm:
+                    if tm.group(1) == "all the":
+                        c = g.combat
+                        n = sum(g.monster_treasures(c, x) for x in c.monsters) if c else 0
+                        flag = "all"
+                    else:
+                        n = int(tm.group(1))
+                        flag = {"you": "you", "i": "me", None: "you"}[tm.group(2)]
+                else:
+                    items.append(_card_of(g, seat, part, "items", exclude=items))
+        a = Action(A.ASK, seat, target=target, cards=tuple(items), n=n, flag=flag)
+        if a in legal:
+            return [a]
+        g.verify_unlisted(a)
+        return [a]
+    raise IllegalAction(_explain_text(g, seat, t, legal))
+
+
+def _zone(g: Game, seat: int, zones: str) -> list[int]:
+    p = g.players[seat]
+    if zones == "discardable":
+        return p.hand + p.items
+    if zones == "sellable":
+        return g.sellable(p)
+    if zones == "items":
+        return list(p.items)
+    return p.hand + p.in_play()
+
+
+def _card_of(g: Game, seat: int, name: str, zones: str, exclude: list[int] | None = None) -> int:
+    cands = [c for c in _zone(g, seat, zones) if g.cdef[c].name.lower() == name.strip() and c not in (exclude or [])]
+    if not cands:
+        if name.strip() not in g._by_name:
+            raise ParseError(f"no card is named {name.strip()!r}")
+        raise IllegalAction(f"{g._name(seat)} has no {name.strip()!r} to use for that")
+    return cands[0]
+
+
+def _cards_of(g: Game, seat: int, names: str, zones: str) -> list[int]:
+    out: list[int] = []
+    for s in names.split(","):
+        out.append(_card_of(g, seat, s, zones, exclude=out))
+    return out
+
+
+def _explain_text(g: Game, seat: int, t: str, legal: list[Action]) -> str:
+    """Why a well-formed text is not legal now, as precisely as we can tell."""
+    verb = t.split(" ", 1)[0]
+    same = [action_text(g, a) for a in legal if action_text(g, a).split(" ", 1)[0] == verb]
+    # a card name that nobody's card has
+    m = re.match(r"(?:play|keep|equip|unequip|discard|give|choose|take|use|charm) (.+?)(?: (?:on|for|to|with) .+)?$", t)
+    if m:
+        name = m.group(1)
+        if name not in g._by_name:
+            return f"no card is named {name!r}"
+        p = g.players[seat]
+        mine = [c for c in p.hand + p.in_play() if g.cdef[c].name.lower() == name]
+        if not mine and verb in ("play", "equip", "unequip", "discard", "give", "keep"):
+            return f"{p.name} has no {g.cdef[g._by_name[name][0]].name}"
+    if g.combat is not None and verb in ("sell", "equip", "unequip", "give") :
+        return f"no {verb}ing during combat"
+    if same:
+        return f"{t!r} is not legal now; legal {verb} actions: " + "; ".join(same[:12])
+    phase = g.prompt.kind
+    return f"{t!r} is not legal now ({phase}); legal actions: " + "; ".join(action_text(g, a) for a in legal[:12])
+
+
+def explain(g: Game, a: Action) -> str:
+    """Why an action object is not legal now."""
+    if a.seat not in g.to_act:
+        return f"{g._name(a.seat)} may not act now"
+    try:
+        t = _norm(action_text(g, a))
+    except (IndexError, KeyError, TypeError):
+        return f"malformed action {a!r}"
+    return _explain_text(g, a.seat, t, g.legal_actions(a.seat))
+
+
+__all__ = ["action_text", "parse", "explain", "ParseError", "IllegalAction"]

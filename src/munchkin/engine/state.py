@@ -1,0 +1,160 @@
+"""Plain state records: players, the combat, the prompt the engine waits on."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Player:
+    """One seat's character: Level, sex, cards in hand and in play."""
+
+    __slots__ = (
+        "seat",
+        "name",
+        "sex",
+        "level",
+        "hand",
+        "races",
+        "classes",
+        "half_breed",
+        "super_munchkin",
+        "items",
+        "equipped",
+        "hireling",
+        "hireling_item",
+        "cheat",
+        "cheat_item",
+        "curses",
+        "dead",
+        "reborn",
+        "double_sale_used",
+        "received",
+        "stats",
+    )
+
+    def __init__(self, seat: int, name: str, sex: str) -> None:
+        self.seat = seat
+        self.name = name
+        self.sex = sex
+        self.level = 1
+        self.hand: list[int] = []
+        self.races: list[int] = []
+        self.classes: list[int] = []
+        self.half_breed = -1
+        self.super_munchkin = -1
+        self.items: list[int] = []  # carried Items in play (equipped or not)
+        self.equipped: set[int] = set()
+        self.hireling = -1
+        self.hireling_item = -1
+        self.cheat = -1
+        self.cheat_item = -1
+        self.curses: list[int] = []  # Curses kept in play as reminders
+        self.dead = False
+        self.reborn = False  # died: draws a new hand at the start of their next turn
+        self.double_sale_used = False
+        self.received: set[int] = set()  # cards received this turn (may be played at once)
+        self.stats: dict[str, int] = {}
+
+    def in_play(self) -> list[int]:
+        """Every card this player has on the table."""
+        out = self.races + self.classes + self.items + self.curses
+        for c in (self.half_breed, self.super_munchkin, self.hireling, self.cheat):
+            if c >= 0:
+                out.append(c)
+        return out
+
+
+class MonsterIn:
+    """A monster in a combat, with the enhancers and one-shots played on it."""
+
+    __slots__ = ("card", "base", "enhancers", "oneshots", "mate_of")
+
+    def __init__(self, card: int, mate_of: MonsterIn | None = None) -> None:
+        self.card = card
+        self.mate_of = mate_of
+        self.base = mate_of.base if mate_of else card  # the card whose stats it has
+        # a Mate shares its original's enhancers, whatever the order played
+        self.enhancers: list[int] = mate_of.enhancers if mate_of else []
+        self.oneshots: list[tuple[int, int]] = []  # (card, bonus)
+
+
+class Combat:
+    """The fight in progress: who fights, which monsters, what was played."""
+
+    __slots__ = (
+        "fighter",
+        "helper",
+        "monsters",
+        "side",
+        "berserk",
+        "turning",
+        "backstabs",
+        "asked",
+        "deal_items",
+        "deal_treasures",
+        "helper_first",
+        "played",
+        "escapes",
+        "ended",
+        "outcome",
+        "removed",
+        "charmed",
+        "bonus_used",
+        "doppleganger",
+        "extra_levels",
+        "forced_help",
+        "kicked",
+    )
+
+    def __init__(self, fighter: int, kicked: bool) -> None:
+        self.fighter = fighter
+        self.helper = -1
+        self.monsters: list[MonsterIn] = []
+        self.side: list[tuple[int, int, int]] = []  # one-shots for the fighters: (card, seat played by, bonus)
+        self.berserk: dict[int, int] = {}
+        self.turning: dict[int, int] = {}
+        self.backstabs: set[tuple[int, int]] = set()
+        self.asked: set[int] = set()
+        self.deal_items: tuple[int, ...] = ()
+        self.deal_treasures = 0
+        self.helper_first = False
+        self.played: list[int] = []  # cards to discard when the combat ends
+        self.escapes: set[int] = set()  # seats that escape automatically (Instant Wall)
+        self.ended = False
+        self.outcome = ""
+        self.removed: list[tuple[int, bool]] = []  # monsters taken out: (card, treasure kept)
+        self.charmed = 0
+        self.bonus_used = False  # anything but Level helped the fighters (Pukachu)
+        self.doppleganger = -1
+        self.extra_levels = 0
+        self.forced_help = False
+        self.kicked = kicked
+
+    def fighters(self) -> tuple[int, ...]:
+        return (self.fighter,) if self.helper < 0 else (self.fighter, self.helper)
+
+
+class Prompt(NamedTuple):
+    """What the engine waits for: a kind of decision, who may act, and its context."""
+
+    kind: str
+    seats: tuple[int, ...]
+    data: Any = None
+
+
+# Prompt kinds
+MAIN = "main"  # the active player's free actions on their own turn
+DRAWN = "drawn"  # a face-up Door that is neither monster nor curse: keep or play
+WINDOW = "window"  # combat response window: a round of passes
+LOSING = "losing"  # the fighters are losing: ask for help or run away
+HELP = "help"  # a player is asked for help: accept or refuse
+CURSE_WINDOW = "curse_window"  # a Curse is about to apply: answers such as Wishing Ring
+RUN = "run"  # running away: choose the monster, roll, or escape some other way
+ROLLED = "rolled"  # a die was rolled: answers such as Loaded Die
+CHOOSE = "choose"  # choose a card for an effect
+LOOT_BODY = "loot_body"  # take one card from a corpse
+PICK = "pick"  # pick a Treasure under a help deal
+CHARITY = "charity"
+OFFER = "offer"  # a trade or gift awaits its answer
+END_WINDOW = "end_window"  # before the next turn: anyone's any-time actions
+BEFORE = "before"  # a monster offers a choice before combat

@@ -1,0 +1,191 @@
+"""What one seat may know, and the narration as that seat hears it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+
+def card_public(g: Game, c: int) -> dict[str, Any]:
+    d = g.cdef[c]
+    return {"id": c, "name": d.name, "kind": d.kind, "deck": d.deck}
+
+
+def player_public(g: Game, seat: int) -> dict[str, Any]:
+    p = g.players[seat]
+    cp = lambda c: card_public(g, c)  # noqa: E731
+    return {
+        "seat": seat,
+        "name": p.name,
+        "sex": p.sex,
+        "level": p.level,
+        "dead": p.dead,
+        "races": [cp(c) for c in p.races],
+        "classes": [cp(c) for c in p.classes],
+        "half_breed": p.half_breed >= 0,
+        "super_munchkin": p.super_munchkin >= 0,
+        "equipped": [cp(c) for c in p.items if c in p.equipped],
+        "carried": [cp(c) for c in p.items if c not in p.equipped],
+        "hireling": cp(p.hireling) if p.hireling >= 0 else None,
+        "hireling_item": cp(p.hireling_item) if p.hireling_item >= 0 else None,
+        "cheat": cp(p.cheat_item) if p.cheat >= 0 else None,
+        "curses": [cp(c) for c in p.curses],
+        "hand_size": len(p.hand),
+    }
+
+
+def seat_view(g: Game, seat: int) -> dict[str, Any]:
+    """Own hand; every table, Level and hand size; discard piles; deck sizes only."""
+    p = g.players[seat]
+    return {
+        "you": seat,
+        "turn": g.turn,
+        "active": g.active,
+        "phase": g.phase,
+        "over": g.over,
+        "winners": list(g.winners),
+        "hand": [card_public(g, c) for c in p.hand],
+        "players": [player_public(g, s) for s in range(len(g.players))],
+        "door_deck": len(g.door_deck),
+        "treasure_deck": len(g.treasure_deck),
+        "door_discard": [card_public(g, c) for c in g.door_discard],
+        "treasure_discard": [card_public(g, c) for c in g.treasure_discard],
+        "combat": g.combat_breakdown(),
+        "to_act": list(g.to_act),
+        "legal": [g.text(a) for a in g.legal_actions(seat)] if seat in g.to_act else [],
+        "prompt": g.prompt.kind,
+    }
+
+
+def narrate(g: Game, seat: int | None, start: int = 0) -> list[str]:
+    """Render events from index `start` as sentences for `seat` (None: a spectator)."""
+    out = []
+    for ev in g.events[start:]:
+        s = event_text(g, ev, seat)
+        if s:
+            out.append(s)
+    return out
+
+
+def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
+    n = g._name
+    c = g.name
+    k = ev[0]
+    if k == "turn":
+        return f"--- Turn {ev[2] + 1}: {n(ev[1])} ---"
+    if k == "kick":
+        return f"{n(ev[1])} kicks open the door: {c(ev[2])}!"
+    if k == "draw":
+        _, s, deck, cards, face_up = ev
+        if face_up or s == seat:
+            return f"{n(s)} draws {', '.join(c(x) for x in cards)}."
+        return f"{n(s)} draws {len(cards)} {deck} card{'s' if len(cards) > 1 else ''} face-down."
+    if k == "reveal":
+        return f"Treasures drawn face-up: {', '.join(c(x) for x in ev[2])}."
+    if k == "take":
+        return f"{n(ev[1])} takes {c(ev[2])}."
+    if k == "combat":
+        return f"{n(ev[1])} fights {c(ev[2])}."
+    if k == "trouble":
+        return f"{n(ev[1])} looks for trouble with {c(ev[2])}."
+    if k == "loot":
+        return f"{n(ev[1])} loots the room."
+    if k == "level":
+        _, s, d, lv, why = ev
+        verb = "goes up" if d > 0 else "loses"
+        amount = f"{abs(d)} level{'s' if abs(d) > 1 else ''}"
+        return f"{n(s)} {verb} {amount} ({why}) and is now Level {lv}."
+    if k == "win":
+        return f"{' and '.join(n(s) for s in ev[1])} win{'s' if len(ev[1]) == 1 else ''} the game!"
+    if k == "oneshot":
+        _, s, card, target, mon = ev
+        to = c(mon) if mon >= 0 else (n(target) if target >= 0 else "the fighters")
+        return f"{n(s)} plays {c(card)} on {to}."
+    if k == "enhance":
+        return f"{n(ev[1])} plays {c(ev[2])} on {c(ev[3])}."
+    if k == "join":
+        return f"{c(ev[2])} joins the fight ({ev[3]}), sent by {n(ev[1])}."
+    if k == "curse":
+        _, by, victim, card, face_up = ev
+        if face_up:
+            return f"{c(card)} strikes {n(victim)}."
+        return f"{n(by)} curses {n(victim)} with {c(card)}."
+    if k == "cancel":
+        return f"{c(ev[2])} is cancelled by {ev[3]}."
+    if k == "ask":
+        return f"{n(ev[1])} asks {n(ev[2])} for help."
+    if k == "help":
+        return f"{n(ev[1])} helps {n(ev[2])}."
+    if k == "volunteer":
+        return f"{n(ev[1])} offers to help {n(ev[2])}."
+    if k == "refuse_offer":
+        return f"{n(ev[1])} refuses {n(ev[2])}'s help."
+    if k == "refuse":
+        return f"{n(ev[1])} refuses to help."
+    if k == "kill":
+        return f"{n(ev[1])}{' and ' + n(ev[2]) if ev[2] >= 0 else ''} kill {', '.join(c(x) for x in ev[3])}."
+    if k == "lost":
+        return f"{n(ev[1])} cannot win and must Run Away."
+    if k == "roll":
+        return f"{n(ev[1])} rolls a {ev[2]}{' (' + ev[3] + ')' if ev[3] else ''}."
+    if k == "escape":
+        how = f" ({ev[3]})" if ev[3] else ""
+        what = f" from {c(ev[2])}" if ev[2] >= 0 else ""
+        return f"{n(ev[1])} escapes{what}{how}."
+    if k == "caught":
+        return f"{c(ev[2])} catches {n(ev[1])}!"
+    if k == "bad_stuff":
+        return f"Bad Stuff from {c(ev[2])} for {n(ev[1])}."
+    if k == "death":
+        return f"{n(ev[1])} dies ({ev[2]})."
+    if k == "looted":
+        return f"{n(ev[1])} loots {c(ev[3]) if seat == ev[1] else 'a card'} from {n(ev[2])}'s body."
+    if k == "lose":
+        return f"{n(ev[1])} loses {c(ev[2])}{' (' + ev[3] + ')' if ev[3] else ''}."
+    if k == "play":
+        return f"{n(ev[1])} plays {c(ev[2])}."
+    if k == "sell":
+        return f"{n(ev[1])} sells {', '.join(c(x) for x in ev[2])} for {ev[3]} gold."
+    if k == "charity":
+        shown = c(ev[3]) if seat in (ev[1], ev[2]) else "a card"
+        return f"{n(ev[1])} gives {shown} to {n(ev[2])} (Charity)."
+    if k == "discard":
+        return f"{n(ev[1])} discards {c(ev[2])}."
+    if k == "gift":
+        return f"{n(ev[1])} gives {c(ev[3])} to {n(ev[2])}."
+    if k == "berserk":
+        return f"{n(ev[1])} berserks, discarding {', '.join(c(x) for x in ev[2])}."
+    if k == "turning":
+        return f"{n(ev[1])} turns the undead, discarding {', '.join(c(x) for x in ev[2])}."
+    if k == "backstab":
+        return f"{n(ev[1])} backstabs {n(ev[2])}."
+    if k == "charm":
+        return f"{n(ev[1])} charms {c(ev[2])} away."
+    if k == "steal":
+        ok = "steals" if ev[4] else "fails to steal"
+        return f"{n(ev[1])} {ok} {c(ev[3])} from {n(ev[2])}."
+    if k == "new_character":
+        return f"{n(ev[1])}'s new character appears."
+    if k == "capped":
+        return f"The game stops at the turn cap ({ev[1]} turns)."
+    if k == "no_attack":
+        return f"{c(ev[2])} will not attack {n(ev[1])}."
+    if k in ("combat_over", "out_to_lunch", "friendship"):
+        return "The combat ends with no monster left."
+    if k == "reshuffle":
+        return f"The {ev[1]} discards are shuffled into a new deck."
+    if k == "sex":
+        return f"{n(ev[1])} is now {ev[2]}."
+    if k == "take_item":
+        return f"{n(ev[1])} takes {c(ev[3])} from {n(ev[2])}."
+    if k == "takes_from_hand":
+        return f"{n(ev[1])} takes a card from {n(ev[2])}'s hand."
+    if k == "remove":
+        return f"{n(ev[1])} removes {c(ev[2])} from the fight with {c(ev[3])}."
+    if k == "mate":
+        return f"{n(ev[1])} gives {c(ev[2])} a Mate."
+    if k == "illusion":
+        return f"{n(ev[1])}'s Illusion replaces {c(ev[2])} with {c(ev[3])}."
+    return ""

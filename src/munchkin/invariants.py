@@ -1,0 +1,64 @@
+"""Invariants checked after every step of a checked simulation."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from munchkin.engine.game import Game
+
+
+def card_places(g: Game) -> Counter[int]:
+    """How many places each card is in (every card must be in exactly one)."""
+    seen: Counter[int] = Counter()
+    for zone in (g.door_deck, g.treasure_deck, g.door_discard, g.treasure_discard, g.limbo):
+        seen.update(zone)
+    for p in g.players:
+        seen.update(p.hand)
+        seen.update(set(p.in_play()))
+    if g.combat is not None:
+        seen.update(g.combat.played)
+    return seen
+
+
+def violations(g: Game, since: int = 0) -> list[str]:
+    """Every broken invariant, in words; empty when all hold. Events before `since` are
+    taken as already checked."""
+    out: list[str] = []
+    places = card_places(g)
+    for c in range(g.ncards):
+        n = places.get(c, 0)
+        if n != 1:
+            out.append(f"card {c} ({g.name(c)}) is in {n} places")
+    for p in g.players:
+        if not 1 <= p.level <= 10:
+            out.append(f"{p.name} is at Level {p.level}")
+        if p.equipped - set(p.items):
+            out.append(f"{p.name} has equipped Items not carried")
+        if p.dead and (p.hand or p.items):
+            out.append(f"{p.name} is dead but holds cards")
+        if p.level >= 10 and not g.over:
+            out.append(f"{p.name} is at Level 10 but the game goes on")
+    for ev in g.events[since:]:
+        if ev[0] == "level" and ev[3] >= 10 and ev[2] > 0:
+            why = ev[4]
+            if not (why.startswith("killing") or why == "Divine Intervention" or "Elf" in why):
+                out.append(f"{g.players[ev[1]].name} reached Level 10 by {why}")
+        elif ev[0] == "charity_done" and ev[2] > ev[3]:
+            out.append(f"{g.players[ev[1]].name} ends Charity with {ev[2]} cards (limit {ev[3]})")
+        elif ev[0] in ("draw", "looted", "take") and g.players[ev[1]].dead:
+            out.append(f"{g.players[ev[1]].name} received cards while dead")
+    if g.over and not g.capped and not g.winners:
+        out.append("the game ended with no winner")
+    return out
+
+
+class Checker:
+    """Checks a game after each step, looking at each event once."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def check(self, g: Game) -> list[str]:
+        out = violations(g, self.seen)
+        self.seen = len(g.events)
+        return out

@@ -1,0 +1,107 @@
+"""Play many games between agents and summarise them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from munchkin.agents.base import Agent, make_agent
+from munchkin.engine.game import Game, Options, Setup
+from munchkin.invariants import Checker
+
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+
+
+@dataclass
+class GameResult:
+    seed: int
+    turns: int
+    decisions: int
+    winners: list[int]
+    capped: bool
+    violations: list[str] = field(default_factory=list)
+
+
+def play_game(
+    sets: list[str],
+    players: int,
+    seed: int,
+    agents: list[str],
+    check: bool = False,
+    options: Options | None = None,
+) -> GameResult:
+    """One game from a seed; with `check`, every invariant after every step."""
+    g = Game(Setup(list(sets), NAMES[:players], seed, options or Options(turn_cap=5000)))
+    bots: list[Agent] = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
+    checker = Checker() if check else None
+    problems: list[str] = []
+    while not g.over:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        g.apply(bots[seat].act(g, seat, legal))
+        if checker is not None:
+            v = checker.check(g)
+            if v:
+                problems += [f"seed {seed} turn {g.turn}: {x}" for x in v]
+                break
+    if checker is not None and not problems:
+        problems += [f"seed {seed}: {x}" for x in checker.check(g)]
+    return GameResult(seed, g.turn, g.decisions, list(g.winners), g.capped, problems)
+
+
+def percentile(xs: list[int], q: float) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    i = min(len(s) - 1, max(0, round(q * (len(s) - 1))))
+    return float(s[i])
+
+
+def simulate(
+    sets: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    agents: list[str],
+    check: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play `games` games from seeds seed, seed+1, ... and summarise them."""
+    results: list[GameResult] = []
+    t0 = time.perf_counter()
+    for i in range(games):
+        results.append(play_game(sets, players, seed + i, agents, check))
+        if progress:
+            progress(i + 1)
+    elapsed = time.perf_counter() - t0
+    wins = [0] * players
+    for r in results:
+        for w in r.winners:
+            wins[w] += 1
+    turns = [r.turns for r in results]
+    decisions = sum(r.decisions for r in results)
+    violations = [v for r in results for v in r.violations]
+    return {
+        "games": games,
+        "finished": sum(1 for r in results if not r.capped),
+        "capped": sum(1 for r in results if r.capped),
+        "wins_by_seat": wins,
+        "turns": {
+            "mean": sum(turns) / len(turns) if turns else 0.0,
+            "p50": percentile(turns, 0.5),
+            "p95": percentile(turns, 0.95),
+        },
+        "decisions": decisions,
+        "seconds": elapsed,
+        "decisions_per_second": decisions / elapsed if elapsed else 0.0,
+        "games_per_second": games / elapsed if elapsed else 0.0,
+        "invariant_violations": len(violations),
+        "violations": violations[:20],
+        "sets": sets,
+        "players": players,
+        "agents": agents,
+        "seed": seed,
+        "checked": check,
+    }

@@ -13,9 +13,7 @@ def _make_game(seed: int) -> Any:
     try:
         import rlcard  # type: ignore[import-untyped]
     except ImportError as exc:
-        raise RuntimeError(
-            "rlcard is not installed; run `pip install rlcard` to use this benchmark"
-        ) from exc
+        raise RuntimeError("rlcard is not installed; run `pip install rlcard` to use this benchmark") from exc
     env = rlcard.make("uno", config={"seed": seed})
     return env.game
 

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from munchkin.engine.actions import Action
-    from munchkin.engine.game import Game
     from munchkin.engine.state import Combat, MonsterIn, Player, Prompt
 
 Flow = Generator["Prompt", "Action", Any]
@@ -23,30 +22,30 @@ class CardHook:
     """Base of class-style hooks. The engine calls only the methods a hook overrides."""
 
     # cards in a hand (or in play) that offer actions of their own
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
+    def actions(self, g: Any, seat: int, card: int) -> list[Action]:
         return []
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Any, act: Action) -> Flow:
         return no_flow()
 
     # monsters
-    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Flow:
+    def before_combat(self, g: Any, c: Combat, m: MonsterIn) -> Flow:
         return no_flow()
 
-    def monster_actions(self, g: Game, seat: int, c: Combat, m: MonsterIn) -> list[Action]:
+    def monster_actions(self, g: Any, seat: int, c: Combat, m: MonsterIn) -> list[Action]:
         return []
 
-    def extra_levels(self, g: Game, c: Combat, m: MonsterIn) -> int:
+    def extra_levels(self, g: Any, c: Combat, m: MonsterIn) -> int:
         return 0
 
-    def flee_actions(self, g: Game, p: Player, c: Combat, m: MonsterIn) -> list[Action]:
+    def flee_actions(self, g: Any, p: Player, c: Combat, m: MonsterIn) -> list[Action]:
         return []
 
     # kept Curses and Items: passive rules
-    def die_modifier(self, g: Game, p: Player) -> int:
+    def die_modifier(self, g: Any, p: Player) -> int:
         return 0
 
-    def only_armor(self, g: Game, p: Player) -> bool:
+    def only_armor(self, g: Any, p: Player) -> bool:
         return False
 
     def enhancer_floor(self) -> bool:

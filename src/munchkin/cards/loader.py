@@ -17,13 +17,13 @@ from munchkin.cards.schema import Card, Effect, SetFile
 SETS_DIR = Path(__file__).resolve().parent.parent / "sets"
 
 # Hooks are registered by name; a card's block names its hook.
-HOOKS: dict[str, Callable[..., Any]] = {}
+HOOKS: dict[str, Any] = {}
 
 
-def hook(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a card hook under `name` (conventionally the card id)."""
+def hook(name: str) -> Callable[[Any], Any]:
+    """Register a card hook (a function, or a CardHook object) under `name`, the card id."""
 
-    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def register(fn: Any) -> Any:
         if name in HOOKS and HOOKS[name] is not fn:
             raise CardError(f"hook {name!r} registered twice")
         HOOKS[name] = fn
@@ -84,9 +84,7 @@ def load_set(name: str) -> CardSet:
         try:
             cards.append(Card.model_validate(raw))
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-            )
+            problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors())
             raise CardError(f"{path}: card {label!r}: {problems}") from None
     try:
         sf = SetFile.model_validate({**header, "cards": []})
@@ -98,9 +96,19 @@ def load_set(name: str) -> CardSet:
 
 
 def _hooks_of(card: Card) -> Iterator[str]:
-    for block in (card.monster, card.item, card.one_shot, card.curse, card.enhancer, card.race, card.class_, card.special):
-        if block is not None and getattr(block, "hook", None):
-            yield block.hook  # type: ignore[union-attr]
+    for block in (
+        card.monster,
+        card.item,
+        card.one_shot,
+        card.curse,
+        card.enhancer,
+        card.race,
+        card.class_,
+        card.special,
+    ):
+        name = getattr(block, "hook", None) if block is not None else None
+        if name:
+            yield name
     effects: list[Effect] = []
     if card.monster:
         effects += card.monster.bad_stuff + card.monster.even_if_escaped
@@ -122,7 +130,9 @@ def check_set(cs: CardSet) -> None:
     where = cs.path
     for card in cs.cards:
         if not card.id.startswith(cs.name.replace("-", "_") + "."):
-            raise CardError(f"{where}: card {card.name!r}: id {card.id!r} must start with '{cs.name.replace('-', '_')}.'")
+            raise CardError(
+                f"{where}: card {card.name!r}: id {card.id!r} must start with '{cs.name.replace('-', '_')}.'"
+            )
         if card.id in seen_ids:
             raise CardError(f"{where}: card {card.name!r}: duplicate id {card.id!r}")
         seen_ids.add(card.id)

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from munchkin.cards.schema import Condition
+from munchkin.engine.core import GameCore
 from munchkin.engine.state import Player
-
-if TYPE_CHECKING:
-    from munchkin.engine.cards import CardDef
 
 SLOT_LIMITS = {"headgear": 1, "armor": 1, "footgear": 1}
 
 
-class CharacterMixin:
-    """Queries on one character. Mixed into Game."""
-
-    players: list[Player]
-    cdef: list[CardDef]
+class CharacterMixin(GameCore):
+    """Queries on one character."""
 
     # -------------------------------------------------------------- identity
     def race_names(self, p: Player) -> list[str]:

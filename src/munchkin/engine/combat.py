@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import HOOKS
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
+from munchkin.engine.core import GameCore
+from munchkin.engine.effects import EffectsMixin
 from munchkin.engine.state import (
-    BEFORE,
     HELP,
     LOSING,
     PICK,
@@ -23,13 +24,10 @@ from munchkin.engine.state import (
     Prompt,
 )
 
-if TYPE_CHECKING:
-    from munchkin.engine.game import Game
-
 Flow = Generator[Prompt, Action, Any]
 
 
-def card_hook(g: Game, card: int) -> CardHook | None:
+def card_hook(g: GameCore, card: int) -> CardHook | None:
     h = g.cdef[card].hook
     if h is None:
         return None
@@ -37,11 +35,11 @@ def card_hook(g: Game, card: int) -> CardHook | None:
     return obj if isinstance(obj, CardHook) else None
 
 
-class CombatMixin:
+class CombatMixin(EffectsMixin):
     """Mixed into Game."""
 
     # -------------------------------------------------------------- strength
-    def monster_strength(self: Game, c: Combat, m: MonsterIn) -> int:
+    def monster_strength(self, c: Combat, m: MonsterIn) -> int:
         cdef = self.cdef
         d = cdef[m.base]
         s = d.level
@@ -61,14 +59,14 @@ class CombatMixin:
             s += b
         return s
 
-    def monsters_strength(self: Game, c: Combat) -> int:
+    def monsters_strength(self, c: Combat) -> int:
         return sum(self.monster_strength(c, m) for m in c.monsters)
 
     def level_only(self, c: Combat) -> bool:
         cdef = self.cdef  # type: ignore[attr-defined]
         return any(cdef[m.base].level_only for m in c.monsters)
 
-    def char_strength(self: Game, c: Combat, p: Player) -> int:
+    def char_strength(self, c: Combat, p: Player) -> int:
         """One fighter's combat strength: Level plus every modifier that counts."""
         cdef = self.cdef
         ignore_level = any(cdef[m.base].ignore_level for m in c.monsters)
@@ -83,20 +81,20 @@ class CombatMixin:
             s *= 2
         return s
 
-    def side_strength(self: Game, c: Combat) -> int:
+    def side_strength(self, c: Combat) -> int:
         s = sum(self.char_strength(c, self.players[f]) for f in c.fighters())
         if not self.level_only(c):
             s += sum(b for (_, _, b) in c.side)
         return s
 
-    def wins_ties(self: Game, c: Combat) -> bool:
+    def wins_ties(self, c: Combat) -> bool:
         return any(self.has_ability(self.players[f], "wins_ties") for f in c.fighters())
 
-    def fighters_win(self: Game, c: Combat) -> bool:
+    def fighters_win(self, c: Combat) -> bool:
         side, mon = self.side_strength(c), self.monsters_strength(c)
         return side > mon or (side == mon and self.wins_ties(c))
 
-    def monster_treasures(self: Game, c: Combat, m: MonsterIn) -> int:
+    def monster_treasures(self, c: Combat, m: MonsterIn) -> int:
         cdef = self.cdef
         d = cdef[m.base]
         n = d.treasures + sum(cdef[e].treasures for e in m.enhancers)
@@ -108,7 +106,7 @@ class CombatMixin:
                 n += bt.value
         return max(0, n)
 
-    def combat_breakdown(self: Game) -> dict[str, Any]:
+    def combat_breakdown(self) -> dict[str, Any]:
         """Both sides' combat strength and what makes them up (public information)."""
         c = self.combat
         if c is None:
@@ -160,7 +158,7 @@ class CombatMixin:
         }
 
     # -------------------------------------------------------------- the fight
-    def fight(self: Game, seat: int, card: int, kicked: bool) -> Flow:
+    def fight(self, seat: int, card: int, kicked: bool) -> Flow:
         """A monster attacks `seat`: combat from the first window to the discards."""
         c = Combat(seat, kicked)
         self.combat = c
@@ -186,7 +184,7 @@ class CombatMixin:
             yield from self._combat_rounds(c)
         self._end_combat(c)
 
-    def _combat_rounds(self: Game, c: Combat) -> Flow:
+    def _combat_rounds(self, c: Combat) -> Flow:
         changed = True
         while not c.ended and not self.over:
             if changed:
@@ -207,7 +205,7 @@ class CombatMixin:
             yield from self.run_away_all(c)
             return
 
-    def combat_window(self: Game, c: Combat) -> Flow:
+    def combat_window(self, c: Combat) -> Flow:
         """A round of passes: it closes once everyone who could answer the last change has passed."""
         passed: set[int] = set()
         order = self.seat_order()
@@ -222,7 +220,7 @@ class CombatMixin:
             yield from self.do_combat_action(act)
             passed = set()
 
-    def legal_actions_in_window(self: Game, seat: int) -> list[Action]:
+    def legal_actions_in_window(self, seat: int) -> list[Action]:
         """Legal answers of a seat in a combat window (cached like legal_actions)."""
         if self._window_version != self.version:
             self._window_cache.clear()
@@ -232,7 +230,7 @@ class CombatMixin:
             cached = self._window_cache[seat] = self.window_actions(seat)
         return cached
 
-    def _end_combat(self: Game, c: Combat) -> None:
+    def _end_combat(self, c: Combat) -> None:
         for f in c.fighters():  # "your next combat" Curses are spent
             p = self.players[f]
             for k in list(p.curses):
@@ -246,29 +244,53 @@ class CombatMixin:
         self.combat = None
 
     # -------------------------------------------------------------- help
-    def help_candidates(self: Game, c: Combat) -> list[int]:
+    def help_candidates(self, c: Combat) -> list[int]:
         if c.helper >= 0 or any(self.cdef[m.base].no_help for m in c.monsters):
             return []
         return [q.seat for q in self.players if q.seat != c.fighter and not q.dead and q.seat not in c.asked]
 
-    def ask_for_help(self: Game, c: Combat, act: Action) -> Flow:
+    def for_the_win(self, c: Combat) -> bool:
+        """Would killing these monsters give the fighter the winning level?"""
+        p = self.players[c.fighter]
+        return p.level + sum(self.cdef[m.base].levels for m in c.monsters) >= 10
+
+    def compels_help(self, c: Combat, helper: int) -> bool:
+        """Kneepads of Allure: a lower-Level player cannot refuse, except in a fight for the win."""
+        p, q = self.players[c.fighter], self.players[helper]
+        return (
+            q.level < p.level
+            and not self.for_the_win(c)
+            and any(self.cdef[k].hook == "deluxe.kneepads_of_allure" and self.can_use(p, k) for k in p.equipped)
+        )
+
+    def ask_for_help(self, c: Combat, act: Action) -> Flow:
         """Ask one player; they accept or refuse. Returns True if the fight changed."""
         helper = act.target
         c.asked.add(helper)
         self.events.append(("ask", c.fighter, helper, act.cards, act.n, act.flag))
+        if self.compels_help(c, helper):
+            c.helper, c.forced_help = helper, True
+            self.events.append(("compelled", helper, c.fighter))
+            return True  # no reward may be demanded
         answer = yield Prompt(HELP, (helper,), act)
         if answer.kind == A.ACCEPT:
             c.helper = helper
-            c.deal_items = act.cards
+            p = self.players[c.fighter]
+            c.deal_items = tuple(k for k in act.cards if k in p.items)
             c.deal_treasures = act.n
             c.helper_first = act.flag == "you"
             self.events.append(("help", helper, c.fighter))
+            for k in act.cards:  # cards from the hand promised to the helper are played on them now
+                if k in p.hand and self.cdef[k].is_gual:
+                    p.hand.remove(k)
+                    self.discard(k)
+                    self.gain_levels(self.players[helper], 1, self.cdef[k].name)
             return True
         self.events.append(("refuse", helper, c.fighter))
         return False
 
     # -------------------------------------------------------------- rewards
-    def win_combat(self: Game, c: Combat) -> Flow:
+    def win_combat(self, c: Combat) -> Flow:
         """Kill the monsters: levels, then Treasures drawn (face-up if helped) and shared as agreed."""
         p = self.players[c.fighter]
         cdef = self.cdef
@@ -302,7 +324,7 @@ class CombatMixin:
             return
         yield from self.collect_treasures(c, treasures)
 
-    def collect_treasures(self: Game, c: Combat, n: int) -> Flow:
+    def collect_treasures(self, c: Combat, n: int) -> Flow:
         p = self.players[c.fighter]
         if c.helper < 0:
             self.draw_to_hand(p, "treasure", n, face_up=False)
@@ -339,14 +361,14 @@ class CombatMixin:
                 hp.items.append(it)
                 self.events.append(("gift", p.seat, hp.seat, it))
 
-    def _hand_over(self: Game, drawn: list[int], k: int, seat: int) -> None:
+    def _hand_over(self, drawn: list[int], k: int, seat: int) -> None:
         drawn.remove(k)
         self.limbo.remove(k)
         self.give_card(self.players[seat], k)
         self.events.append(("take", seat, k))
 
     # -------------------------------------------------------------- running away
-    def run_away_all(self: Game, c: Combat) -> Flow:
+    def run_away_all(self, c: Combat) -> Flow:
         self.events.append(("lost", c.fighter, c.helper))
         for seat in c.fighters():
             if seat in c.escapes:
@@ -362,7 +384,7 @@ class CombatMixin:
                 hp.items.append(it)
                 self.events.append(("gift", p.seat, hp.seat, it))
 
-    def run_away(self: Game, c: Combat, p: Player) -> Flow:
+    def run_away(self, c: Combat, p: Player) -> Flow:
         remaining = list(c.monsters)
         flight = {"used": 0, "bonus": 0}
         while remaining and not p.dead and not self.over:
@@ -392,7 +414,7 @@ class CombatMixin:
             if not c.monsters:
                 return
 
-    def run_away_bonus(self: Game, c: Combat, p: Player, m: MonsterIn) -> int:
+    def run_away_bonus(self, c: Combat, p: Player, m: MonsterIn) -> int:
         cdef = self.cdef
         b = cdef[m.base].run_away
         if m.mate_of is not None:
@@ -408,13 +430,13 @@ class CombatMixin:
                 b += h.die_modifier(self, p)
         return b
 
-    def pursued(self: Game, p: Player, m: MonsterIn) -> bool:
+    def pursued(self, p: Player, m: MonsterIn) -> bool:
         d = self.cdef[m.base]
         if d.wnp_level >= 0 and p.level <= d.wnp_level:
             return d.wnp_unless is not None and self.matches(p, d.wnp_unless)
         return True
 
-    def flee_from(self: Game, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
+    def flee_from(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
         d = self.cdef[m.base]
         if not self.pursued(p, m):
             self.events.append(("escape", p.seat, m.card, "not pursued"))
@@ -436,17 +458,17 @@ class CombatMixin:
             self.events.append(("caught", p.seat, m.card))
             yield from self.bad_stuff(c, p, m)
 
-    def bad_stuff(self: Game, c: Combat, p: Player, m: MonsterIn) -> Flow:
+    def bad_stuff(self, c: Combat, p: Player, m: MonsterIn) -> Flow:
         d = self.cdef[m.base]
         self.events.append(("bad_stuff", p.seat, m.card))
         yield from self.run_effects(d.bad_stuff, p, m.base)
 
-    def run_roll(self: Game, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
+    def run_roll(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
         """Roll to Run Away (5 or more escapes), with the answers a roll allows."""
         retried = False
         while True:
             die = self.roll_die(p.seat, f"run away from {self.cdef[m.base].name}")
-            state = {"die": die, "escaped": None, "reroll": False}
+            state: dict[str, Any] = {"die": die, "escaped": None, "reroll": False}
             passed: set[int] = set()
             while True:
                 total = state["die"] + self.run_away_bonus(c, p, m) + flight_bonus
@@ -476,16 +498,16 @@ class CombatMixin:
                 continue
             return ok
 
-    def roll_answers(self: Game, seat: int, runner: Player, ok: bool, retried: bool, state: dict[str, Any]) -> bool:
+    def roll_answers(self, seat: int, runner: Player, ok: bool, retried: bool, state: dict[str, Any]) -> bool:
         return len(self.rolled_actions(seat, runner, ok, retried)) > 1
 
-    def do_roll_answer(self: Game, act: Action, runner: Player, state: dict[str, Any]) -> Flow:
+    def do_roll_answer(self, act: Action, runner: Player, state: dict[str, Any]) -> Flow:
         h = card_hook(self, act.card)
         if h is not None:
             self._roll_state = state
             yield from h.apply(self, act)
 
-    def spend(self: Game, p: Player, card: int) -> None:
+    def spend(self, p: Player, card: int) -> None:
         """Discard a card from hand or play to pay for an ability or to use it."""
         self.remove_from_play(p, card)
         self.discard(card)

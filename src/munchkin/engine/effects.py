@@ -3,27 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import HOOKS
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
+from munchkin.engine.characters import CharacterMixin
 from munchkin.engine.state import CHOOSE, CURSE_WINDOW, LOOT_BODY, Player, Prompt
-
-if TYPE_CHECKING:
-    from munchkin.engine.game import Game
 
 Flow = Generator[Prompt, Action, Any]
 WIN = 10
 
 
-class EffectsMixin:
+class EffectsMixin(CharacterMixin):
     """Mixed into Game: everything that changes Levels or takes cards away."""
 
     # -------------------------------------------------------------- levels
-    def gain_levels(self: Game, p: Player, n: int, why: str, may_win: bool = False) -> int:
+    def gain_levels(self, p: Player, n: int, why: str, may_win: bool = False) -> int:
         """Go up n levels; only a kill (or a card that says so) may reach Level 10."""
         if p.dead or n <= 0:
             return 0
@@ -38,7 +36,7 @@ class EffectsMixin:
             self.declare_winner([p.seat])
         return gained
 
-    def lose_levels(self: Game, p: Player, n: int, why: str) -> int:
+    def lose_levels(self, p: Player, n: int, why: str) -> int:
         new = max(1, p.level - n)
         lost = p.level - new
         if lost:
@@ -46,13 +44,13 @@ class EffectsMixin:
             self.events.append(("level", p.seat, -lost, p.level, why))
         return lost
 
-    def declare_winner(self: Game, seats: list[int]) -> None:
+    def declare_winner(self, seats: list[int]) -> None:
         self.over = True
         self.winners = sorted(set(seats))
         self.events.append(("win", tuple(self.winners)))
 
     # -------------------------------------------------------------- losing cards
-    def remove_from_play(self: Game, p: Player, c: int) -> None:
+    def remove_from_play(self, p: Player, c: int) -> None:
         """Take one card off a player's table (not to a pile); keeps the table consistent."""
         if c in p.items:
             p.items.remove(c)
@@ -101,13 +99,13 @@ class EffectsMixin:
         elif c in p.hand:
             p.hand.remove(c)
 
-    def lose_card(self: Game, p: Player, c: int, why: str = "") -> None:
+    def lose_card(self, p: Player, c: int, why: str = "") -> None:
         """A card in play or in hand goes to its discard pile."""
         self.remove_from_play(p, c)
         self.discard(c)
         self.events.append(("lose", p.seat, c, why))
 
-    def fix_after_loss(self: Game, p: Player) -> None:
+    def fix_after_loss(self, p: Player) -> None:
         """After losing a Race/Class: drop Items no longer usable from equipped, and extra Big items."""
         for c in list(p.equipped):
             if not self.can_use(p, c):
@@ -127,7 +125,7 @@ class EffectsMixin:
             else:
                 self.discard(extra)
 
-    def item_matches(self: Game, p: Player, c: int, which: str) -> bool:
+    def item_matches(self, p: Player, c: int, which: str) -> bool:
         d = self.cdef[c]
         if which == "any":
             return True
@@ -141,7 +139,7 @@ class EffectsMixin:
             return d.slot == which and c in p.equipped
         return False
 
-    def items_matching(self: Game, p: Player, which: str | list[str]) -> list[int]:
+    def items_matching(self, p: Player, which: Any) -> list[int]:
         whiches = [which] if isinstance(which, str) else which
         if "biggest_bonus" in whiches:
             if not p.items:
@@ -150,7 +148,7 @@ class EffectsMixin:
             return [c for c in p.items if (self.item_bonus(p, c) if c in p.equipped else 0) == best]
         return [c for c in p.items if any(self.item_matches(p, c, w) for w in whiches)]
 
-    def choose_card(self: Game, seat: int, options: Sequence[int], why: str) -> Flow:
+    def choose_card(self, seat: int, options: Sequence[int], why: str) -> Flow:
         """Ask a seat to choose one card among options (returns it); no prompt if only one."""
         opts = list(dict.fromkeys(options))
         if not opts:
@@ -161,7 +159,7 @@ class EffectsMixin:
         return act.card
 
     # -------------------------------------------------------------- effects
-    def run_effects(self: Game, effects: Sequence[Effect], p: Player, source: int) -> Flow:
+    def run_effects(self, effects: Sequence[Effect], p: Player, source: int) -> Flow:
         """Apply a list of vocabulary effects to one character, in order."""
         for e in effects:
             if p.dead:
@@ -174,7 +172,7 @@ class EffectsMixin:
             if not did and e.otherwise:
                 yield from self.run_effects(e.otherwise, p, source)
 
-    def run_effect(self: Game, e: Effect, p: Player, source: int) -> Flow:
+    def run_effect(self, e: Effect, p: Player, source: int) -> Flow:
         why = self.cdef[source].name if source >= 0 else ""
         if e.lose_levels is not None:
             return self.lose_levels(p, e.lose_levels, why) > 0
@@ -254,7 +252,7 @@ class EffectsMixin:
             return out is not False
         return False
 
-    def lose_gold(self: Game, p: Player, amount: int, why: str) -> Flow:
+    def lose_gold(self, p: Player, amount: int, why: str) -> Flow:
         """Lose Items worth at least `amount` (the victim chooses); all of them if short."""
         items = [c for c in p.items]
         total = sum(self.cdef[c].gold for c in items)
@@ -270,7 +268,7 @@ class EffectsMixin:
             self.lose_card(p, c, why)
 
     # -------------------------------------------------------------- curses
-    def curse_bonus(self: Game, p: Player) -> int:
+    def curse_bonus(self, p: Player) -> int:
         """Combat bonuses from Curses the character keeps for their next combat."""
         total = 0
         for c in p.curses:
@@ -279,7 +277,7 @@ class EffectsMixin:
                     total += e.next_combat_bonus
         return total
 
-    def curse_flow(self: Game, card: int, by: int, victim: int, face_up_draw: bool = False) -> Flow:
+    def curse_flow(self, card: int, by: int, victim: int, face_up_draw: bool = False) -> Flow:
         """A Curse is played (or drawn face-up): answers first, then it applies if it can."""
         d = self.cdef[card]
         p = self.players[victim]
@@ -313,10 +311,10 @@ class EffectsMixin:
             self.limbo.remove(card)
             self.discard(card)
 
-    def has_sandals(self: Game, p: Player) -> bool:
+    def has_sandals(self, p: Player) -> bool:
         return any(self.cdef[c].hook == "deluxe.sandals_of_protection" for c in p.equipped)
 
-    def curse_window(self: Game, card: int, victim: int) -> Flow:
+    def curse_window(self, card: int, victim: int) -> Flow:
         """Anyone holding a card that cancels a Curse may answer; returns True if cancelled."""
         passed: set[int] = set()
         while True:
@@ -333,19 +331,19 @@ class EffectsMixin:
             self.events.append(("cancel", act.seat, card, self.cdef[act.card].name))
             return True
 
-    def curse_cancellers(self: Game, seat: int) -> list[int]:
+    def curse_cancellers(self, seat: int) -> list[int]:
         p = self.players[seat]
         if p.dead:
             return []
         cdef = self.cdef
         return [c for c in p.hand + p.items if cdef[c].when == "curse" and cdef[c].is_one_shot]
 
-    def seat_order(self: Game) -> list[int]:
+    def seat_order(self) -> list[int]:
         n = len(self.players)
         return [(self.active + i) % n for i in range(n)]
 
     # -------------------------------------------------------------- death
-    def kill_player(self: Game, p: Player, why: str) -> Flow:
+    def kill_player(self, p: Player, why: str) -> Flow:
         """Death: lose all your stuff but Race, Class, Level, Curses, Super Munchkin, Half-Breed."""
         if p.dead:
             return

@@ -11,16 +11,12 @@ from typing import Any
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.cards import CardDef, build_table
-from munchkin.engine.characters import CharacterMixin
-from munchkin.engine.combat import CombatMixin
-from munchkin.engine.effects import EffectsMixin
 from munchkin.engine.legal import LegalMixin
 from munchkin.engine.state import (
     CHARITY,
     DRAWN,
     END_WINDOW,
     MAIN,
-    OFFER,
     Combat,
     Player,
     Prompt,
@@ -53,7 +49,7 @@ class Setup:
     scenario: dict[str, Any] | None = None
 
 
-class Game(CharacterMixin, EffectsMixin, CombatMixin, LegalMixin):
+class Game(LegalMixin):
     """One game of Munchkin. Drive it with `to_act`, `legal_actions`, `apply` or `play`."""
 
     def __init__(self, setup: Setup) -> None:
@@ -87,7 +83,6 @@ class Game(CharacterMixin, EffectsMixin, CombatMixin, LegalMixin):
         self.decisions = 0
         self.phase = "setup"
         self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
-        self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
         self.transferred = False  # a Transferral Potion moved this turn's fight to another player
         self._roll_state: dict[str, Any] = {}
         self._legal_cache: dict[int, list[Action]] = {}
@@ -110,61 +105,6 @@ class Game(CharacterMixin, EffectsMixin, CombatMixin, LegalMixin):
                 self._deal_new_hand(p)
         self._gen = self._game_flow()
         self._prompt = next(self._gen)
-
-    # ------------------------------------------------------------------ chance
-    def _shuffle_deck(self, deck: str) -> None:
-        cards = self.door_deck if deck == "door" else self.treasure_deck
-        self.rng.shuffle(cards)
-        self.log.append(("shuffle", deck))
-
-    def roll_die(self, seat: int, why: str = "") -> int:
-        """Roll the six-sided die: a forced roll from a scenario first, else the seeded RNG."""
-        value = self.forced_rolls.pop(0) if self.forced_rolls else self.rng.randint(1, 6)
-        self.log.append(("roll", seat, value))
-        self.events.append(("roll", seat, value, why))
-        return value
-
-    def draw(self, deck: str) -> int:
-        """Top card of a deck, reshuffling its discards when it runs out; -1 if none left."""
-        cards = self.door_deck if deck == "door" else self.treasure_deck
-        if not cards:
-            discard = self.door_discard if deck == "door" else self.treasure_discard
-            if not discard:
-                return -1
-            cards.extend(discard)
-            discard.clear()
-            self._shuffle_deck(deck)
-            self.events.append(("reshuffle", deck))
-        return cards.pop()
-
-    def discard(self, card: int) -> None:
-        (self.door_discard if self.cdef[card].deck == "door" else self.treasure_discard).append(card)
-
-    def draw_to_hand(self, p: Player, deck: str, n: int, face_up: bool = False) -> list[int]:
-        got: list[int] = []
-        if p.dead:  # the dead receive nothing, not even a draw
-            return got
-        for _ in range(n):
-            c = self.draw(deck)
-            if c < 0:
-                break
-            got.append(c)
-            self.give_card(p, c)
-        if got:
-            self.events.append(("draw", p.seat, deck, tuple(got), face_up))
-        return got
-
-    def give_card(self, p: Player, c: int) -> None:
-        """A card goes into a hand; the dead receive nothing, so it is discarded."""
-        if p.dead:
-            self.discard(c)
-            return
-        p.hand.append(c)
-        p.received.add(c)
-
-    def _deal_new_hand(self, p: Player) -> None:
-        self.draw_to_hand(p, "door", 4)
-        self.draw_to_hand(p, "treasure", 4)
 
     # ------------------------------------------------------------------ flow
     def _game_flow(self) -> Flow:
@@ -289,7 +229,11 @@ class Game(CharacterMixin, EffectsMixin, CombatMixin, LegalMixin):
             seat = (self.active + i) % n
             if seat == self.active:
                 continue
-            while not self.over and self.has_free_actions(seat):
+            while not self.over and self._may_act_off_turn(seat):
+                acts = self.free_actions(seat, own_turn=False)
+                if not acts:
+                    break
+                self._prefill(seat, [Action(A.PASS, seat), *acts])
                 act = yield Prompt(END_WINDOW, (seat,), None)
                 if act.kind == A.PASS:
                     break
@@ -297,24 +241,28 @@ class Game(CharacterMixin, EffectsMixin, CombatMixin, LegalMixin):
             if self.over:
                 return
 
-    def charity_recipients(self, p: Player) -> list[int]:
-        """Lowest-Level living players other than the giver; empty when the giver is lowest."""
-        alive = [q for q in self.players if not q.dead]
-        low = min(q.level for q in alive)
-        if p.level <= low:
-            return []
-        return [q.seat for q in alive if q.level == low and q.seat != p.seat]
+    def _may_act_off_turn(self, seat: int) -> bool:
+        """A cheap test before listing a seat's any-time actions (most seats have none)."""
+        p = self.players[seat]
+        if p.dead:
+            return False
+        if p.received or self.has_ability(p, "theft"):
+            return True
+        cdef = self.cdef
+        for c in p.hand:
+            d = cdef[c]
+            if d.is_curse or d.is_gual or d.is_hireling or d.is_special:
+                return True
+        return any(c not in p.equipped and cdef[c].is_item for c in p.items)
+
+    def _prefill(self, seat: int, acts: list[Action]) -> None:
+        """Store a seat's legal actions already computed for the prompt about to open."""
+        if self._cache_version != self.version:
+            self._legal_cache.clear()
+            self._cache_version = self.version
+        self._legal_cache[seat] = acts
 
     # ------------------------------------------------------------------ interface
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        """Seats the engine is waiting on now (several while a response window is open)."""
-        return self._prompt.seats
-
-    @property
-    def prompt(self) -> Prompt:
-        return self._prompt
-
     @property
     def pending(self) -> dict[int, list[Action]]:
         """Who may act now, and each one's legal actions."""
@@ -376,18 +324,6 @@ class Game(CharacterMixin, EffectsMixin, CombatMixin, LegalMixin):
 
         return action_text(self, action)
 
-    def _name(self, seat: int) -> str:
-        return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
-
-    def name(self, card: int) -> str:
-        return self.cdef[card].name
-
-    def seat_of(self, name: str) -> int:
-        for p in self.players:
-            if p.name.lower() == name.strip().lower():
-                return p.seat
-        raise MunchkinError(f"no player named {name!r}")
-
     # ------------------------------------------------------------------ saving
     def log_json(self) -> list[Any]:
         out: list[Any] = []
@@ -403,7 +339,9 @@ class Game(CharacterMixin, EffectsMixin, CombatMixin, LegalMixin):
 
     def to_json(self) -> str:
         setup = asdict(self.setup)
-        return json.dumps({"format": "munchkin-game/1", "setup": setup, "log": self.log_json(), "state": self.fingerprint()})
+        return json.dumps(
+            {"format": "munchkin-game/1", "setup": setup, "log": self.log_json(), "state": self.fingerprint()}
+        )
 
     @staticmethod
     def setup_from_json(data: dict[str, Any]) -> Setup:

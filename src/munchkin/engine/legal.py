@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction
-from munchkin.engine.combat import card_hook
+from munchkin.engine.combat import CombatMixin, card_hook
 from munchkin.engine.state import (
     BEFORE,
     CHARITY,
@@ -30,9 +30,6 @@ from munchkin.engine.state import (
     Prompt,
 )
 
-if TYPE_CHECKING:
-    from munchkin.engine.game import Game
-
 Flow = Generator[Prompt, Action, Any]
 MAX_SALES = 64
 
@@ -49,10 +46,10 @@ def _unique(cards: list[int], cdef: list[Any]) -> list[int]:
     return out
 
 
-class LegalMixin:
+class LegalMixin(CombatMixin):
     """Mixed into Game."""
 
-    def compute_legal(self: Game, seat: int) -> list[Action]:
+    def compute_legal(self, seat: int) -> list[Action]:
         pr = self._prompt
         k = pr.kind
         if k == MAIN:
@@ -93,7 +90,7 @@ class LegalMixin:
         return []
 
     # ---------------------------------------------------------------- main
-    def main_actions(self: Game, seat: int, stage: str) -> list[Action]:
+    def main_actions(self, seat: int, stage: str) -> list[Action]:
         p = self.players[seat]
         out: list[Action] = []
         if stage == "start":
@@ -109,10 +106,10 @@ class LegalMixin:
         out += self.free_actions(seat, own_turn=True)
         return out
 
-    def has_free_actions(self: Game, seat: int) -> bool:
+    def has_free_actions(self, seat: int) -> bool:
         return bool(self.free_actions(seat, own_turn=False))
 
-    def free_actions(self: Game, seat: int, own_turn: bool) -> list[Action]:
+    def free_actions(self, seat: int, own_turn: bool) -> list[Action]:
         """Actions out of combat: own turn (everything) or another's (any-time actions)."""
         p = self.players[seat]
         if p.dead:
@@ -137,22 +134,46 @@ class LegalMixin:
                         out.append(Action(A.GIVE, seat, c, flag="hireling"))
             for q in self.players:
                 if q is not p and not q.dead:
-                    for c in _unique(p.items, cdef):
+                    mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
+                    for c in mine:
                         if not cdef[c].big or self.may_carry_big(q):
                             out.append(Action(A.GIVE, seat, c, q.seat))
+                    for theirs in _unique([k for k in q.items if cdef[k].is_item], cdef):
+                        for c in mine:
+                            if self._trade_ok(p, c, q, theirs):
+                                out.append(Action(A.TRADE, seat, c, q.seat, cards=(theirs,)))
         else:
             for c in p.items:
                 if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None:
                     out.append(Action(A.EQUIP, seat, c))
+            if out:  # any-time discards, offered when the seat is asked anyway
+                out += [Action(A.DISCARD, seat, c) for c in p.races + p.classes]
         if self.has_ability(p, "theft") and (p.hand or p.items):
             out += self.theft_actions(p)
         return out
 
-    def _any_time(self: Game, c: int) -> bool:
+    def charity_recipients(self, p: Player) -> list[int]:
+        """Lowest-Level living players other than the giver; empty when the giver is lowest."""
+        alive = [q for q in self.players if not q.dead]
+        low = min(q.level for q in alive)
+        if p.level <= low:
+            return []
+        return [q.seat for q in alive if q.level == low and q.seat != p.seat]
+
+    def _trade_ok(self, p: Player, mine: int, q: Player, theirs: int) -> bool:
+        """After the swap, may each side carry what it gets (one Big item unless allowed)?"""
+        cdef = self.cdef
+        for who, gets, gives in ((p, theirs, mine), (q, mine, theirs)):
+            if cdef[gets].big and not self.has_ability(who, "carry_any_big"):
+                if self.big_count(who) - (1 if cdef[gives].big else 0) >= 1:
+                    return False
+        return True
+
+    def _any_time(self, c: int) -> bool:
         d = self.cdef[c]
         return d.is_curse or d.is_gual or d.is_hireling or (d.is_special and d.when == "any")
 
-    def card_actions(self: Game, seat: int, c: int, own_turn: bool) -> list[Action]:
+    def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]:
         """Ways to play one card from the hand outside combat."""
         p = self.players[seat]
         d = self.cdef[c]
@@ -173,15 +194,15 @@ class LegalMixin:
             return h.actions(self, seat, c)
         return []
 
-    def can_play_race(self: Game, p: Player, c: int) -> bool:
+    def can_play_race(self, p: Player, c: int) -> bool:
         if any(self.cdef[r].idx == self.cdef[c].idx for r in p.races):
             return False
         return len(p.races) == 0 or (p.half_breed >= 0 and len(p.races) < 2) or True
 
-    def can_play_class(self: Game, p: Player, c: int) -> bool:
+    def can_play_class(self, p: Player, c: int) -> bool:
         return not any(self.cdef[r].idx == self.cdef[c].idx for r in p.classes)
 
-    def sale_actions(self: Game, p: Player) -> list[Action]:
+    def sale_actions(self, p: Player) -> list[Action]:
         """Each sale where every Item counts (removing any one would cost a level)."""
         room = 9 - p.level
         if room <= 0:
@@ -221,7 +242,7 @@ class LegalMixin:
         rec(0, [], 0, -1)
         return out
 
-    def theft_actions(self: Game, p: Player) -> list[Action]:
+    def theft_actions(self, p: Player) -> list[Action]:
         out = []
         cdef = self.cdef
         pay = _unique(p.hand + [c for c in p.items], cdef)
@@ -233,7 +254,7 @@ class LegalMixin:
                     out.append(Action(A.STEAL, p.seat, c, q.seat, cards=(d,)))
         return out
 
-    def charity_actions(self: Game, seat: int) -> list[Action]:
+    def charity_actions(self, seat: int) -> list[Action]:
         p = self.players[seat]
         out: list[Action] = []
         cdef = self.cdef
@@ -249,7 +270,7 @@ class LegalMixin:
         return out
 
     # ---------------------------------------------------------------- combat
-    def window_actions(self: Game, seat: int) -> list[Action]:
+    def window_actions(self, seat: int) -> list[Action]:
         c = self.combat
         p = self.players[seat]
         out = [Action(A.PASS, seat)]
@@ -299,8 +320,8 @@ class LegalMixin:
         if self.has_ability(p, "backstab") and discards:
             for f in fighters:
                 if f != seat and (seat, f) not in c.backstabs:
-                    for d in discards:
-                        out.append(Action(A.BACKSTAB, seat, d, f))
+                    for x in discards:
+                        out.append(Action(A.BACKSTAB, seat, x, f))
         if is_fighter:
             if self.has_ability(p, "berserk") and c.berserk.get(seat, 0) < 3:
                 out += [Action(A.BERSERK, seat, cards=(d,)) for d in discards]
@@ -316,11 +337,13 @@ class LegalMixin:
                 out.append(Action(A.DISCARD, seat, k))
             if seat == c.fighter and not self.fighters_win(c):
                 out += self.ask_actions(c)
+            if seat == c.helper and c.forced_help and self.for_the_win(c):
+                out.append(Action(A.BACK_OUT, seat))
         elif seat in self.help_candidates(c) and not self.fighters_win(c):
             out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
         return out
 
-    def ask_actions(self: Game, c: Combat) -> list[Action]:
+    def ask_actions(self, c: Combat) -> list[Action]:
         out: list[Action] = []
         n = sum(self.monster_treasures(c, m) for m in c.monsters)
         p = self.players[c.fighter]
@@ -333,13 +356,17 @@ class LegalMixin:
                     out.append(Action(A.ASK, c.fighter, target=h, n=k, flag="you"))
                     out.append(Action(A.ASK, c.fighter, target=h, n=k, flag="me"))
             for it in _unique(p.items, self.cdef):
-                out.append(Action(A.ASK, c.fighter, target=h, cards=(it,)))
+                if self.cdef[it].is_item:
+                    out.append(Action(A.ASK, c.fighter, target=h, cards=(it,)))
+            if self.players[h].level < 9:
+                for k in _unique([k for k in p.hand if self.cdef[k].is_gual], self.cdef):
+                    out.append(Action(A.ASK, c.fighter, target=h, cards=(k,)))
         return out
 
-    def losing_actions(self: Game, c: Combat) -> list[Action]:
+    def losing_actions(self, c: Combat) -> list[Action]:
         return [Action(A.RUN, c.fighter)] + self.ask_actions(c)
 
-    def do_combat_action(self: Game, act: Action) -> Flow:
+    def do_combat_action(self, act: Action) -> Flow:
         c = self.combat
         assert c is not None
         p = self.players[act.seat]
@@ -377,8 +404,8 @@ class LegalMixin:
                 yield from self.do_free_action(act)
             return
         if k == A.BERSERK or k == A.TURNING:
-            for d in act.cards:
-                self.spend(p, d)
+            for x in act.cards:
+                self.spend(p, x)
                 if k == A.BERSERK:
                     c.berserk[act.seat] = c.berserk.get(act.seat, 0) + 1
                 else:
@@ -392,14 +419,18 @@ class LegalMixin:
             self.events.append(("backstab", act.seat, act.target, act.card))
             return
         if k == A.CHARM:
-            for d in list(p.hand):
-                self.spend(p, d)
+            for x in list(p.hand):
+                self.spend(p, x)
             m = next(m for m in c.monsters if m.card == act.monster)
             self.remove_monster(c, m, keep_treasure=True)
             self.events.append(("charm", act.seat, act.monster))
             return
         if k == A.ASK:
             yield from self.ask_for_help(c, act)
+            return
+        if k == A.BACK_OUT:
+            c.helper, c.forced_help = -1, False
+            self.events.append(("back_out", act.seat, c.fighter))
             return
         if k == A.VOLUNTEER:
             c.asked.add(act.seat)
@@ -421,7 +452,7 @@ class LegalMixin:
             return
         yield from self.do_free_action(act)
 
-    def remove_monster(self: Game, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
+    def remove_monster(self, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
         """Take a monster out of the fight without killing it (no level for it)."""
         for x in list(c.monsters):
             if x is m or x.mate_of is m:
@@ -438,7 +469,7 @@ class LegalMixin:
                 self.draw_to_hand(p, "treasure", n)
 
     # ---------------------------------------------------------------- running
-    def run_actions(self: Game, seat: int, data: tuple[Combat, tuple[MonsterIn, ...], dict[str, int]]) -> list[Action]:
+    def run_actions(self, seat: int, data: tuple[Combat, tuple[MonsterIn, ...], dict[str, int]]) -> list[Action]:
         c, remaining, flight = data
         p = self.players[seat]
         out = [Action(A.FLEE_FROM, seat, monster=m.card) for m in remaining]
@@ -464,7 +495,7 @@ class LegalMixin:
                 out += h.actions(self, seat, k)
         return out
 
-    def rolled_actions(self: Game, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]:
+    def rolled_actions(self, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]:
         p = self.players[seat]
         out = [Action(A.PASS, seat)]
         if p.dead:
@@ -480,7 +511,7 @@ class LegalMixin:
         return out
 
     # ---------------------------------------------------------------- free actions
-    def do_free_action(self: Game, act: Action) -> Flow:
+    def do_free_action(self, act: Action) -> Flow:
         """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
         p = self.players[act.seat]
         cdef = self.cdef
@@ -556,6 +587,18 @@ class LegalMixin:
                     self.remove_from_play(p, act.card)
                     q.items.append(act.card)
                     self.events.append(("gift", act.seat, act.target, act.card))
+        elif k == A.TRADE:
+            q = self.players[act.target]
+            theirs = act.cards[0]
+            answer = yield Prompt(OFFER, (act.target,), act)
+            if answer.kind == A.ACCEPT and act.card in p.items and theirs in q.items:
+                self.remove_from_play(p, act.card)
+                self.remove_from_play(q, theirs)
+                p.items.append(theirs)
+                q.items.append(act.card)
+                self.events.append(("trade", act.seat, act.target, act.card, theirs))
+            else:
+                self.events.append(("refuse_trade", act.target, act.seat))
         elif k == A.STEAL:
             self.spend(p, act.cards[0])
             q = self.players[act.target]
@@ -572,7 +615,7 @@ class LegalMixin:
             if h is not None:
                 yield from h.apply(self, act)
 
-    def die_modifier(self: Game, p: Player) -> int:
+    def die_modifier(self, p: Player) -> int:
         total = 0
         for k in p.curses:
             h = card_hook(self, k)
@@ -580,10 +623,10 @@ class LegalMixin:
                 total += h.die_modifier(self, p)
         return total
 
-    def _playable_now(self: Game, seat: int, card: int) -> bool:
+    def _playable_now(self, seat: int, card: int) -> bool:
         return bool([a for a in self.card_actions(seat, card, own_turn=True) if a.card == card])
 
-    def _resurrect(self: Game, p: Player, deck: str, pay: int) -> int:
+    def _resurrect(self, p: Player, deck: str, pay: int) -> int:
         """Cleric: take the top discard instead of drawing face-up, then discard a card."""
         pile = self.door_discard if deck == "door" else self.treasure_discard
         card = pile.pop() if pile else self.draw(deck)
@@ -592,7 +635,7 @@ class LegalMixin:
         return card
 
     # ---------------------------------------------------------------- unlisted
-    def verify_unlisted(self: Game, act: Action) -> None:
+    def verify_unlisted(self, act: Action) -> None:
         """Accept legal actions that the lists leave out (combined bribes, wasteful sales);
         otherwise raise IllegalAction with the reason."""
         pr = self._prompt
@@ -605,28 +648,32 @@ class LegalMixin:
             if not 0 <= act.n <= n:
                 raise IllegalAction(f"the monsters are worth {n} Treasures, not {act.n}")
             for it in act.cards:
-                if it not in p.items:
-                    raise IllegalAction(f"{p.name} does not carry {self.name(it)}")
+                if not (it in p.items and self.cdef[it].is_item) and not (it in p.hand and self.cdef[it].is_gual):
+                    raise IllegalAction(
+                        f"{p.name} can offer carried Items and Go Up a Level cards, not {self.name(it)}"
+                    )
             if len(set(act.cards)) != len(act.cards):
                 raise IllegalAction("an Item is offered twice")
             if act.flag not in ("", "you", "me", "all"):
                 raise IllegalAction("the pick order must be 'you pick first' or 'I pick first'")
             return
-        if act.kind == A.SELL and any(a.kind == A.SELL for a in legal) or (
-            act.kind == A.SELL and pr.kind in (MAIN, CHARITY)
+        if (
+            act.kind == A.SELL
+            and any(a.kind == A.SELL for a in legal)
+            or (act.kind == A.SELL and pr.kind in (MAIN, CHARITY))
         ):
             p = self.players[act.seat]
             if self.combat is not None:
                 raise IllegalAction("no selling during combat")
             sellable = set(self.sellable(p))
-            for c in act.cards:
-                if c not in sellable:
-                    raise IllegalAction(f"{p.name} cannot sell {self.name(c)}")
+            for x in act.cards:
+                if x not in sellable:
+                    raise IllegalAction(f"{p.name} cannot sell {self.name(x)}")
             if len(set(act.cards)) != len(act.cards):
                 raise IllegalAction("an Item is listed twice")
             if act.card >= 0 and (not self.has_ability(p, "double_sale") or p.double_sale_used):
                 raise IllegalAction("only a Halfling may sell one Item at double price, once a turn")
-            total = sum(self.cdef[c].gold * (2 if c == act.card else 1) for c in act.cards)
+            total = sum(self.cdef[x].gold * (2 if x == act.card else 1) for x in act.cards)
             if total < 1000:
                 raise IllegalAction(f"the Items are worth {total} gold; a level costs 1,000")
             if p.level >= 9:
@@ -636,15 +683,15 @@ class LegalMixin:
             singles = {a.cards[0] for a in legal if a.kind == act.kind}
             cdef = self.cdef
             p = self.players[act.seat]
-            for c in act.cards:
-                if c not in singles and not any(cdef[s].idx == cdef[c].idx for s in singles):
-                    raise IllegalAction(f"{self.name(c)} cannot be discarded for that now")
+            for x in act.cards:
+                if x not in singles and not any(cdef[s].idx == cdef[x].idx for s in singles):
+                    raise IllegalAction(f"{self.name(x)} cannot be discarded for that now")
             if len(set(act.cards)) != len(act.cards):
                 raise IllegalAction("a card is listed twice")
-            c = self.combat
+            fight = self.combat
             used = 0
-            if c is not None and act.kind == A.BERSERK:
-                used = c.berserk.get(act.seat, 0)
+            if fight is not None and act.kind == A.BERSERK:
+                used = fight.berserk.get(act.seat, 0)
             if used + len(act.cards) > 3:
                 raise IllegalAction("at most three cards may be discarded for that")
             for k in act.cards:
@@ -653,4 +700,4 @@ class LegalMixin:
             return
         from munchkin.engine.notation import explain
 
-        raise IllegalAction(explain(self, act))
+        raise IllegalAction(explain(self, act))  # type: ignore[arg-type]

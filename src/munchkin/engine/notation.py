@@ -42,7 +42,12 @@ def action_text(g: Game, a: Action) -> str:
         elif a.target >= 0 and (a.target != a.seat or g.cdef[a.card].is_curse):
             d = g.cdef[a.card]
             prep = "for" if d.is_one_shot else "on"
-            if d.is_one_shot and g.combat is not None and a.seat in g.combat.fighters() and a.target in g.combat.fighters():
+            if (
+                d.is_one_shot
+                and g.combat is not None
+                and a.seat in g.combat.fighters()
+                and a.target in g.combat.fighters()
+            ):
                 return s
             s += f" {prep} {who(a.target)}"
         return s
@@ -114,6 +119,10 @@ def action_text(g: Game, a: Action) -> str:
         elif a.target >= 0:
             s += f" on {who(a.target)}"
         return s
+    if k == A.TRADE:
+        return f"trade {n(a.card)} with {who(a.target)} for {_list(g, a.cards)}"
+    if k == A.BACK_OUT:
+        return "back out of the fight"
     if k == A.VOLUNTEER:
         return f"offer to help {who(a.target)}"
     if k == A.DECLINE:
@@ -156,6 +165,8 @@ VERBS = (
     "use",
     "decline",
     "offer",
+    "trade",
+    "back",
 )
 
 
@@ -188,19 +199,19 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
         return [a]
     m = re.fullmatch(r"sell (.+)", t)
     if m:
-        items = [s.strip() for s in m.group(1).split(",")]
-        cards: list[int] = []
+        names = [s.strip() for s in m.group(1).split(",")]
+        sold: list[int] = []
         dbl = -1
-        for s in items:
+        for s in names:
             d = s.endswith(" at double price")
             s = s.removesuffix(" at double price")
-            c = _card_of(g, seat, s, "sellable", exclude=cards)
-            cards.append(c)
+            c = _card_of(g, seat, s, "sellable", exclude=sold)
+            sold.append(c)
             if d:
                 dbl = c
-        a = Action(A.SELL, seat, dbl, cards=tuple(cards), flag="double" if dbl >= 0 else "")
+        a = Action(A.SELL, seat, dbl, cards=tuple(sold), flag="double" if dbl >= 0 else "")
         for b in legal:
-            if b.kind == A.SELL and sorted(g.cdef[c].idx for c in b.cards) == sorted(g.cdef[c].idx for c in cards):
+            if b.kind == A.SELL and sorted(g.cdef[c].idx for c in b.cards) == sorted(g.cdef[c].idx for c in sold):
                 if (b.card < 0) == (dbl < 0):
                     return [b]
         g.verify_unlisted(a)
@@ -208,7 +219,7 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
     m = re.fullmatch(r"ask (.+?) for help(?: offering (.+))?", t)
     if m:
         target = g.seat_of(m.group(1))
-        items: list[int] = []
+        offered: list[int] = []
         n, flag = 0, ""
         if m.group(2):
             for part in re.split(r" and |, (?!you pick|i pick)", m.group(2)):
@@ -216,15 +227,15 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
                 tm = re.fullmatch(r"(\d+|all the) treasures?(?:, (you|i) pick first)?", part)
                 if tm:
                     if tm.group(1) == "all the":
-                        c = g.combat
-                        n = sum(g.monster_treasures(c, x) for x in c.monsters) if c else 0
+                        fight = g.combat
+                        n = sum(g.monster_treasures(fight, x) for x in fight.monsters) if fight else 0
                         flag = "all"
                     else:
                         n = int(tm.group(1))
                         flag = {"you": "you", "i": "me", None: "you"}[tm.group(2)]
                 else:
-                    items.append(_card_of(g, seat, part, "items", exclude=items))
-        a = Action(A.ASK, seat, target=target, cards=tuple(items), n=n, flag=flag)
+                    offered.append(_card_of(g, seat, part, "offer", exclude=offered))
+        a = Action(A.ASK, seat, target=target, cards=tuple(offered), n=n, flag=flag)
         if a in legal:
             return [a]
         g.verify_unlisted(a)
@@ -240,6 +251,8 @@ def _zone(g: Game, seat: int, zones: str) -> list[int]:
         return g.sellable(p)
     if zones == "items":
         return list(p.items)
+    if zones == "offer":
+        return list(p.items) + [c for c in p.hand if g.cdef[c].is_gual]
     return p.hand + p.in_play()
 
 
@@ -273,7 +286,7 @@ def _explain_text(g: Game, seat: int, t: str, legal: list[Action]) -> str:
         mine = [c for c in p.hand + p.in_play() if g.cdef[c].name.lower() == name]
         if not mine and verb in ("play", "equip", "unequip", "discard", "give", "keep"):
             return f"{p.name} has no {g.cdef[g._by_name[name][0]].name}"
-    if g.combat is not None and verb in ("sell", "equip", "unequip", "give") :
+    if g.combat is not None and verb in ("sell", "equip", "unequip", "give"):
         return f"no {verb}ing during combat"
     if same:
         return f"{t!r} is not legal now; legal {verb} actions: " + "; ".join(same[:12])

@@ -72,7 +72,7 @@ class MonsterIn:
     def __init__(self, card: int, mate_of: MonsterIn | None = None) -> None:
         self.card = card
         self.mate_of = mate_of
-        self.base = mate_of.base if mate_of else card  # the card whose stats it has
+        self.base: int = mate_of.base if mate_of else card  # the card whose stats it has
         # a Mate shares its original's enhancers, whatever the order played
         self.enhancers: list[int] = mate_of.enhancers if mate_of else []
         self.oneshots: list[tuple[int, int]] = []  # (card, bonus)

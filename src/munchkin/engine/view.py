@@ -118,6 +118,14 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"{n(ev[1])} asks {n(ev[2])} for help."
     if k == "help":
         return f"{n(ev[1])} helps {n(ev[2])}."
+    if k == "trade":
+        return f"{n(ev[1])} trades {c(ev[3])} to {n(ev[2])} for {c(ev[4])}."
+    if k == "refuse_trade":
+        return f"{n(ev[1])} turns down {n(ev[2])}'s offer."
+    if k == "compelled":
+        return f"{n(ev[1])} cannot refuse to help {n(ev[2])} (Kneepads of Allure)."
+    if k == "back_out":
+        return f"{n(ev[1])} backs out of {n(ev[2])}'s fight for the win."
     if k == "volunteer":
         return f"{n(ev[1])} offers to help {n(ev[2])}."
     if k == "refuse_offer":

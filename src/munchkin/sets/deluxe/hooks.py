@@ -302,7 +302,7 @@ def _change_kind(g: Game, p: Player, card: int, kind: str) -> Flow:
     found = -1
     for k in reversed(g.door_discard):
         d = g.cdef[k]
-        if (d.is_race if kind == "race" else d.is_class):
+        if d.is_race if kind == "race" else d.is_class:
             found = k
             break
     for k in list(zone):
@@ -818,11 +818,7 @@ class TransferralPotion(CardHook):
         c = g.combat
         if c is None or not _in_combat_window(g):
             return []
-        return [
-            Action(A.PLAY, seat, card, q.seat)
-            for q in g.players
-            if not q.dead and q.seat not in c.fighters()
-        ]
+        return [Action(A.PLAY, seat, card, q.seat) for q in g.players if not q.dead and q.seat not in c.fighters()]
 
     def apply(self, g: Game, act: Action) -> Flow:
         c = g.combat

@@ -1,0 +1,151 @@
+"""The state every part of the rules shares: players, decks, piles, chance, the log."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine.actions import Action, MunchkinError
+from munchkin.engine.cards import CardDef
+from munchkin.engine.state import Combat, Player, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Options, Setup
+
+Flow = Generator[Prompt, Action, Any]
+
+
+class GameCore:
+    """Shared state and the primitives on it; the rules build on this in layers."""
+
+    setup: Setup
+    options: Options
+    defs: list[CardDef]
+    cdef: list[CardDef]
+    ncards: int
+    rng: random.Random
+    forced_rolls: list[int]
+    players: list[Player]
+    door_deck: list[int]
+    treasure_deck: list[int]
+    door_discard: list[int]
+    treasure_discard: list[int]
+    limbo: list[int]
+    log: list[tuple[Any, ...]]
+    events: list[tuple[Any, ...]]
+    turn: int
+    active: int
+    combat: Combat | None
+    over: bool
+    capped: bool
+    winners: list[int]
+    version: int
+    decisions: int
+    phase: str
+    transferred: bool
+    _roll_state: dict[str, Any]
+    _legal_cache: dict[int, list[Action]]
+    _cache_version: int
+    _window_cache: dict[int, list[Action]]
+    _window_version: int
+    _prompt: Prompt
+    _by_name: dict[str, list[int]]
+
+    @property
+    def prompt(self) -> Prompt:
+        return self._prompt
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats the engine is waiting on now (several while a response window is open)."""
+        return self._prompt.seats
+
+    # ------------------------------------------------------------------ chance
+    def _shuffle_deck(self, deck: str) -> None:
+        cards = self.door_deck if deck == "door" else self.treasure_deck
+        self.rng.shuffle(cards)
+        self.log.append(("shuffle", deck))
+
+    def roll_die(self, seat: int, why: str = "") -> int:
+        """Roll the six-sided die: a forced roll from a scenario first, else the seeded RNG."""
+        value = self.forced_rolls.pop(0) if self.forced_rolls else self.rng.randint(1, 6)
+        self.log.append(("roll", seat, value))
+        self.events.append(("roll", seat, value, why))
+        return value
+
+    def draw(self, deck: str) -> int:
+        """Top card of a deck, reshuffling its discards when it runs out; -1 if none left."""
+        cards = self.door_deck if deck == "door" else self.treasure_deck
+        if not cards:
+            discard = self.door_discard if deck == "door" else self.treasure_discard
+            if not discard:
+                return -1
+            cards.extend(discard)
+            discard.clear()
+            self._shuffle_deck(deck)
+            self.events.append(("reshuffle", deck))
+        return cards.pop()
+
+    def discard(self, card: int) -> None:
+        (self.door_discard if self.cdef[card].deck == "door" else self.treasure_discard).append(card)
+
+    def draw_to_hand(self, p: Player, deck: str, n: int, face_up: bool = False) -> list[int]:
+        got: list[int] = []
+        if p.dead:  # the dead receive nothing, not even a draw
+            return got
+        for _ in range(n):
+            c = self.draw(deck)
+            if c < 0:
+                break
+            got.append(c)
+            self.give_card(p, c)
+        if got:
+            self.events.append(("draw", p.seat, deck, tuple(got), face_up))
+        return got
+
+    def give_card(self, p: Player, c: int) -> None:
+        """A card goes into a hand; the dead receive nothing, so it is discarded."""
+        if p.dead:
+            self.discard(c)
+            return
+        p.hand.append(c)
+        p.received.add(c)
+
+    def _deal_new_hand(self, p: Player) -> None:
+        self.draw_to_hand(p, "door", 4)
+        self.draw_to_hand(p, "treasure", 4)
+
+    def _name(self, seat: int) -> str:
+        return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
+
+    def name(self, card: int) -> str:
+        return self.cdef[card].name
+
+    def seat_of(self, name: str) -> int:
+        for p in self.players:
+            if p.name.lower() == name.strip().lower():
+                return p.seat
+        raise MunchkinError(f"no player named {name!r}")
+
+    # Rules defined in later layers, called from earlier ones.
+    def legal_actions(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def window_actions(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def rolled_actions(self, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]:
+        raise NotImplementedError
+
+    def do_combat_action(self, act: Action) -> Flow:
+        raise NotImplementedError
+
+    def die_modifier(self, p: Player) -> int:
+        raise NotImplementedError
+
+    def text(self, action: Action) -> str:
+        raise NotImplementedError
+
+
+__all__ = ["GameCore", "MunchkinError"]

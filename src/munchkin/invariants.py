@@ -20,10 +20,11 @@ def card_places(g: Game) -> Counter[int]:
     return seen
 
 
-def violations(g: Game, since: int = 0) -> list[str]:
+def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[str]:
     """Every broken invariant, in words; empty when all hold. Events before `since` are
-    taken as already checked."""
+    taken as already checked; `dead` holds the seats dead at that point (updated here)."""
     out: list[str] = []
+    dead = set() if dead is None else dead
     places = card_places(g)
     for c in range(g.ncards):
         n = places.get(c, 0)
@@ -45,7 +46,11 @@ def violations(g: Game, since: int = 0) -> list[str]:
                 out.append(f"{g.players[ev[1]].name} reached Level 10 by {why}")
         elif ev[0] == "charity_done" and ev[2] > ev[3]:
             out.append(f"{g.players[ev[1]].name} ends Charity with {ev[2]} cards (limit {ev[3]})")
-        elif ev[0] in ("draw", "looted", "take") and g.players[ev[1]].dead:
+        elif ev[0] == "death":
+            dead.add(ev[1])
+        elif ev[0] == "new_character":
+            dead.discard(ev[1])
+        elif ev[0] in ("draw", "looted", "take", "charity") and (ev[2] if ev[0] == "charity" else ev[1]) in dead:
             out.append(f"{g.players[ev[1]].name} received cards while dead")
     if g.over and not g.capped and not g.winners:
         out.append("the game ended with no winner")
@@ -57,8 +62,9 @@ class Checker:
 
     def __init__(self) -> None:
         self.seen = 0
+        self.dead: set[int] = set()
 
     def check(self, g: Game) -> list[str]:
-        out = violations(g, self.seen)
+        out = violations(g, self.seen, self.dead)
         self.seen = len(g.events)
         return out

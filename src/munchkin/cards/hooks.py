@@ -50,3 +50,7 @@ class CardHook:
 
     def enhancer_floor(self) -> bool:
         return False
+
+    # a card that acts the moment anyone draws it (returns True when it is used up)
+    def on_draw(self, g: Any, p: Player, card: int) -> bool:
+        return False

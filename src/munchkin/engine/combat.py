@@ -91,6 +91,15 @@ class CombatMixin(EffectsMixin):
         return any(self.has_ability(self.players[f], "wins_ties") for f in c.fighters())
 
     def fighters_win(self, c: Combat) -> bool:
+        """Are the fighters winning now? Cached per applied action (state only changes then)."""
+        if self._win_cache[0] == self.version and self._win_cache[1] is c:
+            return self._win_cache[2]
+        won = self.fighters_win_now(c)
+        self._win_cache = (self.version, c, won)
+        return won
+
+    def fighters_win_now(self, c: Combat) -> bool:
+        """Uncached, for hooks that try a hypothetical table."""
         side, mon = self.side_strength(c), self.monsters_strength(c)
         return side > mon or (side == mon and self.wins_ties(c))
 

@@ -44,6 +44,7 @@ class GameCore:
     decisions: int
     phase: str
     transferred: bool
+    charity_given: dict[int, int]
     _roll_state: dict[str, Any]
     _legal_cache: dict[int, list[Action]]
     _cache_version: int
@@ -51,6 +52,8 @@ class GameCore:
     _window_version: int
     _prompt: Prompt
     _by_name: dict[str, list[int]]
+    _sale_cache: dict[tuple[Any, ...], list[Action]]
+    _win_cache: tuple[int, Combat | None, bool]
 
     @property
     def prompt(self) -> Prompt:
@@ -99,7 +102,8 @@ class GameCore:
             if c < 0:
                 break
             got.append(c)
-            self.give_card(p, c)
+            if not self.drawn_effect(p, c):
+                self.give_card(p, c)
         if got:
             self.events.append(("draw", p.seat, deck, tuple(got), face_up))
         return got
@@ -127,6 +131,20 @@ class GameCore:
             if p.name.lower() == name.strip().lower():
                 return p.seat
         raise MunchkinError(f"no player named {name!r}")
+
+    def drawn_effect(self, p: Player, card: int) -> bool:
+        """Cards that act as soon as they are drawn (Divine Intervention); True if used up."""
+        name = self.cdef[card].hook
+        if name is None:
+            return False
+        from munchkin.cards.hooks import CardHook
+        from munchkin.cards.loader import HOOKS
+
+        h = HOOKS.get(name)
+        if isinstance(h, CardHook) and h.on_draw(self, p, card):
+            self.discard(card)
+            return True
+        return False
 
     # Rules defined in later layers, called from earlier ones.
     def legal_actions(self, seat: int) -> list[Action]:

@@ -101,9 +101,16 @@ class EffectsMixin(CharacterMixin):
 
     def lose_card(self, p: Player, c: int, why: str = "") -> None:
         """A card in play or in hand goes to its discard pile."""
+        headgear = c in p.equipped and self.cdef[c].slot == "headgear"
         self.remove_from_play(p, c)
         self.discard(c)
         self.events.append(("lose", p.seat, c, why))
+        if headgear:  # a Curse kept on the head goes with the Headgear (Chicken On Your Head)
+            for k in list(p.curses):
+                if self.cdef[k].hook == "deluxe.chicken_on_your_head":
+                    self.remove_from_play(p, k)
+                    self.discard(k)
+                    self.events.append(("lose", p.seat, k, "with the Headgear"))
 
     def fix_after_loss(self, p: Player) -> None:
         """After losing a Race/Class: drop Items no longer usable from equipped, and extra Big items."""

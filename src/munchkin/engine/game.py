@@ -83,12 +83,15 @@ class Game(LegalMixin):
         self.decisions = 0
         self.phase = "setup"
         self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
+        self.charity_given: dict[int, int] = {}
         self.transferred = False  # a Transferral Potion moved this turn's fight to another player
         self._roll_state: dict[str, Any] = {}
         self._legal_cache: dict[int, list[Action]] = {}
         self._cache_version = -1
         self._window_cache: dict[int, list[Action]] = {}
         self._window_version = -1
+        self._sale_cache: dict[tuple[Any, ...], list[Action]] = {}
+        self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
         self._prompt: Prompt
         self._gen: Flow
         self._by_name: dict[str, list[int]] = {}
@@ -105,6 +108,7 @@ class Game(LegalMixin):
                 self._deal_new_hand(p)
         self._gen = self._game_flow()
         self._prompt = next(self._gen)
+        self._forced_moves()
 
     # ------------------------------------------------------------------ flow
     def _game_flow(self) -> Flow:
@@ -149,7 +153,9 @@ class Game(LegalMixin):
         if card >= 0:
             self.events.append(("kick", p.seat, card))
             d = self.cdef[card]
-            if d.is_monster:
+            if self.drawn_effect(p, card):
+                pass
+            elif d.is_monster:
                 fought = True
                 self.transferred = False
                 yield from self.fight(p.seat, card, kicked=True)
@@ -205,12 +211,14 @@ class Game(LegalMixin):
             yield from self.do_free_action(act)
 
     def _charity(self, p: Player) -> Flow:
+        self.charity_given = {}
         while len(p.hand) > self.hand_limit(p):
             act = yield Prompt(CHARITY, (p.seat,), None)
             if act.kind == A.GIVE:
                 p.hand.remove(act.card)
                 q = self.players[act.target]
                 self.give_card(q, act.card)
+                self.charity_given[act.target] = self.charity_given.get(act.target, 0) + 1
                 self.events.append(("charity", p.seat, act.target, act.card))
             elif act.kind == A.DISCARD:
                 p.hand.remove(act.card)
@@ -293,6 +301,16 @@ class Game(LegalMixin):
         self.decisions += 1
         self.version += 1
         self._prompt = self._gen.send(action)
+        self._forced_moves()
+
+    def _forced_moves(self) -> None:
+        """Where one seat has a single legal action there is no choice: take it at once."""
+        while len(self._prompt.seats) == 1 and not self.over:
+            acts = self.legal_actions(self._prompt.seats[0])
+            if len(acts) != 1:
+                return
+            self.version += 1
+            self._prompt = self._gen.send(acts[0])
 
     def play(self, text: str, seat: int | None = None) -> Action:
         """Parse text for a seat (default: the only seat to act) and apply it."""

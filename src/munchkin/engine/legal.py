@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from munchkin.cards.hooks import CardHook
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction
 from munchkin.engine.combat import CombatMixin, card_hook
@@ -36,6 +37,8 @@ MAX_SALES = 64
 
 def _unique(cards: list[int], cdef: list[Any]) -> list[int]:
     """One card per definition: identical copies make the same action."""
+    if len(cards) < 2:
+        return list(cards)
     seen: set[int] = set()
     out = []
     for c in cards:
@@ -197,7 +200,7 @@ class LegalMixin(CombatMixin):
     def can_play_race(self, p: Player, c: int) -> bool:
         if any(self.cdef[r].idx == self.cdef[c].idx for r in p.races):
             return False
-        return len(p.races) == 0 or (p.half_breed >= 0 and len(p.races) < 2) or True
+        return True  # a new Race replaces the old one (or joins it under Half-Breed)
 
     def can_play_class(self, p: Player, c: int) -> bool:
         return not any(self.cdef[r].idx == self.cdef[c].idx for r in p.classes)
@@ -210,6 +213,18 @@ class LegalMixin(CombatMixin):
         cdef = self.cdef
         items = [c for c in self.sellable(p) if cdef[c].gold > 0]
         double = self.has_ability(p, "double_sale") and not p.double_sale_used
+        key = (p.seat, room, double, tuple(items))
+        hit = self._sale_cache.get(key)
+        if hit is not None:
+            return hit
+        out = self._sales(p, items, room, double)
+        if len(self._sale_cache) > 256:
+            self._sale_cache.clear()
+        self._sale_cache[key] = out
+        return out
+
+    def _sales(self, p: Player, items: list[int], room: int, double: bool) -> list[Action]:
+        cdef = self.cdef
         total = sum(cdef[c].gold for c in items)
         best = max((cdef[c].gold for c in items), default=0)
         if total + (best if double else 0) < 1000:
@@ -259,6 +274,10 @@ class LegalMixin(CombatMixin):
         out: list[Action] = []
         cdef = self.cdef
         rec = self.charity_recipients(p)
+        if len(rec) > 1:  # divided as evenly as possible: next card to one who has fewest so far
+            given = self.charity_given
+            low = min(given.get(r, 0) for r in rec)
+            rec = [r for r in rec if given.get(r, 0) == low]
         for c in _unique(p.hand, cdef):
             if rec:
                 out += [Action(A.GIVE, seat, c, r) for r in rec]
@@ -279,6 +298,8 @@ class LegalMixin(CombatMixin):
         cdef = self.cdef
         fighters = c.fighters()
         is_fighter = seat in fighters
+        if not is_fighter and not self._may_answer_combat(p, c):
+            return out
         carried_one_shots = [k for k in p.items if cdef[k].is_one_shot]
         for k in _unique(p.hand + carried_one_shots, cdef):
             d = cdef[k]
@@ -312,6 +333,8 @@ class LegalMixin(CombatMixin):
                 h = card_hook(self, k)
                 if h is not None:
                     out += h.actions(self, seat, k)
+            elif (d.is_race or d.is_class) and seat == self.active:  # any time on your own turn
+                out += self.card_actions(seat, k, own_turn=True)
         for m in c.monsters:
             h = card_hook(self, m.card)
             if h is not None:
@@ -342,6 +365,24 @@ class LegalMixin(CombatMixin):
         elif seat in self.help_candidates(c) and not self.fighters_win(c):
             out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
         return out
+
+    def _may_answer_combat(self, p: Player, c: Combat) -> bool:
+        """A cheap test: could this non-fighter do anything in the combat at all?"""
+        cdef = self.cdef
+        for k in p.hand:
+            d = cdef[k]
+            if not d.is_race and not d.is_class and not d.is_item and not d.is_monster:
+                return True
+            if d.is_monster and d.undead:
+                return True
+        if any(cdef[k].is_one_shot for k in p.items):
+            return True
+        if c.helper < 0 and not self.fighters_win(c):
+            return True  # may offer to help
+        return self.has_ability(p, "backstab") or any(
+            (h := card_hook(self, m.base)) is not None and type(h).monster_actions is not CardHook.monster_actions
+            for m in c.monsters
+        )
 
     def ask_actions(self, c: Combat) -> list[Action]:
         out: list[Action] = []

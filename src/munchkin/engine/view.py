@@ -126,6 +126,8 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"{n(ev[1])} cannot refuse to help {n(ev[2])} (Kneepads of Allure)."
     if k == "back_out":
         return f"{n(ev[1])} backs out of {n(ev[2])}'s fight for the win."
+    if k == "divine":
+        return f"{n(ev[1])} draws Divine Intervention: every Cleric goes up a level."
     if k == "volunteer":
         return f"{n(ev[1])} offers to help {n(ev[2])}."
     if k == "refuse_offer":

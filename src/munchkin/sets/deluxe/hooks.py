@@ -238,7 +238,7 @@ class HelpMeOutHere(_CombatCard):
         p.items.append(it)
         p.equipped.add(it)
         try:
-            return g.fighters_win(c)
+            return g.fighters_win_now(c)
         finally:
             p.items.remove(it)
             p.equipped.discard(it)
@@ -263,13 +263,25 @@ hook("deluxe.help_me_out_here")(HelpMeOutHere())
 
 
 class DivineIntervention(CardHook):
+    """Acts the moment anyone draws it, however: every Cleric goes up a level, even to win."""
+
+    def on_draw(self, g: Any, p: Player, card: int) -> bool:
+        g.events.append(("divine", p.seat, card))
+        self._raise_clerics(g)
+        return True
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        return [Action(A.PLAY, seat, card)]
+        return [Action(A.PLAY, seat, card)]  # if it reached a hand some other way
 
     def apply(self, g: Game, act: Action) -> Flow:
         g.players[act.seat].hand.remove(act.card)
         g.discard(act.card)
         g.events.append(("play", act.seat, act.card))
+        self._raise_clerics(g)
+        return
+        yield
+
+    def _raise_clerics(self, g: Game) -> None:
         winners = []
         for q in g.players:
             if any(g.cdef[k].name == "Cleric" for k in q.classes):
@@ -278,8 +290,6 @@ class DivineIntervention(CardHook):
                     winners.append(q.seat)
         if winners:
             g.declare_winner(winners)
-        return
-        yield
 
 
 hook("deluxe.divine_intervention")(DivineIntervention())

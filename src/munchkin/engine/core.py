@@ -68,7 +68,7 @@ class GameCore:
     def _shuffle_deck(self, deck: str) -> None:
         cards = self.door_deck if deck == "door" else self.treasure_deck
         self.rng.shuffle(cards)
-        self.log.append(("shuffle", deck))
+        self.log.append(("shuffle", deck, tuple(cards)))
 
     def roll_die(self, seat: int, why: str = "") -> int:
         """Roll the six-sided die: a forced roll from a scenario first, else the seeded RNG."""

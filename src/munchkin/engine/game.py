@@ -344,16 +344,33 @@ class Game(LegalMixin):
 
     # ------------------------------------------------------------------ saving
     def log_json(self) -> list[Any]:
+        """The log as JSON: each action with its canonical text (as it read when taken),
+        and every chance outcome: shuffled orders, die rolls, random picks."""
+        texts = self._texts_as_played()
         out: list[Any] = []
+        i = 0
         for entry in self.log:
             if entry[0] == "act":
                 a: Action = entry[1]
-                out.append({"act": self.text(a), "seat": a.seat, "raw": list(a)})
+                out.append({"act": texts[i], "seat": a.seat, "raw": list(a)})
+                i += 1
             elif entry[0] == "roll":
                 out.append({"roll": entry[2], "seat": entry[1]})
-            else:
-                out.append({entry[0]: entry[1]})
+            elif entry[0] == "shuffle":
+                out.append({"shuffle": entry[1], "order": [self.cdef[c].id for c in entry[2]]})
+            elif entry[0] == "pick":
+                out.append({"pick": self.cdef[entry[2]].id, "seat": entry[1]})
         return out
+
+    def _texts_as_played(self) -> list[str]:
+        """Replay from the start to read each action's text in the state it was taken in."""
+        g = Game(self.setup)
+        texts = []
+        for entry in self.log:
+            if entry[0] == "act":
+                texts.append(g.text(entry[1]))
+                g._apply_unchecked(entry[1])
+        return texts
 
     def to_json(self) -> str:
         setup = asdict(self.setup)
@@ -369,23 +386,35 @@ class Game(LegalMixin):
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        """Load a saved game by replaying its log; checks that it rebuilds the saved state."""
-        data = json.loads(text)
-        if data.get("format") != "munchkin-game/1":
+        """Load a saved game by replaying its log; checks every action, every chance
+        outcome and the final state against the save."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MunchkinError(f"not a saved game: invalid JSON ({exc})") from None
+        if not isinstance(data, dict) or data.get("format") != "munchkin-game/1":
             raise MunchkinError("not a saved Munchkin game (format munchkin-game/1)")
-        g = cls(cls.setup_from_json(data))
-        for i, entry in enumerate(data["log"]):
-            if "act" in entry:
-                a = Action(*entry["raw"]) if "raw" in entry else None
-                try:
-                    if a is not None:
-                        g.apply(a)
-                    else:
-                        g.play(entry["act"], entry["seat"])
-                except MunchkinError as exc:
-                    raise MunchkinError(f"log entry {i} ({entry['act']!r}) does not replay: {exc}") from None
-            elif "roll" in entry:
-                pass
+        try:
+            g = cls(cls.setup_from_json(data))
+            saved = list(data["log"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MunchkinError(f"the save's setup is broken: {exc}") from None
+        for i, entry in enumerate(saved):
+            if not isinstance(entry, dict) or "act" not in entry:
+                continue
+            try:
+                raw = list(entry["raw"])
+                raw[5] = tuple(raw[5])  # JSON gives a list for the card tuple
+                g.apply(Action(*raw))
+            except (MunchkinError, TypeError, ValueError, IndexError) as exc:
+                raise MunchkinError(f"log entry {i} ({entry.get('act')!r}) does not replay: {exc}") from None
+        replayed = json.loads(json.dumps(g.log_json()))
+        if replayed != saved:
+            n = next(
+                (i for i, (x, y) in enumerate(zip(replayed, saved, strict=False)) if x != y),
+                min(len(replayed), len(saved)),
+            )
+            raise MunchkinError(f"the replayed game differs from the save at log entry {n}")
         if "state" in data and g.fingerprint() != data["state"]:
             raise MunchkinError("the replayed game differs from the saved state")
         return g

@@ -52,6 +52,8 @@ class GameCore:
     _window_version: int
     _prompt: Prompt
     _by_name: dict[str, list[int]]
+    ctx: str  # where card hooks are being asked for actions: free, window, run, rolled
+    ctx_data: Any
     _sale_cache: dict[tuple[Any, ...], list[Action]]
     _win_cache: tuple[int, Combat | None, bool]
 

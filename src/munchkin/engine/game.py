@@ -90,6 +90,8 @@ class Game(LegalMixin):
         self._cache_version = -1
         self._window_cache: dict[int, list[Action]] = {}
         self._window_version = -1
+        self.ctx = ""
+        self.ctx_data: Any = None
         self._sale_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
         self._prompt: Prompt
@@ -309,6 +311,7 @@ class Game(LegalMixin):
             acts = self.legal_actions(self._prompt.seats[0])
             if len(acts) != 1:
                 return
+            self.log.append(("forced", acts[0]))
             self.version += 1
             self._prompt = self._gen.send(acts[0])
 

@@ -78,6 +78,7 @@ class LegalMixin(CombatMixin):
             out += [a for a in self.card_actions(seat, card, own_turn=True) if a.card == card]
             return out
         if k == CURSE_WINDOW:
+            self.ctx = "curse_window"
             return [Action(A.PASS, seat)] + [
                 Action(A.PLAY, seat, c) for c in _unique(self.curse_cancellers(seat), self.cdef)
             ]
@@ -117,6 +118,7 @@ class LegalMixin(CombatMixin):
         p = self.players[seat]
         if p.dead:
             return []
+        self.ctx = "free"
         out: list[Action] = []
         cdef = self.cdef
         for c in _unique(p.hand, cdef):
@@ -300,6 +302,7 @@ class LegalMixin(CombatMixin):
         is_fighter = seat in fighters
         if not is_fighter and not self._may_answer_combat(p, c):
             return out
+        self.ctx = "window"
         carried_one_shots = [k for k in p.items if cdef[k].is_one_shot]
         for k in _unique(p.hand + carried_one_shots, cdef):
             d = cdef[k]
@@ -316,9 +319,8 @@ class LegalMixin(CombatMixin):
             elif d.is_enhancer:
                 for m in c.monsters:
                     out.append(Action(A.PLAY, seat, k, monster=m.card))
-            elif d.is_curse:
-                for f in fighters:
-                    out.append(Action(A.PLAY, seat, k, f))
+            elif d.is_curse:  # any player, any time
+                out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead]
             elif d.is_gual:
                 for f in fighters:
                     if self.players[f].level < 9:
@@ -513,6 +515,7 @@ class LegalMixin(CombatMixin):
     def run_actions(self, seat: int, data: tuple[Combat, tuple[MonsterIn, ...], dict[str, int]]) -> list[Action]:
         c, remaining, flight = data
         p = self.players[seat]
+        self.ctx, self.ctx_data = "run", data
         out = [Action(A.FLEE_FROM, seat, monster=m.card) for m in remaining]
         if p.hireling >= 0:
             out.append(Action(A.SACRIFICE, seat, p.hireling))
@@ -541,6 +544,7 @@ class LegalMixin(CombatMixin):
         out = [Action(A.PASS, seat)]
         if p.dead:
             return out
+        self.ctx, self.ctx_data = "rolled", (runner.seat, ok)
         if seat == runner.seat and not ok and not retried and self.has_ability(p, "retry_run_away"):
             out += [Action(A.USE, seat, d, flag="retry") for d in _unique(p.hand + p.items, self.cdef)]
         for k in _unique(p.hand, self.cdef):

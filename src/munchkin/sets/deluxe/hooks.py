@@ -19,11 +19,11 @@ Flow = Generator[Prompt, Action, Any]
 
 
 def _in_combat_window(g: Game) -> bool:
-    return g.combat is not None and g.prompt.kind == "window"
+    return g.combat is not None and g.ctx == "window"
 
 
 def _own_turn_free(g: Game, seat: int) -> bool:
-    return g.combat is None and seat == g.active and g.prompt.kind in ("main", "drawn", "charity")
+    return g.combat is None and seat == g.active and g.ctx == "free"
 
 
 def _spend(g: Game, seat: int, card: int) -> None:
@@ -676,10 +676,9 @@ for _name in ("deluxe.sandals_of_protection", "deluxe.kneepads_of_allure", "delu
 
 class RatOnAStick(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        pr = g.prompt
-        if pr.kind != "run":
+        if g.ctx != "run":
             return []
-        c, remaining, _ = pr.data
+        c, remaining, _ = g.ctx_data
         return [Action(A.USE, seat, card, monster=m.card) for m in remaining if g.monster_strength(c, m) <= 8]
 
     def apply(self, g: Game, act: Action) -> Flow:
@@ -853,7 +852,7 @@ hook("deluxe.transferral_potion")(TransferralPotion())
 
 class InstantWall(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        return [Action(A.PLAY, seat, card)] if g.prompt.kind == "run" else []
+        return [Action(A.PLAY, seat, card)] if g.ctx == "run" else []
 
     def apply(self, g: Game, act: Action) -> Flow:
         c = g.combat
@@ -876,10 +875,9 @@ class RollCard(CardHook):
         self.which = which
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        pr = g.prompt
-        if pr.kind != "rolled":
+        if g.ctx != "rolled":
             return []
-        runner, _, _, _, ok, _ = pr.data
+        runner, ok = g.ctx_data
         if self.which == "invisibility" and seat == runner and not ok:
             return [Action(A.PLAY, seat, card, flag="roll")]
         if self.which == "glue" and seat != runner and ok:
@@ -931,7 +929,7 @@ hook("deluxe.wand_of_dowsing")(WandOfDowsing())
 
 class WishingRing(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if g.prompt.kind == "curse_window":
+        if g.ctx == "curse_window":
             return []
         out = []
         for q in g.players:

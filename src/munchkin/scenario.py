@@ -48,7 +48,7 @@ TOP_KEYS = {
 }
 
 
-class ScenarioError(Exception):
+class ScenarioError(MunchkinError):
     """A scenario file is malformed; the message names the file and the problem."""
 
 
@@ -165,7 +165,11 @@ def load_scenario(path: str | Path) -> dict[str, Any]:
 def build_game(spec: dict[str, Any]) -> Game:
     from munchkin.engine.game import Game, Options, Setup
 
-    opts = Options(**(spec.get("options") or {}))
+    raw = spec.get("options") or {}
+    known = {"listen_at_the_door", "shared_victories", "turn_cap"}
+    if not isinstance(raw, dict) or set(raw) - known:
+        raise ScenarioError(f"options: unknown keys {sorted(set(raw) - known)}; known: {sorted(known)}")
+    opts = Options(**raw)
     names = [ps["name"] for ps in spec["players"]]
     sexes = [ps.get("sex", "male") for ps in spec["players"]]
     return Game(Setup(list(spec.get("sets", ["deluxe"])), names, int(spec.get("seed", 0)), opts, sexes, spec))
@@ -267,7 +271,8 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int]) -> list[st
             if g.prompt.kind != want:
                 out.append(f"prompt: expected {want}, got {g.prompt.kind}")
         elif key == "legal":
-            seat = g.to_act[0] if g.to_act else -1
+            who = want.get("for")
+            seat = g.seat_of(who) if who else (g.to_act[0] if g.to_act else -1)
             texts = [g.text(a) for a in g.legal_actions(seat)] if seat >= 0 else []
             for t in want.get("includes", []):
                 if t not in texts:
@@ -309,11 +314,13 @@ def run_scenario(path: str | Path) -> ScenarioResult:
             failures.append(f"step {i}: a step is a mapping")
             break
         start = len(g.events)
+        step_log = len(g.log)
+        forced_at = -1
         label = step.get("do") or ("everyone passes" if step.get("pass_all") else "check")
         try:
             if step.get("pass_all"):
                 _pass_all(g, step.get("except"))
-            elif "do" in step and _already_forced(g, str(step["do"]), forced_seen):
+            elif "do" in step and (forced_at := _forced_index(g, str(step["do"]), forced_seen)) >= 0:
                 pass  # the engine took it itself: it was the only legal action
             elif "do" in step:
                 seat = g.seat_of(step["as"]) if "as" in step else None
@@ -328,7 +335,12 @@ def run_scenario(path: str | Path) -> ScenarioResult:
             else:
                 failures.append(f"step {i} ({label}): {exc}")
                 break
-        forced_seen = len(g.log)
+        if "do" not in step:
+            forced_seen = len(g.log)
+        elif forced_at >= 0:
+            forced_seen = forced_at + 1  # that forced move is now accounted for
+        else:
+            forced_seen = step_log  # moves forced by this step may be named by the next
         for k, v in _drawn_since(g, start).items():
             drawn_total[k] = drawn_total.get(k, 0) + v
         exp = step.get("expect") or {}
@@ -339,13 +351,14 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     return ScenarioResult(str(path), name, failures)
 
 
-def _already_forced(g: Game, text: str, since: int) -> bool:
-    """Was this action taken by the engine since the last step, as the only legal one?"""
+def _forced_index(g: Game, text: str, since: int) -> int:
+    """Where the engine took this action itself (the only legal one) since `since`, or -1."""
     want = " ".join(text.lower().split())
-    for entry in g.log[since:]:
+    for i in range(since, len(g.log)):
+        entry = g.log[i]
         if entry[0] == "forced" and g.text(entry[1]).lower() == want:
-            return True
-    return False
+            return i
+    return -1
 
 
 def _pass_all(g: Game, except_names: list[str] | None = None) -> None:

@@ -256,7 +256,7 @@ class Game(LegalMixin):
         p = self.players[seat]
         if p.dead:
             return False
-        if p.received or self.has_ability(p, "theft"):
+        if p.received or p.races or p.classes or self.has_ability(p, "theft"):
             return True
         cdef = self.cdef
         for c in p.hand:

@@ -143,16 +143,13 @@ class LegalMixin(CombatMixin):
                     for c in mine:
                         if not cdef[c].big or self.may_carry_big(q):
                             out.append(Action(A.GIVE, seat, c, q.seat))
-                    for theirs in _unique([k for k in q.items if cdef[k].is_item], cdef):
-                        for c in mine:
-                            if self._trade_ok(p, c, q, theirs):
-                                out.append(Action(A.TRADE, seat, c, q.seat, cards=(theirs,)))
+            out += self.trade_actions(p)
         else:
             for c in p.items:
                 if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None:
                     out.append(Action(A.EQUIP, seat, c))
-            if out:  # any-time discards, offered when the seat is asked anyway
-                out += [Action(A.DISCARD, seat, c) for c in p.races + p.classes]
+            out += [Action(A.DISCARD, seat, c) for c in p.races + p.classes]
+            out += self.trade_actions(p)
         if self.has_ability(p, "theft") and (p.hand or p.items):
             out += self.theft_actions(p)
         return out
@@ -164,6 +161,22 @@ class LegalMixin(CombatMixin):
         if p.level <= low:
             return []
         return [q.seat for q in alive if q.level == low and q.seat != p.seat]
+
+    def trade_actions(self, p: Player) -> list[Action]:
+        """One Item of yours for one of another player's (both out of combat)."""
+        cdef = self.cdef
+        out: list[Action] = []
+        mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
+        if not mine:
+            return out
+        for q in self.players:
+            if q is p or q.dead:
+                continue
+            for theirs in _unique([k for k in q.items if cdef[k].is_item], cdef):
+                for c in mine:
+                    if self._trade_ok(p, c, q, theirs):
+                        out.append(Action(A.TRADE, p.seat, c, q.seat, cards=(theirs,)))
+        return out
 
     def _trade_ok(self, p: Player, mine: int, q: Player, theirs: int) -> bool:
         """After the swap, may each side carry what it gets (one Big item unless allowed)?"""
@@ -321,10 +334,8 @@ class LegalMixin(CombatMixin):
                     out.append(Action(A.PLAY, seat, k, monster=m.card))
             elif d.is_curse:  # any player, any time
                 out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead]
-            elif d.is_gual:
-                for f in fighters:
-                    if self.players[f].level < 9:
-                        out.append(Action(A.PLAY, seat, k, f))
+            elif d.is_gual:  # on yourself or anyone, any time, never the winning level
+                out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead and q.level < 9]
             elif d.is_hireling:
                 if p.hireling < 0:
                     out.append(Action(A.PLAY, seat, k))
@@ -358,14 +369,13 @@ class LegalMixin(CombatMixin):
                 out += [Action(A.TURNING, seat, cards=(d,)) for d in discards]
             if self.has_ability(p, "charm_spell") and len(p.hand) >= 3:
                 out += [Action(A.CHARM, seat, monster=m.card) for m in c.monsters]
-            for k in p.races + p.classes:
-                out.append(Action(A.DISCARD, seat, k))
             if seat == c.fighter and not self.fighters_win(c):
                 out += self.ask_actions(c)
             if seat == c.helper and c.forced_help and self.for_the_win(c):
                 out.append(Action(A.BACK_OUT, seat))
         elif seat in self.help_candidates(c) and not self.fighters_win(c):
             out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
+        out += [Action(A.DISCARD, seat, k) for k in p.races + p.classes]  # any time, even in combat
         return out
 
     def _may_answer_combat(self, p: Player, c: Combat) -> bool:
@@ -377,7 +387,7 @@ class LegalMixin(CombatMixin):
                 return True
             if d.is_monster and d.undead:
                 return True
-        if any(cdef[k].is_one_shot for k in p.items):
+        if p.races or p.classes or any(cdef[k].is_one_shot for k in p.items):
             return True
         if c.helper < 0 and not self.fighters_win(c):
             return True  # may offer to help
@@ -737,6 +747,10 @@ class LegalMixin(CombatMixin):
             used = 0
             if fight is not None and act.kind == A.BERSERK:
                 used = fight.berserk.get(act.seat, 0)
+            elif fight is not None and act.kind == A.TURNING:
+                used = fight.turning.get(act.seat, 0) // 3
+            elif act.kind == A.FLIGHT and pr.kind == RUN:
+                used = pr.data[2]["used"]
             if used + len(act.cards) > 3:
                 raise IllegalAction("at most three cards may be discarded for that")
             for k in act.cards:

@@ -126,6 +126,24 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"{n(ev[1])} cannot refuse to help {n(ev[2])} (Kneepads of Allure)."
     if k == "back_out":
         return f"{n(ev[1])} backs out of {n(ev[2])}'s fight for the win."
+    if k == "bribe":
+        return f"{n(ev[1])} bribes {c(ev[2])} to go away."
+    if k == "chase":
+        return f"{n(ev[1])} chases {c(ev[2])} away (booga booga!)."
+    if k == "dowse":
+        return f"{n(ev[1])} takes {c(ev[2])} from the discards (Wand of Dowsing)."
+    if k == "resurrect":
+        return f"{n(ev[1])} takes the top discard instead of drawing: {c(ev[2])}."
+    if k == "slay":
+        return f"{n(ev[1])} kills {c(ev[2])} outright with {c(ev[3])}."
+    if k == "transfer":
+        return f"{n(ev[1])}'s Transferral Potion puts {n(ev[3])} in {n(ev[2])}'s place in the fight."
+    if k == "walk_past":
+        return f"{n(ev[1])} waves and walks past {c(ev[2])}."
+    if k == "wall":
+        return f"{n(ev[1])} raises an Instant Wall: the fighters escape."
+    if k == "charity_done":
+        return ""
     if k == "divine":
         return f"{n(ev[1])} draws Divine Intervention: every Cleric goes up a level."
     if k == "volunteer":

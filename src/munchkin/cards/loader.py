@@ -13,6 +13,7 @@ import yaml
 from pydantic import ValidationError
 
 from munchkin.cards.schema import Card, Effect, SetFile
+from munchkin.engine.actions import MunchkinError
 
 SETS_DIR = Path(__file__).resolve().parent.parent / "sets"
 
@@ -32,7 +33,7 @@ def hook(name: str) -> Callable[[Any], Any]:
     return register
 
 
-class CardError(Exception):
+class CardError(MunchkinError):
     """A set file is malformed: the message names the file and the card."""
 
 

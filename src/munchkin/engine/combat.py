@@ -35,6 +35,21 @@ def card_hook(g: GameCore, card: int) -> CardHook | None:
     return obj if isinstance(obj, CardHook) else None
 
 
+def _cond_words(cond: object) -> str:
+    """A condition in a few words, for the combat breakdown ("Elves", "Clerics", "women")."""
+    words = []
+    for key, value in vars(cond).items():
+        if value is None:
+            continue
+        if key in ("race", "class_"):
+            words.append(f"{str(value).capitalize()}s" if not str(value).endswith("f") else "Elves")
+        elif key == "sex":
+            words.append("women" if value == "female" else "men")
+        else:
+            words.append(f"{key.replace('_', ' ')} {value}")
+    return " ".join(words) or "everyone"
+
+
 class CombatMixin(EffectsMixin):
     """Mixed into Game."""
 
@@ -142,13 +157,26 @@ class CombatMixin(EffectsMixin):
             for t, v in c.backstabs:
                 if v == f:
                     parts.append((f"backstab by {self.players[t].name}", -2))
+            if c.doppleganger == f:
+                parts.append(("Doppleganger (doubled)", sum(v for _, v in parts)))
             fighters.append({"player": p.name, "strength": self.char_strength(c, p), "parts": parts})
         side = [(cdef[k].name, b) for (k, _, b) in c.side]
         monsters = []
+        fighters_p = [self.players[f] for f in c.fighters()]
         for m in c.monsters:
-            parts = [(f"Level {cdef[m.base].level}", cdef[m.base].level)]
+            d = cdef[m.base]
+            parts = [(f"Level {d.level}", d.level)]
             parts += [(cdef[e].name, cdef[e].strength) for e in m.enhancers]
+            for mod in d.modifiers:
+                if any(self.matches(f, mod.if_, monster_bonus=mod.value > 0) for f in fighters_p):
+                    parts.append(
+                        (f"{'+' if mod.value > 0 else ''}{mod.value} against {_cond_words(mod.if_)}", mod.value)
+                    )
             parts += [(cdef[k].name, b) for k, b in m.oneshots]
+            shown = sum(v for _, v in parts)
+            actual = self.monster_strength(c, m)
+            if shown != actual:  # a floor such as Baby's minimum Level 1
+                parts.append(("minimum Level 1", actual - shown))
             monsters.append(
                 {
                     "monster": cdef[m.base].name + (" (Mate)" if m.mate_of else ""),

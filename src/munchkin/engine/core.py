@@ -126,13 +126,17 @@ class GameCore:
         return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
 
     def name(self, card: int) -> str:
+        if not 0 <= card < self.ncards:
+            raise MunchkinError(f"there is no card number {card}")
         return self.cdef[card].name
 
     def seat_of(self, name: str) -> int:
         for p in self.players:
             if p.name.lower() == name.strip().lower():
                 return p.seat
-        raise MunchkinError(f"no player named {name!r}")
+        from munchkin.engine.actions import ParseError
+
+        raise ParseError(f"no player named {name!r}")
 
     def drawn_effect(self, p: Player, card: int) -> bool:
         """Cards that act as soon as they are drawn (Divine Intervention); True if used up."""

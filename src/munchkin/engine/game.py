@@ -291,12 +291,37 @@ class Game(LegalMixin):
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""
         if self.over:
             raise IllegalAction("the game is over")
+        self._check_shape(action)
         if action.seat not in self._prompt.seats:
             who = ", ".join(self.players[s].name for s in self._prompt.seats) or "nobody"
             raise IllegalAction(f"{self._name(action.seat)} may not act now; waiting on {who}")
         if action not in self.legal_actions(action.seat):
             self.verify_unlisted(action)  # raises with the reason when illegal
         self._apply_unchecked(action)
+
+    def _check_shape(self, a: object) -> None:
+        """Reject anything that is not a well-formed Action before looking at the rules."""
+        if not isinstance(a, Action):
+            raise IllegalAction(f"not an action: {a!r}")
+        n, players = self.ncards, len(self.players)
+        ok = (
+            isinstance(a.kind, str)
+            and a.kind in A.KINDS
+            and type(a.seat) is int
+            and 0 <= a.seat < players
+            and type(a.card) is int
+            and -1 <= a.card < n
+            and type(a.target) is int
+            and -1 <= a.target < players
+            and type(a.monster) is int
+            and -1 <= a.monster < n
+            and isinstance(a.cards, tuple)
+            and all(type(c) is int and 0 <= c < n for c in a.cards)
+            and type(a.n) is int
+            and isinstance(a.flag, str)
+        )
+        if not ok:
+            raise IllegalAction(f"malformed action {a!r}")
 
     def _apply_unchecked(self, action: Action) -> None:
         self.log.append(("act", action))

@@ -472,11 +472,11 @@ class LegalMixin(CombatMixin):
             self.events.append(("backstab", act.seat, act.target, act.card))
             return
         if k == A.CHARM:
+            self.events.append(("charm", act.seat, act.monster, len(p.hand)))
             for x in list(p.hand):
                 self.spend(p, x)
             m = next(m for m in c.monsters if m.card == act.monster)
             self.remove_monster(c, m, keep_treasure=True)
-            self.events.append(("charm", act.seat, act.monster))
             return
         if k == A.ASK:
             yield from self.ask_for_help(c, act)

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from munchkin.engine import actions as A
-from munchkin.engine.actions import Action, IllegalAction, ParseError
+from munchkin.engine.actions import Action, IllegalAction, MunchkinError, ParseError
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -103,7 +103,7 @@ def action_text(g: Game, a: Action) -> str:
             s += f" to save {who(g.combat.helper)} too"
         return s
     if k == A.CHOOSE:
-        return f"choose {n(a.card)}"
+        return f"choose {a.flag}" if a.card < 0 else f"choose {n(a.card)}"
     if k == A.TAKE:
         return f"take {n(a.card)}"
     if k == A.RESURRECT:
@@ -133,7 +133,7 @@ def action_text(g: Game, a: Action) -> str:
 def _norm(text: str) -> str:
     text = text.strip().lower().replace("’", "'")
     text = re.sub(r"\s+", " ", text)
-    return text.rstrip(".!")
+    return text.rstrip(".").rstrip()  # "!" belongs to names such as Cheat!
 
 
 VERBS = (
@@ -276,12 +276,13 @@ def _explain_text(g: Game, seat: int, t: str, legal: list[Action]) -> str:
     """Why a well-formed text is not legal now, as precisely as we can tell."""
     verb = t.split(" ", 1)[0]
     same = [action_text(g, a) for a in legal if action_text(g, a).split(" ", 1)[0] == verb]
-    # a card name that nobody's card has
-    m = re.match(r"(?:play|keep|equip|unequip|discard|give|choose|take|use|charm) (.+?)(?: (?:on|for|to|with) .+)?$", t)
-    if m:
-        name = m.group(1)
-        if name not in g._by_name:
-            return f"no card is named {name!r}"
+    # a card name that nobody's card has (the longest known name after the verb)
+    rest = t.split(" ", 1)[1] if " " in t else ""
+    name = _longest_name(g, rest)
+    if verb in ("play", "keep", "equip", "unequip", "discard", "give", "choose", "take", "use", "charm"):
+        if name is None:
+            word = re.split(r" (?:on|for|to|with) ", rest)[0]
+            return f"no card is named {word!r}"
         p = g.players[seat]
         mine = [c for c in p.hand + p.in_play() if g.cdef[c].name.lower() == name]
         if not mine and verb in ("play", "equip", "unequip", "discard", "give", "keep"):
@@ -294,13 +295,26 @@ def _explain_text(g: Game, seat: int, t: str, legal: list[Action]) -> str:
     return f"{t!r} is not legal now ({phase}); legal actions: " + "; ".join(action_text(g, a) for a in legal[:12])
 
 
+def _longest_name(g: Game, rest: str) -> str | None:
+    """The longest card name that the text starts with, if any."""
+    best = None
+    for name in g._by_name:
+        if (
+            rest.startswith(name)
+            and (len(rest) == len(name) or rest[len(name)] in " ,")
+            and (best is None or len(name) > len(best))
+        ):
+            best = name
+    return best
+
+
 def explain(g: Game, a: Action) -> str:
     """Why an action object is not legal now."""
     if a.seat not in g.to_act:
         return f"{g._name(a.seat)} may not act now"
     try:
         t = _norm(action_text(g, a))
-    except (IndexError, KeyError, TypeError):
+    except (IndexError, KeyError, TypeError, MunchkinError):
         return f"malformed action {a!r}"
     return _explain_text(g, a.seat, t, g.legal_actions(a.seat))
 

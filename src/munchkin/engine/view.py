@@ -153,7 +153,8 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "refuse":
         return f"{n(ev[1])} refuses to help."
     if k == "kill":
-        return f"{n(ev[1])}{' and ' + n(ev[2]) if ev[2] >= 0 else ''} kill {', '.join(c(x) for x in ev[3])}."
+        who = n(ev[1]) + (" and " + n(ev[2]) if ev[2] >= 0 else "")
+        return f"{who} kill{'' if ev[2] >= 0 else 's'} {', '.join(c(x) for x in ev[3])}."
     if k == "lost":
         return f"{n(ev[1])} cannot win and must Run Away."
     if k == "roll":
@@ -188,10 +189,10 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "turning":
         return f"{n(ev[1])} turns the undead, discarding {', '.join(c(x) for x in ev[2])}."
     if k == "backstab":
-        return f"{n(ev[1])} backstabs {n(ev[2])}."
+        return f"{n(ev[1])} backstabs {n(ev[2])}, discarding {c(ev[3])}."
     if k == "charm":
-        return f"{n(ev[1])} charms {c(ev[2])} away."
-    if k == "steal":
+        return f"{n(ev[1])} discards the whole hand ({ev[3]} cards) to charm {c(ev[2])} away."
+    if k == "steal":  # the card paid was narrated as lost
         ok = "steals" if ev[4] else "fails to steal"
         return f"{n(ev[1])} {ok} {c(ev[3])} from {n(ev[2])}."
     if k == "new_character":
@@ -200,7 +201,11 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"The game stops at the turn cap ({ev[1]} turns)."
     if k == "no_attack":
         return f"{c(ev[2])} will not attack {n(ev[1])}."
-    if k in ("combat_over", "out_to_lunch", "friendship"):
+    if k == "friendship":
+        return f"{n(ev[1])} plays the Friendship Potion: every monster leaves the fight."
+    if k == "out_to_lunch":
+        return f"{n(ev[1])} plays Out To Lunch: the monsters leave and {n(ev[2])} draws 2 Treasures."
+    if k == "combat_over":
         return "The combat ends with no monster left."
     if k == "reshuffle":
         return f"The {ev[1]} discards are shuffled into a new deck."

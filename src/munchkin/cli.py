@@ -1,0 +1,926 @@
+"""The command line: play in the terminal, simulate, replay, run scenarios, check the cards.
+
+`munchkin --help` lists the commands; docs/notation.md describes the action notation
+that `play` reads and that saved games and scenarios are written in.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from munchkin.agents.base import Agent, make_agent
+from munchkin.cards.loader import CardError, available_sets, load_set
+from munchkin.engine.actions import Action, MunchkinError
+from munchkin.engine.cards import CardDef
+from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.view import narrate
+from munchkin.simulate import NAMES
+
+app = typer.Typer(
+    name="munchkin",
+    help="Munchkin: kick down doors, kill monsters, take their stuff.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+cards_app = typer.Typer(help="Check and list the card sets.", no_args_is_help=True)
+app.add_typer(cards_app, name="cards")
+
+AGENTS = ("random", "heuristic")
+
+
+def _out(lines: bool = False) -> Console:
+    """A console on the current stdout (created per call, so redirection and tests work).
+
+    With `lines`, long lines are left whole (for output read line by line, such as a
+    list of results); otherwise rich wraps them at word boundaries.
+    """
+    return Console(highlight=False, soft_wrap=lines)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _split(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def _check_sets(sets: list[str]) -> None:
+    if not sets:
+        raise typer.BadParameter("name at least one set")
+    for s in sets:
+        try:
+            load_set(s)
+        except CardError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--set") from None
+
+
+def _check_agents(agents: list[str]) -> None:
+    if not agents:
+        raise typer.BadParameter("name at least one agent", param_hint="--agents")
+    for a in agents:
+        if a not in AGENTS:
+            raise typer.BadParameter(f"unknown agent {a!r}; choose {' or '.join(AGENTS)}", param_hint="--agents")
+
+
+def _make_bot(name: str, seed: int, warn: Callable[[str], None] | None = None) -> Agent:
+    """An agent by name; the heuristic bot falls back to the random one if it is not installed."""
+    try:
+        return make_agent(name, seed)
+    except ImportError:
+        if name != "heuristic":
+            raise
+        if warn is not None:
+            warn("the heuristic bot is not available here; the bots play at random")
+        return make_agent("random", seed)
+
+
+# ====================================================================== card words
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def card_summary(d: CardDef) -> str:
+    """A short description of a card: its kind and numbers."""
+    if d.is_monster:
+        s = f"Monster, Level {d.level}, {_plural(d.treasures, 'Treasure')}"
+        if d.levels != 1:
+            s += f", worth {_plural(d.levels, 'level')}"
+        if d.undead:
+            s += ", Undead"
+        return s
+    if d.is_item:
+        parts = ["Item" + (f" {d.bonus:+d}" if d.bonus else "")]
+        if d.slot == "hands":
+            parts.append("1 hand" if d.hands == 1 else f"{d.hands} hands")
+        elif d.slot != "none":
+            parts.append(d.slot)
+        if d.big:
+            parts.append("Big")
+        if d.gold:
+            parts.append(f"{d.gold} gold")
+        return ", ".join(parts)
+    if d.is_one_shot:
+        parts = ["One-shot" + (f" {d.bonus:+d}" if d.bonus else "")]
+        when = {
+            "combat": "in combat",
+            "run_away": "when running away",
+            "after_roll": "after a roll",
+            "curse": "against a Curse",
+            "any": "any time",
+        }.get(d.when, d.when)
+        parts.append(when)
+        if d.gold:
+            parts.append(f"{d.gold} gold")
+        return ", ".join(parts)
+    if d.is_enhancer:
+        s = f"Monster enhancer {d.strength:+d}"
+        if d.treasures:
+            s += f", {d.treasures:+d} Treasures"
+        return s
+    if d.is_curse:
+        return "Curse"
+    if d.is_race:
+        return "Race"
+    if d.is_class:
+        return "Class"
+    if d.is_gual:
+        return "Go Up a Level"
+    if d.is_hireling:
+        return "Hireling"
+    if d.is_special:
+        timing = {"combat": "in combat", "any": "any time", "own_turn": "on your turn", "immediately": "at once"}
+        return f"Special, {timing.get(d.when, d.when)}"
+    return "Special" if d.deck == "door" else "Treasure"
+
+
+def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
+    """One physical card as a JSON object: identity, text and the numbers that apply."""
+    rec: dict[str, Any] = {
+        "id": d.id,
+        "name": d.name,
+        "set": d.set,
+        "deck": d.deck,
+        "kind": d.kind,
+        "provenance": d.provenance,
+        "copy": copy,
+        "copies": copies,
+        "text": d.text,
+    }
+    m = d.model
+    if m.monster is not None:
+        rec.update(level=d.level, treasures=d.treasures, levels=d.levels, undead=d.undead)
+    elif m.item is not None:
+        rec.update(bonus=d.bonus, gold=d.gold, slot=d.slot, hands=d.hands, big=d.big)
+    elif m.one_shot is not None:
+        rec.update(bonus=d.bonus, gold=d.gold, when=d.when)
+    elif m.enhancer is not None:
+        rec.update(strength=d.strength, treasures=d.treasures)
+    elif m.curse is not None:
+        rec.update(duration=d.duration)
+    elif m.race is not None or m.class_ is not None:
+        rec.update(abilities=sorted(d.abilities), run_away=d.run_away)
+    elif m.special is not None:
+        rec.update(when=d.when)
+    return rec
+
+
+# ====================================================================== play
+PHASES = {
+    "listen": "Listen At The Door",
+    "start": "before Kick Open The Door",
+    "kick": "Kick Open The Door",
+    "door": "Look For Trouble or Loot The Room",
+    "after": "before Charity",
+    "charity": "Charity",
+    "end": "between turns",
+}
+
+HELP = """\
+How to answer:
+  a number        the action with that number in the list
+  an action text  any listed text, in any case, e.g. "kick open the door",
+                  "play Magic Missile", "pass"; shorthand works too, e.g.
+                  "berserk discarding Thief, Wandering Monster" or
+                  "ask Ann for help offering Huge Rock and 2 treasures"
+                  (docs/notation.md has the whole notation)
+  card NAME       read a card's text, e.g. "card Net Troll"
+  show            show the table again
+  save FILE       save the game (resume it with: munchkin play --load FILE)
+  help            this help
+  quit            leave the game (so does the end of the input)
+
+The turn: Kick Open The Door. If no monster came out, Look For Trouble
+(fight a monster from your hand) or Loot The Room (take a face-down Door
+card). Then Charity: give away or discard cards over your hand limit (5).
+Level 10 wins, and only a kill can give it to you.
+A fight: your Level plus your Items' bonuses must beat the monsters' total
+(a tie loses unless you are a Warrior). Anyone may play cards into any fight;
+you are asked whenever you hold something you could play, and "pass" lets the
+fight go on. If you cannot win, ask for help or run away: 5 or more on the die
+escapes, otherwise the monster's Bad Stuff happens to you."""
+
+
+class Quit(Exception):
+    """The person left the game."""
+
+
+class Seat:
+    """A person at seat 0 of a game, playing through text lines on stdin."""
+
+    def __init__(self, g: Game, bots: dict[int, Agent], console: Console, seat: int = 0) -> None:
+        self.g = g
+        self.bots = bots
+        self.me = seat
+        self.out = console
+        self.seen = 0  # index into g.events of the next event to narrate
+        self.echo = not sys.stdin.isatty()
+
+    # ------------------------------------------------------------------ loop
+    def run(self) -> bool:
+        """Play until the game ends (True) or the person leaves (False)."""
+        g = self.g
+        try:
+            while not g.over:
+                if self.me in g.to_act:
+                    self.show()
+                    self.decide()
+                elif g.to_act:
+                    seat = g.to_act[0]
+                    g.apply(self.bots[seat].act(g, seat, g.legal_actions(seat)))
+                else:
+                    self.out.print("[red]Error:[/red] the game waits on nobody; stopping.")
+                    return False
+        except (Quit, KeyboardInterrupt):
+            self.out.print()
+            self.out.print("You leave the game.")
+            return False
+        self.show_narration()
+        self.show_end()
+        return True
+
+    def read(self) -> str:
+        self.out.print("[bold]>[/bold] ", end="")
+        self.out.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            self.out.print()
+            self.out.print("End of input.")
+            raise Quit
+        line = line.strip()
+        if self.echo:
+            self.out.print(escape(line), highlight=False)
+        return line
+
+    def decide(self) -> None:
+        g = self.g
+        while True:
+            legal = g.legal_actions(self.me)
+            line = self.read()
+            low = line.lower()
+            if not line:
+                continue
+            if low in ("quit", "exit", "q"):
+                raise Quit
+            if low in ("help", "?", "h"):
+                self.out.print(escape(HELP))
+                continue
+            if low in ("show", "table"):
+                self.show()
+                continue
+            if low == "save" or low.startswith("save "):
+                self.save(line[4:].strip())
+                continue
+            if low.startswith("card ") or low.startswith("info "):
+                self.show_card(line[5:].strip())
+                continue
+            try:
+                if line.isdigit():
+                    i = int(line)
+                    if not 1 <= i <= len(legal):
+                        self.error(f"choose a number from 1 to {len(legal)}")
+                        continue
+                    g.apply(legal[i - 1])
+                else:
+                    g.play(line, self.me)
+            except MunchkinError as exc:
+                self.error(str(exc))
+                continue
+            return
+
+    def error(self, msg: str) -> None:
+        self.out.print(f"[red]Error:[/red] {escape(msg)}")
+        self.out.print("Try again (a number, an action, or 'help').")
+
+    def save(self, name: str) -> None:
+        if not name:
+            self.error("say where: save FILE")
+            return
+        try:
+            Path(name).expanduser().write_text(self.g.to_json(), encoding="utf-8")
+        except OSError as exc:
+            self.error(f"cannot save to {name}: {exc.strerror or exc}")
+            return
+        self.out.print(f"Saved to {escape(name)}.")
+
+    def show_card(self, name: str) -> None:
+        g = self.g
+        cards = g._by_name.get(name.strip().lower().rstrip("."))
+        if not cards:
+            self.error(f"no card is named {name!r}")
+            return
+        d = g.cdef[cards[0]]
+        self.out.print(f"[bold]{escape(d.name)}[/bold] ({d.deck.capitalize()} card: {escape(card_summary(d))})")
+        self.out.print(f"  {escape(d.text)}")
+
+    # ------------------------------------------------------------------ what the person sees
+    def cards(self, cs: list[int]) -> str:
+        return ", ".join(escape(self.g.name(c)) for c in cs) or "none"
+
+    def item_list(self, seat: int) -> str:
+        g = self.g
+        p = g.players[seat]
+        out = []
+        for c in p.items:
+            s = escape(g.name(c))
+            bonus = g.item_bonus(p, c)
+            if c in p.equipped:
+                if not g.can_use(p, c):
+                    s += " (no use to them)" if seat != self.me else " (no use to you)"
+                elif bonus:
+                    s += f" {bonus:+d}"
+            else:
+                s += " (carried)"
+            if c == p.hireling_item:
+                s += " (on the Hireling)"
+            if c == p.cheat_item:
+                s += " (Cheat!)"
+            out.append(s)
+        return ", ".join(out) or "none"
+
+    def character(self, seat: int) -> str:
+        g = self.g
+        p = g.players[seat]
+        race = " / ".join(g.name(c) for c in p.races) or "Human"
+        if p.half_breed >= 0:
+            race += " (Half-Breed)"
+        klass = " / ".join(g.name(c) for c in p.classes) or "no Class"
+        if p.super_munchkin >= 0:
+            klass += " (Super Munchkin)"
+        s = f"Level {p.level} {p.sex} {escape(race)}, {escape(klass)}"
+        if p.dead:
+            s += " [bold](dead)[/bold]"
+        return s
+
+    def show(self) -> None:
+        g = self.g
+        o = self.out
+        self.show_narration()
+        me = g.players[self.me]
+        active = g.players[g.active]
+        o.print()
+        o.rule(f"Turn {g.turn + 1}: {escape(active.name)}'s turn, {PHASES.get(g.phase, g.phase)}", style="bold")
+        # the person's character
+        o.print(f"[bold]You ({escape(me.name)})[/bold]: {self.character(self.me)}")
+        o.print(f"  Items: {self.item_list(self.me)}")
+        if me.hireling >= 0:
+            o.print(f"  Hireling: {escape(g.name(me.hireling))}")
+        if me.curses:
+            o.print(f"  Curses: {self.cards(me.curses)}")
+        limit = g.hand_limit(me)
+        o.print(f"  Hand ({_plural(len(me.hand), 'card')}, limit {limit} at the end of your turn):")
+        if me.hand:
+            hand = sorted(me.hand, key=lambda c: (g.cdef[c].deck, g.name(c)))
+            w = max(len(g.name(c)) for c in hand)
+            for c in hand:
+                o.print(f"    {escape(g.name(c).ljust(w))}  {escape(card_summary(g.cdef[c]))}")
+        else:
+            o.print("    (empty)")
+        # the others
+        o.print("[bold]Other players[/bold]:")
+        for q in g.players:
+            if q.seat == self.me:
+                continue
+            turn = "  <- their turn" if q.seat == g.active else ""
+            held = _plural(len(q.hand), "card")
+            o.print(f"  [bold]{escape(q.name)}[/bold]: {self.character(q.seat)}, {held} in hand{turn}")
+            extras = [f"Items: {self.item_list(q.seat)}"]
+            if q.hireling >= 0:
+                extras.append(f"Hireling: {escape(g.name(q.hireling))}")
+            if q.curses:
+                extras.append(f"Curses: {self.cards(q.curses)}")
+            o.print("    " + "; ".join(extras))
+        dd = escape(g.name(g.door_discard[-1])) if g.door_discard else "empty"
+        td = escape(g.name(g.treasure_discard[-1])) if g.treasure_discard else "empty"
+        o.print(
+            f"[bold]Decks[/bold]: Door {len(g.door_deck)} (discard top: {dd}); "
+            f"Treasure {len(g.treasure_deck)} (discard top: {td})"
+        )
+        self.show_combat()
+        o.print(f"[bold]{escape(self.situation())}[/bold]")
+        legal = g.legal_actions(self.me)
+        width = len(str(len(legal)))
+        for i, a in enumerate(legal, 1):
+            text = g.text(a)
+            if a.kind == "choose" and a.flag and a.flag not in text:  # a worded option the text leaves out
+                text += f" [{a.flag}]"
+            o.print(f"  {i:>{width}}. {escape(text)}")
+
+    def show_narration(self) -> None:
+        lines = narrate(self.g, self.me, self.seen)
+        self.seen = len(self.g.events)
+        if lines:
+            self.out.print()
+            self.out.print("[bold]What happened[/bold]:")
+            for s in lines:
+                self.out.print("  " + escape(s))
+
+    def show_combat(self) -> None:
+        b = self.g.combat_breakdown()
+        if not b:
+            return
+        o = self.out
+
+        def parts(ps: list[tuple[str, int]], total: int) -> str:
+            out = [escape(lbl) if lbl.startswith("Level") else f"{escape(lbl)} {v:+d}" for lbl, v in ps]
+            rest = total - sum(v for _, v in ps)
+            if rest:  # what the breakdown does not itemise (a monster's bonus against you, Doppleganger)
+                out.append(f"other card effects {rest:+d}")
+            return ", ".join(out)
+
+        o.print("[bold]Combat[/bold]:")
+        names = " and ".join(escape(f["player"]) for f in b["fighters"])
+        o.print(f"  Fighting: {names}, strength {b['side_strength']}")
+        for f in b["fighters"]:
+            o.print(f"    {escape(f['player'])} {f['strength']} = {parts(f['parts'], f['strength'])}")
+        if b["one_shots"]:
+            shots = ", ".join(f"{escape(n)} {v:+d}" for n, v in b["one_shots"])
+            o.print(f"    cards played for them: {shots}")
+        o.print(f"  Monsters: strength {b['monster_strength']}")
+        for m in b["monsters"]:
+            o.print(
+                f"    {escape(m['monster'])} {m['strength']} = {parts(m['parts'], m['strength'])} "
+                f"({_plural(m['treasures'], 'Treasure')})"
+            )
+        side, mon = b["side_strength"], b["monster_strength"]
+        state = "WINNING" if b["fighters_winning"] else "LOSING"
+        tie = ": a tie, and a Warrior wins ties" if b["fighters_winning"] and side == mon else ""
+        o.print(f"  The fighters are {state} ({side} against {mon}{tie}).")
+
+    def situation(self) -> str:
+        """What the engine is asking the person, in words."""
+        g = self.g
+        pr = g.prompt
+        k = pr.kind
+        n = g._name
+        if k == "main":
+            if pr.data == "start":
+                return "Your turn. Kick open the door when you are ready (you may play cards, equip or sell first)."
+            if pr.data == "door":
+                return "No monster behind the door: Look For Trouble (fight a monster from your hand) or Loot The Room."
+            return "End the turn when you are ready (you may still play cards, equip, sell or trade)."
+        if k == "drawn":
+            return f"You drew {g.name(pr.data)} face-up: keep it in your hand or play it now."
+        if k == "window":
+            return "Your answer: play a card into this fight, or pass (the fight goes on once everyone has passed)."
+        if k == "losing":
+            return "You are losing this fight: ask someone for help, or run away."
+        if k == "help":
+            a = pr.data
+            if a.kind == "volunteer":
+                return f"{n(a.seat)} offers to help you fight: accept or refuse."
+            offer = g.text(a).split(" offering ", 1)
+            deal = f", offering {offer[1]}" if len(offer) > 1 else ", offering nothing"
+            return f"{n(a.seat)} asks you for help{deal}: accept or refuse."
+        if k == "curse_window":
+            card, victim = pr.data
+            return f"{g.name(card)} is about to strike {n(victim)}: cancel it with a card, or pass."
+        if k == "run":
+            return "Run Away: choose the monster to run from (a 5 or more on the die escapes), or escape another way."
+        if k == "rolled":
+            runner, mon, die, total, ok, _ = pr.data
+            result = "escapes" if ok else "is caught"
+            return (
+                f"{n(runner)} rolled {die} (total {total}) running from {g.name(mon)} and {result}. "
+                "You may play a card on the roll, or pass."
+            )
+        if k == "choose":
+            _, why = pr.data
+            return f"Choose a card: {why}."
+        if k == "loot_body":
+            return f"Loot {n(pr.data[0])}'s body: take one card."
+        if k == "pick":
+            return "Share the Treasure: pick one card."
+        if k == "charity":
+            me = g.players[self.me]
+            return (
+                f"Charity: you hold {len(me.hand)} cards, more than your limit of {g.hand_limit(me)}. "
+                "Play, sell, or give away the extras (to the lowest-Level player; discard them if that is you)."
+            )
+        if k == "offer":
+            a = pr.data
+            return f"{n(a.seat)} proposes: {g.text(a)}. Accept or refuse."
+        if k == "end_window":
+            nxt = n((g.active + 1) % len(g.players))
+            return f"Before {nxt}'s turn you may play any-time cards, or pass."
+        if k == "before":
+            kinds = {a.kind for a in g.legal_actions(self.me)}
+            if kinds == {"choose"}:
+                return f"{g.name(pr.data[0])}: choose one of its options (by number)."
+            what = f"{g.name(pr.data[0])}: choose before the fight"
+            if {"pass", "decline"} <= kinds:
+                return what + ": pass to fight it, or decline to walk past it."
+            if {"use", "decline"} <= kinds:
+                return what + ": use a card as its text offers (see: card NAME), or decline and fight it."
+            return what + " (see: card NAME)."
+        return f"Your move ({k})."
+
+    def show_end(self) -> None:
+        g = self.g
+        o = self.out
+        o.print()
+        o.rule("Game over", style="bold")
+        if g.winners:
+            names = " and ".join(n for n in (g._name(s) for s in g.winners))
+            you = " You win!" if self.me in g.winners else ""
+            o.print(f"[bold]{escape(names)} {'wins' if len(g.winners) == 1 else 'win'} the game![/bold]{you}")
+        elif g.capped:
+            o.print(f"The game stopped at the turn cap ({g.turn} turns): no winner.")
+        for q in sorted(g.players, key=lambda q: -q.level):
+            o.print(f"  {escape(q.name)}: Level {q.level}")
+
+
+@app.command()
+def play(
+    bots: Annotated[int, typer.Option(min=2, max=5, help="Number of bots (2 to 5).")] = 3,
+    set_: Annotated[str, typer.Option("--set", help="Card set(s), comma-separated.")] = "deluxe",
+    seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (default: random).")] = None,
+    name: Annotated[str, typer.Option(help="Your name.")] = "Player",
+    bot_agent: Annotated[str, typer.Option(help="Bot type: random or heuristic.")] = "heuristic",
+    listen_at_the_door: Annotated[
+        bool, typer.Option("--listen-at-the-door", help="Faster Play: draw a face-down Door first.")
+    ] = False,
+    shared_victories: Annotated[
+        bool, typer.Option("--shared-victories", help="Faster Play: a helper may win too.")
+    ] = False,
+    load: Annotated[Path | None, typer.Option(help="Resume a game saved with 'save FILE'.")] = None,
+) -> None:
+    """Play Munchkin in the terminal against bots: you are seat 0. Answer by number or action text."""
+    out = _out()
+    _check_agents([bot_agent])
+    if load is not None:
+        try:
+            g = Game.from_json(load.read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError, TypeError, MunchkinError, CardError) as exc:
+            out.print(f"[red]Error:[/red] cannot load {escape(str(load))}: {escape(str(exc))}")
+            raise typer.Exit(1) from None
+        seed = g.setup.seed
+    else:
+        sets = _split(set_)
+        _check_sets(sets)
+        name = name.strip()
+        if not name:
+            raise typer.BadParameter("your name may not be empty", param_hint="--name")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        others = [n for n in NAMES if n.lower() != name.lower()][:bots]
+        opts = Options(listen_at_the_door=listen_at_the_door, shared_victories=shared_victories)
+        try:
+            g = Game(Setup(sets, [name] + others, seed, opts))
+        except MunchkinError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    def warn(msg: str) -> None:
+        out.print(f"[yellow]Note:[/yellow] {msg}")
+
+    agents = {s: _make_bot(bot_agent, seed * 7919 + s, warn) for s in range(1, len(g.players))}
+    out.print(
+        f"Munchkin ({', '.join(g.setup.sets)}), seed {seed}. You are {escape(g.players[0].name)}; "
+        f"the bots ({bot_agent}) are {escape(', '.join(p.name for p in g.players[1:]))}. Type 'help' for help."
+    )
+    Seat(g, agents, out).run()
+
+
+# ====================================================================== simulate
+def _summary_table(s: dict[str, Any]) -> Table:
+    t = Table(title="Simulation", box=box.SIMPLE, show_header=False)
+    t.add_column("what", style="bold")
+    t.add_column("value")
+    t.add_row("sets", ", ".join(s["sets"]))
+    t.add_row("players / agents", f"{s['players']} / {', '.join(s['agents'])}")
+    t.add_row("seeds", f"{s['seed']} to {s['seed'] + s['games'] - 1}" if s["games"] else "-")
+    t.add_row("games", str(s["games"]))
+    t.add_row("finished", str(s["finished"]))
+    t.add_row("capped (no winner)", str(s["capped"]))
+    agents = s["agents"]
+    wins = ", ".join(f"seat {i} ({NAMES[i]}, {agents[i % len(agents)]}): {w}" for i, w in enumerate(s["wins_by_seat"]))
+    t.add_row("wins by seat", wins)
+    tr = s["turns"]
+    t.add_row("turns", f"mean {tr['mean']:.1f}, median {tr['p50']:.0f}, 95th percentile {tr['p95']:.0f}")
+    t.add_row("decisions", f"{s['decisions']} in {s['seconds']:.2f} s")
+    t.add_row("decisions per second", f"{s['decisions_per_second']:,.0f}")
+    t.add_row("games per second", f"{s['games_per_second']:.2f}")
+    checked = "" if s["checked"] else " (not checked; use --check)"
+    t.add_row("invariant violations", f"{s['invariant_violations']}{checked}")
+    return t
+
+
+def _play_and_save(sets: list[str], players: int, seed: int, agents: list[str], check: bool, folder: Path) -> Any:
+    """One game played as simulate.play_game plays it, its log saved to folder/game-SEED.json."""
+    from munchkin.invariants import Checker
+    from munchkin.simulate import GameResult
+
+    g = Game(Setup(list(sets), NAMES[:players], seed, Options(turn_cap=5000)))
+    bots = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
+    checker = Checker() if check else None
+    problems: list[str] = []
+    while not g.over:
+        seat = g.to_act[0]
+        g.apply(bots[seat].act(g, seat, g.legal_actions(seat)))
+        if checker is not None:
+            v = checker.check(g)
+            if v:
+                problems += [f"seed {seed} turn {g.turn}: {x}" for x in v]
+                break
+    if checker is not None and not problems:
+        problems += [f"seed {seed}: {x}" for x in checker.check(g)]
+    (folder / f"game-{seed}.json").write_text(g.to_json(), encoding="utf-8")
+    return GameResult(seed, g.turn, g.decisions, list(g.winners), g.capped, problems)
+
+
+def _simulate_with_logs(
+    sets: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    agents: list[str],
+    check: bool,
+    folder: Path,
+    progress: Callable[[int], None],
+) -> dict[str, Any]:
+    """simulate(), saving every game's log; the same summary."""
+    import time
+
+    from munchkin.simulate import percentile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    results = []
+    t0 = time.perf_counter()
+    for i in range(games):
+        results.append(_play_and_save(sets, players, seed + i, agents, check, folder))
+        progress(i + 1)
+    elapsed = time.perf_counter() - t0
+    wins = [0] * players
+    for r in results:
+        for w in r.winners:
+            wins[w] += 1
+    turns = [r.turns for r in results]
+    decisions = sum(r.decisions for r in results)
+    violations = [v for r in results for v in r.violations]
+    return {
+        "games": games,
+        "finished": sum(1 for r in results if not r.capped),
+        "capped": sum(1 for r in results if r.capped),
+        "wins_by_seat": wins,
+        "turns": {
+            "mean": sum(turns) / len(turns) if turns else 0.0,
+            "p50": percentile(turns, 0.5),
+            "p95": percentile(turns, 0.95),
+        },
+        "decisions": decisions,
+        "seconds": elapsed,
+        "decisions_per_second": decisions / elapsed if elapsed else 0.0,
+        "games_per_second": games / elapsed if elapsed else 0.0,
+        "invariant_violations": len(violations),
+        "violations": violations[:20],
+        "sets": sets,
+        "players": players,
+        "agents": agents,
+        "seed": seed,
+        "checked": check,
+    }
+
+
+@app.command()
+def simulate(
+    set_: Annotated[str, typer.Option("--set", help="Card set(s), comma-separated.")] = "deluxe",
+    players: Annotated[int, typer.Option(min=3, max=6, help="Players per game (3 to 6).")] = 4,
+    games: Annotated[int, typer.Option(min=0, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
+    agents: Annotated[str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")] = "random",
+    check: Annotated[bool, typer.Option("--check", help="Check every invariant after every step.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only the summary as one JSON object.")] = False,
+    save_log: Annotated[Path | None, typer.Option(help="Save each game as DIR/game-SEED.json.")] = None,
+) -> None:
+    """Play many games between bots and summarise them; exit 1 if an invariant was broken."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from munchkin import simulate as sim
+
+    sets = _split(set_)
+    _check_sets(sets)
+    agent_list = _split(agents)
+    _check_agents(agent_list)
+    err = _err()
+    progress = Progress(
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=as_json or not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("games", total=games)
+
+        def tick(done: int) -> None:
+            progress.update(task, completed=done)
+
+        try:
+            if save_log is not None:
+                summary = _simulate_with_logs(sets, players, games, seed, agent_list, check, save_log, tick)
+            else:
+                summary = sim.simulate(sets, players, games, seed, agent_list, check, progress=tick)
+        except ImportError as exc:
+            err.print(f"Error: an agent is not available: {exc}")
+            raise typer.Exit(2) from None
+        except OSError as exc:
+            err.print(f"Error: {exc}")
+            raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(summary))
+    else:
+        out = _out()
+        out.print(_summary_table(summary))
+        for v in summary["violations"]:
+            out.print(f"[red]violation:[/red] {escape(v)}")
+        if save_log is not None:
+            out.print(f"Saved {summary['games']} game logs in {escape(str(save_log))}.")
+    if summary["invariant_violations"] > 0:
+        raise typer.Exit(1)
+
+
+# ====================================================================== replay
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A saved game (JSON).")],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every action and what it did.")] = False,
+) -> None:
+    """Replay a saved game from its seed and log; check that it rebuilds the same state."""
+    out = _out(lines=True)
+    try:
+        text = file.read_text(encoding="utf-8")
+        data = json.loads(text)
+        g = Game.from_json(text)
+    except OSError as exc:
+        out.print(f"[red]Error:[/red] cannot read {escape(str(file))}: {escape(exc.strerror or str(exc))}")
+        raise typer.Exit(1) from None
+    except json.JSONDecodeError as exc:
+        out.print(f"[red]Error:[/red] {escape(str(file))} is not JSON: {escape(str(exc))}")
+        raise typer.Exit(1) from None
+    except (MunchkinError, CardError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        out.print(f"[red]Error:[/red] {escape(str(file))} does not replay: {escape(str(exc) or type(exc).__name__)}")
+        raise typer.Exit(1) from None
+    n = sum(1 for e in g.log if e[0] == "act")
+    if verbose:
+        _replay_verbose(out, data)
+    out.print(f"replayed {n} actions: identical (fingerprint {g.fingerprint()})")
+    if verbose:
+        if g.winners:
+            out.print(f"winner: {escape(' and '.join(g._name(s) for s in g.winners))} after {g.turn + 1} turns")
+        elif g.capped:
+            out.print(f"stopped at the turn cap ({g.turn} turns)")
+        else:
+            out.print(f"unfinished: turn {g.turn + 1}, waiting on {escape(', '.join(g._name(s) for s in g.to_act))}")
+
+
+def _action_from_raw(raw: list[Any]) -> Action:
+    """An Action from its saved field list (JSON turns the `cards` tuple into a list)."""
+    kind, seat, card, target, monster, cards, n, flag = raw
+    return Action(kind, seat, card, target, monster, tuple(cards), n, flag)
+
+
+def _replay_verbose(out: Console, data: dict[str, Any]) -> None:
+    """Print each logged action and the narration it caused (as a spectator sees it)."""
+    g = Game(Game.setup_from_json(data))
+    seen = 0
+    for line in narrate(g, None, 0):
+        out.print("  " + escape(line))
+    seen = len(g.events)
+    i = 0
+    for entry in data["log"]:
+        if "act" not in entry:
+            continue
+        i += 1
+        a = _action_from_raw(entry["raw"]) if "raw" in entry else None
+        out.print(f"{i:>5}. {escape(g._name(entry['seat']))}: {escape(entry['act'])}")
+        if a is not None:
+            g.apply(a)
+        else:
+            g.play(entry["act"], entry["seat"])
+        for line in narrate(g, None, seen):
+            out.print("       " + escape(line))
+        seen = len(g.events)
+
+
+# ====================================================================== scenario
+@app.command()
+def scenario(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files, or folders of *.yaml files.")],
+) -> None:
+    """Run scenario files: PASS or FAIL for each, with every failed expectation; exit 1 on any failure."""
+    from munchkin.scenario import run_scenario
+
+    out = _out(lines=True)
+    files: list[Path] = []
+    missing: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(p.rglob("*.yaml"))
+        elif p.exists():
+            files.append(p)
+        else:
+            missing.append(p)
+    passed = failed = 0
+    for p in missing:
+        out.print(f"[red]FAIL[/red] {escape(str(p))}: no such file or folder")
+        failed += 1
+    for f in files:
+        try:
+            result = run_scenario(f)
+            failures = result.failures
+            label = result.name
+        except Exception as exc:  # a crash in the engine is a failure of this scenario, not of the run
+            failures = [f"crashed: {type(exc).__name__}: {exc}"]
+            label = f.stem
+        if not failures:
+            passed += 1
+            out.print(f"[green]PASS[/green] {escape(str(f))}: {escape(label)}")
+        else:
+            failed += 1
+            out.print(f"[red]FAIL[/red] {escape(str(f))}: {escape(label)}")
+            for x in failures:
+                out.print(f"       - {escape(x)}")
+    out.print(f"{passed} passed, {failed} failed")
+    if failed or not (files or missing):
+        if not (files or missing):
+            out.print("no scenario files found")
+        raise typer.Exit(1)
+
+
+# ====================================================================== cards
+@cards_app.command("check")
+def cards_check(
+    set_: Annotated[str | None, typer.Option("--set", help="Only this set (default: every set).")] = None,
+) -> None:
+    """Load and validate every set: schema, deck counts, hooks. Exit 1 on the first problem in a set."""
+    out = _out(lines=True)
+    names = _split(set_) if set_ else available_sets()
+    bad = 0
+    for name in names:
+        try:
+            cs = load_set(name)
+        except CardError as exc:
+            bad += 1
+            out.print(f"[red]{escape(name)}: ERROR[/red] {escape(str(exc))}")
+            continue
+        doors = sum(c.copies for c in cs.cards if c.deck == "door")
+        treasures = sum(c.copies for c in cs.cards if c.deck == "treasure")
+        out.print(f"{escape(name)}: {doors} Door, {treasures} Treasure cards OK")
+    if bad:
+        raise typer.Exit(1)
+
+
+@cards_app.command("list")
+def cards_list(
+    set_: Annotated[str | None, typer.Option("--set", help="Set(s), comma-separated (default: every set).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="A JSON array with one object per physical card.")] = False,
+) -> None:
+    """List the cards of a set: a table, or with --json one object per physical card (copies counted)."""
+    from munchkin.engine.cards import build_def
+
+    names = _split(set_) if set_ else available_sets()
+    records: list[dict[str, Any]] = []
+    defs: list[tuple[CardDef, int]] = []
+    for name in names:
+        try:
+            cs = load_set(name)
+        except CardError as exc:
+            _err().print(f"Error: {exc}")
+            raise typer.Exit(1) from None
+        for card in cs.cards:
+            d = build_def(len(defs), name, card)
+            defs.append((d, card.copies))
+            for k in range(card.copies):
+                records.append(card_record(d, k + 1, card.copies))
+    if as_json:
+        typer.echo(json.dumps(records, indent=1))
+        return
+    out = _out()
+    for deck in ("door", "treasure"):
+        rows = [(d, n) for d, n in defs if d.deck == deck]
+        total = sum(n for _, n in rows)
+        t = Table(title=f"{deck.capitalize()} cards ({total})", box=box.SIMPLE_HEAD)
+        t.add_column("Name")
+        t.add_column("Copies", justify="right")
+        t.add_column("Kind")
+        t.add_column("Provenance")
+        for d, n in sorted(rows, key=lambda r: (r[0].kind, r[0].name)):
+            t.add_row(escape(d.name), str(n), escape(card_summary(d)), d.provenance)
+        out.print(t)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

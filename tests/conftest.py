@@ -1,0 +1,53 @@
+"""Batch-wide checks of the game suite (tests/test_games.py), also under pytest-xdist.
+
+Each chunk of games records its games and capped seeds as a `game_batch` user property; the
+reports reach the controlling process, which adds them up per batch (agent) and fails the
+session when 1% or more of a batch's games were stopped by the turn cap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+CAP_SHARE = 0.01
+_batches: dict[str, dict[str, Any]] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "call":
+        return
+    for name, value in report.user_properties:
+        if name == "game_batch":
+            b = _batches.setdefault(value["batch"], {"games": 0, "capped": [], "seconds": 0.0})
+            b["games"] += value["games"]
+            b["capped"] += value["capped"]
+            b["seconds"] += value["seconds"]
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if _is_worker(config) or not _batches:
+        return
+    for agent, b in sorted(_batches.items()):
+        capped = sorted(b["capped"])
+        terminalreporter.write_line(
+            f"game suite, {agent} agents: {b['games']} games in {b['seconds']:.1f} s of play, "
+            f"{len(capped)} capped{' (seeds ' + ', '.join(map(str, capped)) + ')' if capped else ''}"
+        )
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _is_worker(session.config):
+        return
+    for agent, b in sorted(_batches.items()):
+        if b["games"] and len(b["capped"]) >= CAP_SHARE * b["games"]:
+            print(
+                f"\nFAILED game suite: {len(b['capped'])} of {b['games']} {agent}-agent games were capped "
+                f"(must be fewer than {CAP_SHARE:.0%}): seeds {sorted(b['capped'])}"
+            )
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED

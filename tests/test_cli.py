@@ -1,0 +1,245 @@
+"""The command line: every command through typer's CliRunner, as a user would call it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from munchkin.cli import app
+
+runner = CliRunner()
+SCENARIOS = Path(__file__).parent / "scenarios"
+EXAMPLE = SCENARIOS / "deluxe" / "example_of_combat.yaml"
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+# ---------------------------------------------------------------- cards
+def test_cards_check() -> None:
+    r = run("cards", "check")
+    assert r.exit_code == 0, r.output
+    assert "deluxe: 95 Door, 73 Treasure cards OK" in r.stdout
+
+
+def test_cards_check_unknown_set() -> None:
+    r = run("cards", "check", "--set", "no-such-set")
+    assert r.exit_code == 1
+    assert "unknown set" in r.stdout
+
+
+def test_cards_list_json_one_object_per_physical_card() -> None:
+    r = run("cards", "list", "--set", "deluxe", "--json")
+    assert r.exit_code == 0, r.output
+    cards = json.loads(r.stdout)
+    assert isinstance(cards, list)
+    assert sum(1 for c in cards if c["deck"] == "door") == 95
+    assert sum(1 for c in cards if c["deck"] == "treasure") == 73
+    for c in cards:
+        assert {"name", "deck", "kind", "provenance", "id", "text"} <= set(c)
+        if c["kind"] == "monster":
+            assert {"level", "treasures", "levels"} <= set(c)
+        if c["kind"] == "item":
+            assert {"bonus", "gold", "slot", "big"} <= set(c)
+    # copies are counted: a card with three copies appears three times
+    dwarves = [c for c in cards if c["name"] == "Dwarf"]
+    assert len(dwarves) == dwarves[0]["copies"] == 3
+    troll = next(c for c in cards if c["name"] == "Net Troll")
+    assert (troll["level"], troll["treasures"]) == (10, 3)
+
+
+def test_cards_list_table() -> None:
+    r = run("cards", "list", "--set", "deluxe")
+    assert r.exit_code == 0, r.output
+    assert "Door cards (95)" in r.stdout and "Treasure cards (73)" in r.stdout
+    assert "Net Troll" in r.stdout
+
+
+# ---------------------------------------------------------------- simulate
+SUMMARY_KEYS = {"games", "finished", "capped", "wins_by_seat", "turns", "decisions_per_second", "invariant_violations"}
+
+
+def test_simulate_json() -> None:
+    r = run(
+        "simulate",
+        "--set",
+        "deluxe",
+        "--players",
+        "4",
+        "--games",
+        "5",
+        "--seed",
+        "1",
+        "--agents",
+        "random",
+        "--check",
+        "--json",
+    )
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)  # stdout is exactly one JSON object
+    assert SUMMARY_KEYS <= set(summary)
+    assert set(summary["turns"]) >= {"mean", "p50", "p95"}
+    assert summary["games"] == 5
+    assert summary["finished"] + summary["capped"] == 5
+    assert len(summary["wins_by_seat"]) == 4
+    assert summary["invariant_violations"] == 0
+
+
+def test_simulate_table_and_agent_list() -> None:
+    r = run("simulate", "--games", "2", "--players", "3", "--agents", "random,random", "--seed", "7")
+    assert r.exit_code == 0, r.output
+    assert "invariant violations" in r.stdout
+    assert "games" in r.stdout
+
+
+def test_simulate_rejects_unknown_agent() -> None:
+    r = run("simulate", "--games", "1", "--agents", "clever")
+    assert r.exit_code != 0
+    assert "unknown agent" in r.output
+
+
+# ---------------------------------------------------------------- replay
+def test_save_log_then_replay(tmp_path: Path) -> None:
+    r = run("simulate", "--games", "2", "--players", "3", "--seed", "3", "--save-log", str(tmp_path), "--json")
+    assert r.exit_code == 0, r.output
+    saved = sorted(tmp_path.glob("game-*.json"))
+    assert [p.name for p in saved] == ["game-3.json", "game-4.json"]
+    assert json.loads(r.stdout)["games"] == 2
+    r = run("replay", str(saved[0]))
+    assert r.exit_code == 0, r.output
+    assert "identical" in r.stdout
+    assert r.stdout.startswith("replayed ")
+
+
+def test_replay_verbose_and_tampered(tmp_path: Path) -> None:
+    run("simulate", "--games", "1", "--players", "3", "--seed", "5", "--save-log", str(tmp_path), "--json")
+    path = tmp_path / "game-5.json"
+    r = run("replay", str(path), "--verbose")
+    assert r.exit_code == 0, r.output
+    assert "kick open the door" in r.stdout and "identical" in r.stdout
+    data = json.loads(path.read_text())
+    data["state"] = "0" * 16
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    r = run("replay", str(bad))
+    assert r.exit_code == 1
+    assert "does not replay" in r.stdout
+
+
+def test_replay_missing_and_not_json(tmp_path: Path) -> None:
+    assert run("replay", str(tmp_path / "nothing.json")).exit_code == 1
+    junk = tmp_path / "junk.json"
+    junk.write_text("this is not json")
+    r = run("replay", str(junk))
+    assert r.exit_code == 1 and "not JSON" in r.stdout
+
+
+# ---------------------------------------------------------------- scenario
+def test_scenario_directory() -> None:
+    """Every scenario under tests/scenarios is run; the verdict agrees with run_scenario.
+
+    (Whether they all pass is tests/test_scenarios.py's business: when they do, this exits 0.)
+    """
+    from munchkin.scenario import run_scenario
+
+    files = sorted(SCENARIOS.rglob("*.yaml"))
+    failed = sum(1 for f in files if not run_scenario(f).ok)
+    r = run("scenario", str(SCENARIOS))
+    assert f"{len(files) - failed} passed, {failed} failed" in r.stdout
+    assert r.exit_code == (1 if failed else 0), r.stdout
+    assert r.stdout.count("PASS ") == len(files) - failed
+
+
+def test_scenario_file_and_failure(tmp_path: Path) -> None:
+    r = run("scenario", str(EXAMPLE))
+    assert r.exit_code == 0, r.stdout
+    assert "PASS" in r.stdout and "1 passed, 0 failed" in r.stdout
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(EXAMPLE.read_text().replace("level: {Aric: 5}", "level: {Aric: 7}"))
+    r = run("scenario", str(EXAMPLE), str(wrong), str(tmp_path / "missing.yaml"))
+    assert r.exit_code == 1
+    assert "FAIL" in r.stdout and "Aric's Level: expected 7, got 5" in r.stdout
+    assert "1 passed, 2 failed" in r.stdout
+
+
+# ---------------------------------------------------------------- play
+def test_play_many_ones() -> None:
+    r = run("play", "--seed", "21", "--bots", "3", "--bot-agent", "random", input="1\n" * 400)
+    assert r.exit_code == 0, r.output
+    assert r.exception is None
+    out = r.stdout
+    assert "Traceback" not in r.output
+    assert "Turn 1: Player's turn" in out
+    assert "Hand (" in out and "Other players" in out and "Decks: Door" in out
+    assert "1. kick open the door" in out
+    assert "What happened" in out and "kicks open the door" in out
+    assert "Combat:" in out and "The fighters are" in out
+    assert "End of input." in out or "Game over" in out
+
+
+def test_play_shows_the_end_of_a_finished_game() -> None:
+    import io
+
+    from rich.console import Console
+
+    from munchkin.agents.base import make_agent
+    from munchkin.cli import Seat
+    from munchkin.engine.game import Game, Options, Setup
+
+    g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 4, Options(turn_cap=5000)))
+    bots = {s: make_agent("random", s) for s in range(3)}
+    while not g.over:
+        seat = g.to_act[0]
+        g.apply(bots[seat].act(g, seat, g.legal_actions(seat)))
+    buf = io.StringIO()
+    assert Seat(g, bots, Console(file=buf, width=100)).run() is True
+    out = buf.getvalue()
+    assert "Game over" in out
+    assert "wins the game!" in out or "turn cap" in out
+    assert "Player: Level" in out
+
+
+def test_play_bad_input_is_shown_and_asked_again(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    lines = [
+        "fly to the moon",
+        "99",
+        "loot the room",
+        "card Net Troll",
+        "help",
+        f"save {save}",
+        "KICK OPEN THE DOOR",
+        "quit",
+    ]
+    r = run("play", "--seed", "5", "--bot-agent", "random", "--name", "Zoe", input="\n".join(lines) + "\n")
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "Error: unknown action 'fly to the moon'" in out
+    assert "Error: choose a number from 1 to" in out
+    assert "Error: 'loot the room' is not legal now" in out
+    assert "Net Troll (Door card: Monster, Level 10" in out
+    assert "How to answer" in out
+    assert "Zoe kicks open the door" in out  # the bad lines lost nothing
+    assert "You leave the game." in out
+    assert json.loads(save.read_text())["format"] == "munchkin-game/1"
+    # the saved game resumes where it was saved, and replays as saved
+    r = run("play", "--load", str(save), "--bot-agent", "random", input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "seed 5. You are Zoe" in " ".join(r.stdout.split())
+    assert "identical" in run("replay", str(save)).stdout
+
+
+def test_play_eof_quits_cleanly() -> None:
+    r = run("play", "--seed", "2", "--bot-agent", "random", "--listen-at-the-door", input="")
+    assert r.exit_code == 0, r.output
+    assert "End of input." in r.stdout
+
+
+def test_play_default_bots_and_options() -> None:
+    r = run("play", "--seed", "9", "--bots", "4", "--shared-victories", input="1\n" * 40)
+    assert r.exit_code == 0, r.output
+    assert r.exception is None
+    assert "Ann, Bob, Cid, Dee." in " ".join(r.stdout.split())  # five players: you and four bots

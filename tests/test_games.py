@@ -1,0 +1,65 @@
+"""The CI game suite: seeded games between bots, every invariant checked after every step.
+
+- 1000 random-agent games (4 players, seeds 1..1000) in 20 chunks of 50;
+- 200 heuristic-agent games (4 players, seeds 1..200) in 10 chunks of 20.
+
+Each chunk asserts: no game raises, no invariant is ever violated, every game that was not
+stopped by the turn cap has a winner, and the chunk alone does not use up its batch's budget
+of capped games. The budget itself (fewer than 1% of each whole batch capped) is checked
+across chunks, also under pytest-xdist, by `tests/conftest.py`.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from munchkin.simulate import play_game
+
+RANDOM_GAMES, RANDOM_CHUNK = 1000, 50
+HEURISTIC_GAMES, HEURISTIC_CHUNK = 200, 20
+CAP_SHARE = 0.01  # capped games must be fewer than 1% of a batch
+
+
+def run_chunk(agent: str, seeds: range, batch: int, record_property: Callable[[str, Any], None]) -> None:
+    t0 = time.perf_counter()
+    problems: list[str] = []
+    capped: list[int] = []
+    for seed in seeds:
+        try:
+            r = play_game(["deluxe"], 4, seed, [agent], check=True)
+        except Exception as exc:  # an engine or agent crash: report it with the others
+            tb = traceback.format_exception(exc)
+            problems.append(f"seed {seed}: {type(exc).__name__}: {exc}\n{''.join(tb[-6:])}")
+            continue
+        problems += r.violations
+        if r.capped:
+            capped.append(seed)
+        elif not r.winners:
+            problems.append(f"seed {seed}: the game ended after {r.turns} turns without a winner")
+    seconds = time.perf_counter() - t0
+    record_property("game_batch", {"batch": agent, "games": len(seeds), "capped": capped, "seconds": seconds})
+    assert not problems, f"{agent} games, seeds {seeds.start}..{seeds.stop - 1}:\n" + "\n".join(problems[:20])
+    assert len(capped) < CAP_SHARE * batch, f"{agent} games capped by the turn cap: seeds {capped}"
+
+
+@pytest.mark.parametrize(
+    "start",
+    range(1, RANDOM_GAMES + 1, RANDOM_CHUNK),
+    ids=lambda s: f"seeds{s}-{s + RANDOM_CHUNK - 1}",
+)
+def test_random_agent_games(start: int, record_property: Callable[[str, Any], None]) -> None:
+    run_chunk("random", range(start, start + RANDOM_CHUNK), RANDOM_GAMES, record_property)
+
+
+@pytest.mark.parametrize(
+    "start",
+    range(1, HEURISTIC_GAMES + 1, HEURISTIC_CHUNK),
+    ids=lambda s: f"seeds{s}-{s + HEURISTIC_CHUNK - 1}",
+)
+def test_heuristic_agent_games(start: int, record_property: Callable[[str, Any], None]) -> None:
+    run_chunk("heuristic", range(start, start + HEURISTIC_CHUNK), HEURISTIC_GAMES, record_property)

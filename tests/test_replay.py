@@ -1,0 +1,311 @@
+"""Replays: a game rebuilds exactly from its log, from its save, and from the text of its actions.
+
+For 60 seeded games between random agents (3, 4 and 6 players, with and without the Faster
+Play Rules), played to the end:
+
+(a) `Game.from_log(setup, log)` rebuilds the same state;
+(b) `Game.from_json(g.to_json())` loads and rebuilds the same state;
+(c) replaying the canonical text of every action, each text read in the state it was taken in,
+    through `Game.play` gives back the very same actions and the same state: every canonical
+    text parses back to its action.
+
+Also: a game saved in the middle of a combat loads and goes on exactly as the original; and a
+corrupted save (edited entries, wrong format, broken JSON) is refused with a MunchkinError that
+says what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from munchkin.engine.actions import Action, MunchkinError
+from munchkin.engine.game import Game, Options, Setup
+
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+CASES = [(seed, [4, 3, 6][seed % 3], seed % 2 == 0) for seed in range(1, 61)]
+
+
+def setup_for(seed: int, players: int, fast: bool) -> Setup:
+    options = Options(listen_at_the_door=True, shared_victories=True) if fast else Options()
+    return Setup(["deluxe"], NAMES[:players], seed, options)
+
+
+Record = tuple[int, str, Action]
+
+
+def play_recorded(setup: Setup, stop: Any = None) -> tuple[Game, list[Record]]:
+    """A random-agent game; each decision recorded with its text as it read when taken."""
+    g = Game(setup)
+    r = random.Random(setup.seed * 31 + 7)
+    records: list[Record] = []
+    while not g.over:
+        if stop is not None and stop(g):
+            break
+        seat = r.choice(list(g.to_act))
+        legal = g.legal_actions(seat)
+        a = legal[r.randrange(len(legal))]
+        records.append((seat, g.text(a), a))
+        g.apply(a)
+    return g, records
+
+
+def same_game(g: Game, h: Game, what: str) -> None:
+    assert h.fingerprint() == g.fingerprint(), f"{what}: fingerprint differs"
+    assert h.to_act == g.to_act, f"{what}: to_act differs"
+    assert h.events == g.events, f"{what}: events differ"
+    assert h.log == g.log, f"{what}: log differs"
+    assert (h.over, h.capped, h.winners, h.turn) == (g.over, g.capped, g.winners, g.turn), f"{what}: outcome differs"
+
+
+def case_id(case: tuple[int, int, bool]) -> str:
+    seed, players, fast = case
+    return f"seed{seed}-{players}p" + ("-faster" if fast else "")
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_full_game_replays(case: tuple[int, int, bool]) -> None:
+    setup = setup_for(*case)
+    g, records = play_recorded(setup)
+    assert g.over
+
+    # (a) from the log
+    same_game(g, Game.from_log(g.setup, g.log), f"{case_id(case)} from_log")
+
+    # (b) from the save
+    saved = g.to_json()
+    json.loads(saved)
+    loaded = Game.from_json(saved)
+    same_game(g, loaded, f"{case_id(case)} from_json")
+
+    # (c) from the text of each action, read when it was taken
+    g2 = Game(setup)
+    for i, (seat, text, a) in enumerate(records):
+        try:
+            got = g2.play(text, seat)
+        except MunchkinError as exc:
+            msg = f"{case_id(case)} decision {i}: {text!r} as seat {seat} does not replay: {exc}"
+            raise AssertionError(msg) from exc
+        assert got == a, f"{case_id(case)} decision {i}: {text!r} parsed as {got!r}, not {a!r}"
+    same_game(g, g2, f"{case_id(case)} replayed by text")
+
+
+def test_save_texts_read_as_played() -> None:
+    """The save writes each action's text as it read when taken (the recorded texts)."""
+    g, records = play_recorded(setup_for(3, 4, False))
+    acts = [e for e in json.loads(g.to_json())["log"] if "act" in e]
+    assert [(e["seat"], e["act"]) for e in acts] == [(s, t) for s, t, _ in records]
+
+
+# ------------------------------------------------------------------ saved mid-combat
+def in_combat(g: Game) -> bool:
+    return g.combat is not None and g.prompt.kind in ("window", "losing", "run", "help", "rolled")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
+def test_save_in_combat_loads_and_goes_on_identically(seed: int) -> None:
+    players = [3, 4, 6][seed % 3]
+    setup = setup_for(seed, players, seed % 2 == 1)
+    # stop at the second combat prompt of the game, some way into it
+    seen = [0]
+
+    def stop(g: Game) -> bool:
+        if in_combat(g):
+            seen[0] += 1
+        return seen[0] >= 3
+
+    g, _ = play_recorded(setup, stop)
+    assert not g.over and in_combat(g), f"seed {seed}: no combat reached"
+    h = Game.from_json(g.to_json())
+    same_game(g, h, f"seed {seed} loaded in combat")
+    assert h.combat is not None
+    for s in range(players):
+        assert h.view(s) == g.view(s), f"seed {seed}: seat {s}'s view differs after loading"
+    r = random.Random(seed)
+    step = 0
+    while not g.over:
+        seat = r.choice(list(g.to_act))
+        legal = g.legal_actions(seat)
+        assert h.legal_actions(seat) == legal, f"seed {seed} step {step}: legal actions differ"
+        a = legal[r.randrange(len(legal))]
+        g.apply(a)
+        h.apply(a)
+        assert h.fingerprint() == g.fingerprint(), f"seed {seed} step {step}: {a!r} gives different states"
+        if g.combat is not None or step < 50:
+            for s in range(players):
+                assert h.view(s) == g.view(s), f"seed {seed} step {step}: seat {s}'s view differs"
+        step += 1
+    same_game(g, h, f"seed {seed} continued after loading")
+
+
+# ------------------------------------------------------------------ corrupted saves
+@pytest.fixture(scope="module")
+def save() -> dict[str, Any]:
+    g, _ = play_recorded(setup_for(11, 4, False), stop=lambda g: g.turn >= 12)
+    return json.loads(g.to_json())
+
+
+def act_indices(data: dict[str, Any]) -> list[int]:
+    return [i for i, e in enumerate(data["log"]) if isinstance(e, dict) and "act" in e]
+
+
+def refused(text: str) -> str:
+    with pytest.raises(MunchkinError) as info:
+        Game.from_json(text)
+    msg = str(info.value)
+    assert msg.strip(), "the error says nothing"
+    return msg.lower()
+
+
+def test_intact_save_loads(save: dict[str, Any]) -> None:
+    g = Game.from_json(json.dumps(save))
+    assert g.fingerprint() == save["state"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "{", "not json", '{"format": "munchkin-game/1", "setup": ', "null", "[]", "42", '"munchkin-game/1"'],
+)
+def test_not_a_save(text: str) -> None:
+    msg = refused(text)
+    assert "json" in msg or "save" in msg or "format" in msg, msg
+
+
+def test_wrong_format(save: dict[str, Any]) -> None:
+    for fmt in ["munchkin-game/0", "munchkin-game/2", "", None, 1]:
+        bad = dict(save, format=fmt)
+        assert "format" in refused(json.dumps(bad))
+    bad = dict(save)
+    del bad["format"]
+    assert "format" in refused(json.dumps(bad))
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "no setup",
+        "setup not a dict",
+        "no log",
+        "log not a list",
+        "unknown option",
+        "two players",
+        "unknown set",
+        "duplicate names",
+    ],
+)
+def test_broken_setup(save: dict[str, Any], edit: str) -> None:
+    bad = json.loads(json.dumps(save))
+    if edit == "no setup":
+        del bad["setup"]
+    elif edit == "setup not a dict":
+        bad["setup"] = [1, 2, 3]
+    elif edit == "no log":
+        del bad["log"]
+    elif edit == "log not a list":
+        bad["log"] = 5
+    elif edit == "unknown option":
+        bad["setup"]["options"]["fly"] = True
+    elif edit == "two players":
+        bad["setup"]["players"] = bad["setup"]["players"][:2]
+    elif edit == "unknown set":
+        bad["setup"]["sets"] = ["no-such-set"]
+    elif edit == "duplicate names":
+        bad["setup"]["players"][1] = bad["setup"]["players"][0]
+    refused(json.dumps(bad))
+
+
+def test_edited_seed_is_refused(save: dict[str, Any]) -> None:
+    bad = json.loads(json.dumps(save))
+    bad["setup"]["seed"] += 1
+    refused(json.dumps(bad))
+
+
+def test_edited_state_is_refused(save: dict[str, Any]) -> None:
+    bad = dict(save, state="0" * 16)
+    assert "state" in refused(json.dumps(bad))
+
+
+@pytest.mark.parametrize("which", [0, 5, -1])
+def test_edited_action_raw_is_refused(save: dict[str, Any], which: int) -> None:
+    """An action changed to one that is not legal there."""
+    bad = json.loads(json.dumps(save))
+    i = act_indices(bad)[which]
+    raw = bad["log"][i]["raw"]
+    raw[0] = "steal" if raw[0] != "steal" else "kick"
+    msg = refused(json.dumps(bad))
+    assert f"log entry {i}" in msg, msg
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [None, "kick", [], ["kick"], ["kick", 0, -1, -1, -1, [], 0, "", "extra"], ["kick", "zero"], {"kind": "kick"}, 7],
+)
+def test_malformed_action_raw_is_refused(save: dict[str, Any], raw: Any) -> None:
+    bad = json.loads(json.dumps(save))
+    i = act_indices(bad)[0]
+    bad["log"][i]["raw"] = raw
+    msg = refused(json.dumps(bad))
+    assert f"log entry {i}" in msg, msg
+
+
+def test_action_swapped_for_another_legal_one_is_refused(save: dict[str, Any]) -> None:
+    """A save whose Nth action is replaced by another action legal at that point."""
+    setup = Game.setup_from_json(save)
+    acts = [Action(*[tuple(x) if isinstance(x, list) else x for x in e["raw"]]) for e in save["log"] if "act" in e]
+    g = Game(setup)
+    swapped = None
+    for k, a in enumerate(acts):
+        legal = g.legal_actions(a.seat)
+        others = [b for b in legal if b != a]
+        if k >= 10 and others:
+            swapped = k
+            break
+        g.apply(a)
+    assert swapped is not None
+    bad = json.loads(json.dumps(save))
+    i = act_indices(bad)[swapped]
+    bad["log"][i]["raw"] = list(others[0])
+    refused(json.dumps(bad))
+
+
+def test_edited_action_text_is_refused(save: dict[str, Any]) -> None:
+    bad = json.loads(json.dumps(save))
+    i = act_indices(bad)[3]
+    bad["log"][i]["act"] = "end the turn" if bad["log"][i]["act"] != "end the turn" else "pass"
+    msg = refused(json.dumps(bad))
+    assert "log entry" in msg, msg
+
+
+@pytest.mark.parametrize("kind", ["roll", "shuffle"])
+def test_edited_chance_is_refused(save: dict[str, Any], kind: str) -> None:
+    bad = json.loads(json.dumps(save))
+    entries = [i for i, e in enumerate(bad["log"]) if kind in e]
+    assert entries, f"the save has no {kind} entry"
+    i = entries[-1]
+    if kind == "roll":
+        bad["log"][i]["roll"] = bad["log"][i]["roll"] % 6 + 1
+    else:
+        order = bad["log"][i]["order"]
+        order[0], order[-1] = order[-1], order[0]
+    msg = refused(json.dumps(bad))
+    assert "log entry" in msg or "state" in msg, msg
+
+
+def test_deleted_and_added_entries_are_refused(save: dict[str, Any]) -> None:
+    for edit in ("delete act", "delete last", "duplicate act", "append junk", "insert string"):
+        bad = json.loads(json.dumps(save))
+        i = act_indices(bad)[4]
+        if edit == "delete act":
+            del bad["log"][i]
+        elif edit == "delete last":
+            bad["log"].pop()
+        elif edit == "duplicate act":
+            bad["log"].insert(i, bad["log"][i])
+        elif edit == "append junk":
+            bad["log"].append({"roll": 3, "seat": 0})
+        else:
+            bad["log"].insert(i, "kick open the door")
+        refused(json.dumps(bad))

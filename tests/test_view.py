@@ -1,0 +1,169 @@
+"""Hidden information: what `Game.view` and `narrate` show each seat.
+
+Full random games (3, 4 and 6 players, with and without the Faster Play Rules); after every
+step, for every seat:
+
+- `g.view(seat)` is JSON-serialisable and shows that seat's hand exactly;
+- no card in another player's hand appears anywhere in it (a card in a hand is never public),
+  nor any card still in a deck: the decks show as sizes only, never as an order;
+- the narration of the new events never names a card that another seat drew face-down, nor a
+  card given by Charity between two other seats; a spectator (`narrate(g, None)`) never hears
+  the name of any face-down draw or of any Charity card.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.view import event_text, narrate
+
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+# (seed, players, Faster Play Rules): six-player games run longest, so fewer of them
+CASES = [(101, 3, False), (102, 3, True), (103, 3, False), (104, 4, False), (105, 4, True), (106, 4, False)]
+CASES += [(107, 6, False), (108, 6, True)]
+CARD_KEYS = ("card", "cards", "monster", "monsters", "hand")
+RECORD = {"id", "name", "kind", "deck"}  # a card record in a view
+
+
+def walk(obj: Any, key: str, ids: list[tuple[str, int]], lists: list[list[int]]) -> None:
+    if isinstance(obj, dict):
+        if "id" in obj and "name" in obj and type(obj["id"]) is int:
+            ids.append((key, obj["id"]))
+        for k, v in obj.items():
+            if k in CARD_KEYS and type(v) is int and v >= 0:
+                ids.append((k, v))
+            walk(v, k, ids, lists)
+    elif isinstance(obj, (list, tuple)):
+        if len(obj) >= 2 and all(type(x) is int for x in obj):
+            lists.append(list(obj))
+            if key in CARD_KEYS:
+                ids.extend((key, x) for x in obj)
+        for v in obj:
+            walk(v, key, ids, lists)
+
+
+def scan(view: dict[str, Any]) -> tuple[list[tuple[str, int]], list[list[int]]]:
+    """Every card id in a view (the "id" of each card record and the ints under card-ish
+    keys), and every list of ints held in it; checks that it is JSON-serialisable."""
+    json.dumps(view)
+    ids: list[tuple[str, int]] = []
+    lists: list[list[int]] = []
+    for key, val in view.items():
+        if isinstance(val, list) and val and all(type(x) is dict and x.keys() == RECORD for x in val):
+            ids.extend((key, x["id"]) for x in val)  # a pile of card records: the fast way
+        else:
+            walk(val, key, ids, lists)
+    return ids, lists
+
+
+def check_view(g: Game, seat: int, where: str) -> None:
+    v = g.view(seat)
+    ids, lists = scan(v)
+    p = g.players[seat]
+    hand = [c["id"] for c in v["hand"]]
+    assert sorted(hand) == sorted(p.hand), f"{where}: seat {seat}'s view shows hand {hand}, not {p.hand}"
+    assert [c["name"] for c in v["hand"]] == [g.name(c) for c in hand], f"{where}: hand names do not match ids"
+    hidden: dict[int, str] = {}
+    for q in g.players:
+        if q.seat != seat:
+            for c in q.hand:
+                hidden[c] = f"{q.name}'s hand"
+    for c in g.door_deck:
+        hidden[c] = "the door deck"
+    for c in g.treasure_deck:
+        hidden[c] = "the treasure deck"
+    for path, c in ids:
+        assert c not in hidden, f"{where}: seat {seat}'s view shows card {c} ({g.name(c)}) from {hidden[c]} at {path}"
+    assert v["door_deck"] == len(g.door_deck) and v["treasure_deck"] == len(g.treasure_deck), where
+    for xs in lists:
+        for d in (g.door_deck, g.treasure_deck):
+            if len(d) >= 2:
+                assert xs != d and xs != d[::-1], f"{where}: seat {seat}'s view holds a deck order"
+    for key, val in v.items():
+        if "deck" in key:
+            assert isinstance(val, int), f"{where}: view[{key!r}] is {type(val).__name__}, not a size"
+
+
+def secret_names(g: Game, ev: tuple[Any, ...], seat: int | None) -> list[str]:
+    """Names of the cards this event must not show to `seat`."""
+    k = ev[0]
+    if k == "draw":
+        _, who, _deck, cards, face_up = ev
+        if not face_up and who != seat:
+            return [g.name(c) for c in cards]
+    elif k == "charity":
+        _, giver, taker, card = ev
+        if seat not in (giver, taker):
+            return [g.name(card)]
+    return []
+
+
+def check_narration(g: Game, start: int, where: str) -> None:
+    seats: list[int | None] = [*range(len(g.players)), None]
+    for seat in seats:
+        lines = narrate(g, seat, start)
+        assert all(isinstance(s, str) for s in lines), where
+        for i, ev in enumerate(g.events[start:], start):
+            names = secret_names(g, ev, seat)
+            if not names:
+                continue
+            said = event_text(g, ev, seat)
+            for name in names:
+                assert name not in said, (
+                    f"{where}: event {i} {ev!r} names {name!r} to {'a spectator' if seat is None else f'seat {seat}'}:"
+                    f" {said!r}"
+                )
+
+
+def case_id(case: tuple[int, int, bool]) -> str:
+    seed, players, fast = case
+    return f"seed{seed}-{players}p" + ("-faster" if fast else "")
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_views_hide_what_they_must(case: tuple[int, int, bool]) -> None:
+    seed, players, fast = case
+    options = Options(listen_at_the_door=fast, shared_victories=fast)
+    g = Game(Setup(["deluxe"], NAMES[:players], seed, options))
+    r = random.Random(seed)
+    seen = 0
+    step = 0
+    while True:
+        where = f"{case_id(case)} step {step} turn {g.turn} ({g.prompt.kind})"
+        for s in range(players):
+            check_view(g, s, where)
+        check_narration(g, seen, where)
+        seen = len(g.events)
+        if g.over:
+            break
+        seat = r.choice(list(g.to_act))
+        legal = g.legal_actions(seat)
+        g.apply(legal[r.randrange(len(legal))])
+        step += 1
+    # the whole story, for everyone, renders without error
+    for s in [*range(players), None]:
+        story = narrate(g, s)
+        assert story and all(isinstance(x, str) for x in story)
+
+
+def test_face_down_draws_are_hidden_from_the_start() -> None:
+    """The opening deal: each seat hears its own cards, nobody else's."""
+    g = Game(Setup(["deluxe"], NAMES[:4], 5))
+    for s in range(4):
+        mine = {g.name(c) for c in g.players[s].hand}
+        told = " ".join(narrate(g, s))
+        assert all(name in told for name in mine)
+        for q in g.players:
+            if q.seat != s:
+                for c in q.hand:
+                    if g.name(c) not in mine:
+                        assert g.name(c) not in told, f"seat {s} hears of {g.name(c)} in {q.name}'s hand"
+    spectator = " ".join(narrate(g, None))
+    for q in g.players:
+        for c in q.hand:
+            assert g.name(c) not in spectator

@@ -13,7 +13,7 @@ import yaml
 from pydantic import ValidationError
 
 from munchkin.cards.schema import Card, Effect, SetFile
-from munchkin.engine.actions import MunchkinError
+from munchkin.errors import MunchkinError
 
 SETS_DIR = Path(__file__).resolve().parent.parent / "sets"
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from munchkin.errors import IllegalAction, MunchkinError, ParseError
+
+__all__ = ["Action", "IllegalAction", "MunchkinError", "ParseError"]
+
 
 class Action(NamedTuple):
     """One choice by one seat. `card`/`target`/`monster` are ids or -1; `cards` lists extra cards."""
@@ -16,18 +20,6 @@ class Action(NamedTuple):
     cards: tuple[int, ...] = ()
     n: int = 0
     flag: str = ""
-
-
-class MunchkinError(Exception):
-    """Base class of every error the engine raises on bad input."""
-
-
-class ParseError(MunchkinError):
-    """The text is not an action of the notation (see docs/notation.md)."""
-
-
-class IllegalAction(MunchkinError):
-    """A well-formed action that the rules do not allow now; the message says why."""
 
 
 # Action kinds (interned strings keep comparisons cheap).

@@ -103,8 +103,8 @@ class GameCore:
             c = self.draw(deck)
             if c < 0:
                 break
-            got.append(c)
             if not self.drawn_effect(p, c):
+                got.append(c)
                 self.give_card(p, c)
         if got:
             self.events.append(("draw", p.seat, deck, tuple(got), face_up))

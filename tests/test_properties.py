@@ -6,12 +6,17 @@ feeds it a random mix of:
 
 - legal actions chosen by index (they must be accepted, and every invariant must hold after);
 - illegal action objects: a legal action of a seat that may not act, a legal action whose card
-  is one the seat does not hold, ids out of range or negative, and made-up action tuples;
+  is one the seat does not hold, ids out of range or negative, a legal action with a value in
+  a field that no legal action of its kind uses, made-up action tuples, and things that are not
+  actions at all (fields of the wrong types, plain tuples, None);
 - garbage text through `Game.play`: random unicode, empty strings, legal texts with a word
   changed, real card names after the wrong verb, unknown player names.
 
 A rejected action must raise `ParseError` or `IllegalAction` (never another exception) and
-leave the game exactly as it was. An accepted one must leave every invariant intact.
+leave the game exactly as it was: same `fingerprint()`, `to_act`, number of events and log
+entries, legal actions of each seat to act (cached and computed afresh), and a deeper digest
+of players, combat, prompt and random state. An accepted one must leave every invariant intact
+(`invariants.violations`, each event looked at once, as `invariants.Checker` does).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError, ParseError
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.engine.notation import VERBS
-from munchkin.engine.state import Combat, MonsterIn, Player
+from munchkin.engine.state import MonsterIn
 from munchkin.invariants import Checker
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
@@ -66,56 +71,48 @@ SETTINGS = settings(
 
 
 # ---------------------------------------------------------------------------- state
-def _player_state(p: Player) -> list[Any]:
-    return [getattr(p, s) if not isinstance(getattr(p, s), set) else sorted(getattr(p, s)) for s in Player.__slots__]
+def _canon(v: Any) -> Any:
+    """A value made comparable and JSON-friendly: sets and dicts in a fixed order."""
+    if isinstance(v, (set, frozenset)):
+        return sorted((_canon(x) for x in v), key=repr)
+    if isinstance(v, dict):
+        return sorted(((repr(k), _canon(x)) for k, x in v.items()), key=repr)
+    if isinstance(v, (list, tuple)):
+        return [_canon(x) for x in v]
+    if isinstance(v, MonsterIn):
+        return [v.card, v.base, list(v.enhancers), list(v.oneshots), v.mate_of.card if v.mate_of else None]
+    return v
 
 
-def _monster_state(m: MonsterIn) -> list[Any]:
-    return [m.card, m.base, list(m.enhancers), list(m.oneshots), m.mate_of.card if m.mate_of else None]
-
-
-def _combat_state(c: Combat | None) -> Any:
-    if c is None:
-        return None
-    out: list[Any] = []
-    for s in Combat.__slots__:
-        v = getattr(c, s)
-        if s == "monsters":
-            v = [_monster_state(m) for m in v]
-        elif isinstance(v, set):
-            v = sorted(v)
-        elif isinstance(v, dict):
-            v = sorted(v.items())
-        out.append([s, v])
-    return out
+def _slots(obj: Any) -> list[Any]:
+    return [[s, _canon(getattr(obj, s, None))] for s in type(obj).__slots__]
 
 
 def deep_state(g: Game) -> str:
     """A digest of everything a rejected action must not touch (more than `fingerprint`)."""
     parts = [
-        g.turn,
-        g.active,
-        g.over,
-        g.capped,
-        g.winners,
-        g.version,
-        g.decisions,
-        g.phase,
-        g.transferred,
-        g.door_deck,
-        g.treasure_deck,
-        g.door_discard,
-        g.treasure_discard,
-        g.limbo,
-        g.forced_rolls,
-        sorted(g.charity_given.items()),
-        repr(g._roll_state),
-        [_player_state(p) for p in g.players],
-        _combat_state(g.combat),
-        g.prompt.kind,
-        list(g.prompt.seats),
+        [
+            g.turn,
+            g.active,
+            g.over,
+            g.capped,
+            g.winners,
+            g.version,
+            g.decisions,
+            g.phase,
+            g.door_deck,
+            g.treasure_deck,
+            g.door_discard,
+            g.treasure_discard,
+            g.limbo,
+        ],
+        [_canon(getattr(g, k, None)) for k in ("transferred", "forced_rolls", "charity_given", "_roll_state")],
+        [_slots(p) for p in g.players],
+        _slots(g.combat) if g.combat is not None else None,
+        [g.prompt.kind, list(g.prompt.seats), repr(g.prompt.data)],
         repr(g.rng.getstate()),
         len(g.log),
+        repr(g.log[-3:]),
         len(g.events),
         repr(g.events[-5:]),
     ]
@@ -542,7 +539,7 @@ def test_random_input_never_corrupts_the_game(seed: int, players: int, fast: boo
         run_step(d, kind, r, lambda: data.draw(st.text(max_size=40), label="text"))
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=100)
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     players=st.sampled_from([3, 4, 6]),
@@ -559,7 +556,7 @@ def test_unicode_text_is_rejected_cleanly(seed: int, players: int, warmup: int, 
         d.attempt("text", text, seat, must_reject=g.over or (seat is not None and seat not in g.to_act))
 
 
-@settings(max_examples=15, deadline=None, derandomize=bool(os.environ.get("CI")))
+@settings(SETTINGS, max_examples=10)
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1), players=st.sampled_from([3, 4, 6]))
 def test_finished_game_refuses_everything(seed: int, players: int) -> None:
     g = new_game(seed, players, fast=True)

@@ -695,6 +695,23 @@ class LegalMixin(CombatMixin):
         otherwise raise IllegalAction with the reason."""
         pr = self._prompt
         legal = self.legal_actions(act.seat)
+        unused = {
+            A.ASK: ("card", "monster"),
+            A.SELL: ("target", "monster", "n"),
+            A.BERSERK: ("card", "target", "monster", "n", "flag"),
+            A.TURNING: ("card", "target", "monster", "n", "flag"),
+            A.FLIGHT: ("card", "target", "monster", "n", "flag"),
+        }.get(act.kind, ())
+        defaults = Action(act.kind, act.seat)
+        for name in unused:
+            if getattr(act, name) != getattr(defaults, name):
+                raise IllegalAction(f"malformed {act.kind} action: {name} must not be set")
+        if (
+            act.kind == A.SELL
+            and (act.card >= 0) != (act.flag == "double")
+            or (act.kind == A.SELL and act.card >= 0 and act.card not in act.cards)
+        ):
+            raise IllegalAction("malformed sale: the double-price Item must be one of those sold")
         if act.kind == A.ASK and any(a.kind == A.ASK and a.target == act.target for a in legal):
             p = self.players[act.seat]
             c = self.combat

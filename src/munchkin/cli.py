@@ -616,82 +616,6 @@ def _summary_table(s: dict[str, Any]) -> Table:
     return t
 
 
-def _play_and_save(sets: list[str], players: int, seed: int, agents: list[str], check: bool, folder: Path) -> Any:
-    """One game played as simulate.play_game plays it, its log saved to folder/game-SEED.json."""
-    from munchkin.invariants import Checker
-    from munchkin.simulate import GameResult
-
-    g = Game(Setup(list(sets), NAMES[:players], seed, Options(turn_cap=5000)))
-    bots = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
-    checker = Checker() if check else None
-    problems: list[str] = []
-    while not g.over:
-        seat = g.to_act[0]
-        g.apply(bots[seat].act(g, seat, g.legal_actions(seat)))
-        if checker is not None:
-            v = checker.check(g)
-            if v:
-                problems += [f"seed {seed} turn {g.turn}: {x}" for x in v]
-                break
-    if checker is not None and not problems:
-        problems += [f"seed {seed}: {x}" for x in checker.check(g)]
-    (folder / f"game-{seed}.json").write_text(g.to_json(), encoding="utf-8")
-    return GameResult(seed, g.turn, g.decisions, list(g.winners), g.capped, problems)
-
-
-def _simulate_with_logs(
-    sets: list[str],
-    players: int,
-    games: int,
-    seed: int,
-    agents: list[str],
-    check: bool,
-    folder: Path,
-    progress: Callable[[int], None],
-) -> dict[str, Any]:
-    """simulate(), saving every game's log; the same summary."""
-    import time
-
-    from munchkin.simulate import percentile
-
-    folder.mkdir(parents=True, exist_ok=True)
-    results = []
-    t0 = time.perf_counter()
-    for i in range(games):
-        results.append(_play_and_save(sets, players, seed + i, agents, check, folder))
-        progress(i + 1)
-    elapsed = time.perf_counter() - t0
-    wins = [0] * players
-    for r in results:
-        for w in r.winners:
-            wins[w] += 1
-    turns = [r.turns for r in results]
-    decisions = sum(r.decisions for r in results)
-    violations = [v for r in results for v in r.violations]
-    return {
-        "games": games,
-        "finished": sum(1 for r in results if not r.capped),
-        "capped": sum(1 for r in results if r.capped),
-        "wins_by_seat": wins,
-        "turns": {
-            "mean": sum(turns) / len(turns) if turns else 0.0,
-            "p50": percentile(turns, 0.5),
-            "p95": percentile(turns, 0.95),
-        },
-        "decisions": decisions,
-        "seconds": elapsed,
-        "decisions_per_second": decisions / elapsed if elapsed else 0.0,
-        "games_per_second": games / elapsed if elapsed else 0.0,
-        "invariant_violations": len(violations),
-        "violations": violations[:20],
-        "sets": sets,
-        "players": players,
-        "agents": agents,
-        "seed": seed,
-        "checked": check,
-    }
-
-
 @app.command()
 def simulate(
     set_: Annotated[str, typer.Option("--set", help="Card set(s), comma-separated.")] = "deluxe",
@@ -729,10 +653,7 @@ def simulate(
             progress.update(task, completed=done)
 
         try:
-            if save_log is not None:
-                summary = _simulate_with_logs(sets, players, games, seed, agent_list, check, save_log, tick)
-            else:
-                summary = sim.simulate(sets, players, games, seed, agent_list, check, progress=tick)
+            summary = sim.simulate(sets, players, games, seed, agent_list, check, progress=tick, save_dir=save_log)
         except ImportError as exc:
             err.print(f"Error: an agent is not available: {exc}")
             raise typer.Exit(2) from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from munchkin.agents.base import Agent, make_agent
@@ -31,8 +32,10 @@ def play_game(
     agents: list[str],
     check: bool = False,
     options: Options | None = None,
+    save_dir: Path | None = None,
 ) -> GameResult:
-    """One game from a seed; with `check`, every invariant after every step."""
+    """One game from a seed; with `check`, every invariant after every step;
+    with `save_dir`, its log saved there as game-SEED.json."""
     g = Game(Setup(list(sets), NAMES[:players], seed, options or Options(turn_cap=5000)))
     bots: list[Agent] = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
     checker = Checker() if check else None
@@ -48,6 +51,8 @@ def play_game(
                 break
     if checker is not None and not problems:
         problems += [f"seed {seed}: {x}" for x in checker.check(g)]
+    if save_dir is not None:
+        (save_dir / f"game-{seed}.json").write_text(g.to_json(), encoding="utf-8")
     return GameResult(seed, g.turn, g.decisions, list(g.winners), g.capped, problems)
 
 
@@ -67,12 +72,15 @@ def simulate(
     agents: list[str],
     check: bool = False,
     progress: Callable[[int], None] | None = None,
+    save_dir: Path | None = None,
 ) -> dict[str, Any]:
     """Play `games` games from seeds seed, seed+1, ... and summarise them."""
     results: list[GameResult] = []
+    if save_dir is not None:
+        save_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     for i in range(games):
-        results.append(play_game(sets, players, seed + i, agents, check))
+        results.append(play_game(sets, players, seed + i, agents, check, save_dir=save_dir))
         if progress:
             progress(i + 1)
     elapsed = time.perf_counter() - t0

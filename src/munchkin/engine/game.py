@@ -291,8 +291,17 @@ class Game(LegalMixin):
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""
         if self.over:
             raise IllegalAction("the game is over")
+        seats = self._prompt.seats
+        if (
+            type(action) is Action
+            and type(action.seat) is int
+            and action.seat in seats
+            and action in self.legal_actions(action.seat)
+        ):
+            self._apply_unchecked(action)  # listed actions are well-formed and legal
+            return
         self._check_shape(action)
-        if action.seat not in self._prompt.seats:
+        if action.seat not in seats:
             who = ", ".join(self.players[s].name for s in self._prompt.seats) or "nobody"
             raise IllegalAction(f"{self._name(action.seat)} may not act now; waiting on {who}")
         if action not in self.legal_actions(action.seat):

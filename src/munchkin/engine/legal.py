@@ -712,10 +712,10 @@ class LegalMixin(CombatMixin):
                 raise IllegalAction(f"malformed {act.kind} action: {name} must not be set")
         if (
             act.kind == A.SELL
-            and (act.card >= 0) != (act.flag == "double")
+            and (act.flag not in ("", "double") or (act.card >= 0) != (act.flag == "double"))
             or (act.kind == A.SELL and act.card >= 0 and act.card not in act.cards)
         ):
-            raise IllegalAction("malformed sale: the double-price Item must be one of those sold")
+            raise IllegalAction("malformed sale: the flag is 'double' exactly when one sold Item is at double price")
         if act.kind == A.ASK and any(a.kind == A.ASK and a.target == act.target for a in legal):
             p = self.players[act.seat]
             c = self.combat

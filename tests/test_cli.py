@@ -211,6 +211,7 @@ def test_play_bad_input_is_shown_and_asked_again(tmp_path: Path) -> None:
         "card Net Troll",
         "help",
         f"save {save}",
+        "READY",
         "KICK OPEN THE DOOR",
         "quit",
     ]

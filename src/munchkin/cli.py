@@ -178,6 +178,7 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
 
 # ====================================================================== play
 PHASES = {
+    "setup": "character creation",
     "listen": "Listen At The Door",
     "start": "before Kick Open The Door",
     "kick": "Kick Open The Door",
@@ -465,6 +466,11 @@ class Seat:
         k = pr.kind
         n = g._name
         if k == "main":
+            if pr.data == "create":
+                return (
+                    "Character creation: you may play one Race, one Class and any usable Items "
+                    "from your eight cards; say 'ready' when your character is set."
+                )
             if pr.data == "start":
                 return "Your turn. Kick open the door when you are ready (you may play cards, equip or sell first)."
             if pr.data == "door":

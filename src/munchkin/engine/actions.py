@@ -56,5 +56,6 @@ USE = "use"
 DECLINE = "decline"
 VOLUNTEER = "volunteer"
 BACK_OUT = "back_out"
+READY = "ready"
 
 KINDS = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and k not in ("KINDS",))

@@ -114,6 +114,8 @@ class Game(LegalMixin):
 
     # ------------------------------------------------------------------ flow
     def _game_flow(self) -> Flow:
+        if self.setup.scenario is None:
+            yield from self._character_creation()
         while True:
             yield from self._take_turn()
             if self.over:
@@ -126,6 +128,17 @@ class Game(LegalMixin):
             self.active = (self.active + 1) % len(self.players)
         while True:  # a finished game waits forever; apply() refuses actions first
             yield Prompt("over", ())
+
+    def _character_creation(self) -> Flow:
+        """Before the first turn each player may play one Race, one Class and usable Items."""
+        self.phase = "setup"
+        for i in range(len(self.players)):
+            seat = (self.active + i) % len(self.players)
+            while True:
+                act = yield Prompt(MAIN, (seat,), "create")
+                if act.kind == A.READY:
+                    break
+                yield from self.do_free_action(act)
 
     def _take_turn(self) -> Flow:
         p = self.players[self.active]

@@ -97,6 +97,8 @@ class LegalMixin(CombatMixin):
     def main_actions(self, seat: int, stage: str) -> list[Action]:
         p = self.players[seat]
         out: list[Action] = []
+        if stage == "create":
+            return self.creation_actions(p)
         if stage == "start":
             out.append(Action(A.KICK, seat))
             if self.has_ability(p, "resurrection") and self.door_discard and p.hand:
@@ -108,6 +110,23 @@ class LegalMixin(CombatMixin):
         else:
             out.append(Action(A.END, seat))
         out += self.free_actions(seat, own_turn=True)
+        return out
+
+    def creation_actions(self, p: Player) -> list[Action]:
+        """Character creation: one Race, one Class, usable Items, then ready."""
+        cdef = self.cdef
+        out = [Action(A.READY, p.seat)]
+        for c in _unique(p.hand, cdef):
+            d = cdef[c]
+            if (d.is_race and not p.races) or (d.is_class and not p.classes):
+                out.append(Action(A.PLAY, p.seat, c))
+            elif d.is_item and self.can_use(p, c) and (not d.big or self.may_carry_big(p)):
+                out.append(Action(A.PLAY, p.seat, c))
+        for c in p.items:
+            if c in p.equipped:
+                out.append(Action(A.UNEQUIP, p.seat, c))
+            elif cdef[c].is_item and self.equip_problem(p, c) is None:
+                out.append(Action(A.EQUIP, p.seat, c))
         return out
 
     def has_free_actions(self, seat: int) -> bool:

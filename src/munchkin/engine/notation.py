@@ -29,6 +29,8 @@ def action_text(g: Game, a: Action) -> str:
         return f"look for trouble with {n(a.card)}"
     if k == A.END:
         return "end the turn"
+    if k == A.READY:
+        return "ready"
     if k == A.PASS:
         return "pass"
     if k == A.KEEP:
@@ -167,6 +169,7 @@ VERBS = (
     "offer",
     "trade",
     "back",
+    "ready",
 )
 
 

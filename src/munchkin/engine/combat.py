@@ -12,6 +12,7 @@ from munchkin.engine.actions import Action
 from munchkin.engine.core import GameCore
 from munchkin.engine.effects import EffectsMixin
 from munchkin.engine.state import (
+    BEFORE,
     HELP,
     LOSING,
     PICK,
@@ -368,7 +369,16 @@ class CombatMixin(EffectsMixin):
             return
         drawn: list[int] = []
         for _ in range(n):
-            k = self.draw("treasure")
+            k = -1
+            if self.has_ability(p, "resurrection") and self.treasure_discard and p.hand:
+                # a Cleric drawing face-up may take the top discard instead, paying a card
+                one_each = {self.cdef[c].idx: c for c in reversed(p.hand)}.values()
+                pays = [Action(A.RESURRECT, p.seat, c, flag="treasure") for c in one_each]
+                act = yield Prompt(BEFORE, (p.seat,), (-1, (Action(A.PASS, p.seat), *pays)))
+                if act.kind == A.RESURRECT:
+                    k = self._resurrect(p, "treasure", act.card)
+            if k < 0:
+                k = self.draw("treasure")
             if k < 0:
                 break
             drawn.append(k)

@@ -168,6 +168,9 @@ class GameCore:
     def die_modifier(self, p: Player) -> int:
         raise NotImplementedError
 
+    def _resurrect(self, p: Player, deck: str, pay: int) -> int:
+        raise NotImplementedError
+
     def text(self, action: Action) -> str:
         raise NotImplementedError
 

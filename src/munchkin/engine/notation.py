@@ -109,7 +109,7 @@ def action_text(g: Game, a: Action) -> str:
     if k == A.TAKE:
         return f"take {n(a.card)}"
     if k == A.RESURRECT:
-        return f"take the top door discard discarding {n(a.card)}"
+        return f"take the top {a.flag or 'door'} discard discarding {n(a.card)}"
     if k == A.USE:
         if a.flag == "retry":
             return f"run again discarding {n(a.card)}"

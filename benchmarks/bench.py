@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -18,49 +19,84 @@ from munchkin.engine.game import Game, Options, Setup  # noqa: E402
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
 
-def munchkin_speed(agent: str, seconds: float, seed: int = 0) -> dict[str, Any]:
-    """Play whole games until `seconds` pass; a decision is one agent call that applies an action."""
-    games = decisions = 0
-    t0 = time.process_time()
-    deadline = t0 + seconds
-    s = seed
-    while time.process_time() < deadline:
-        g = Game(Setup(["deluxe"], NAMES, s, Options(turn_cap=5000)))
-        bots = [make_agent(agent, s * 7919 + i) for i in range(4)]
-        while not g.over:
-            seat = g.to_act[0]
-            g.apply(bots[seat].act(g, seat, g.legal_actions(seat)))
-        decisions += g.decisions
-        games += 1
-        s += 1
-    elapsed = time.process_time() - t0
-    return {
-        "agent": agent,
-        "games": games,
-        "decisions": decisions,
-        "seconds": elapsed,
-        "games_per_second": games / elapsed,
-        "decisions_per_second": decisions / elapsed,
-    }
+class MunchkinRunner:
+    """Plays whole games back to back; `run(seconds)` resumes where the last slice stopped.
+    A decision is one agent call that applies an action (forced moves are not counted)."""
+
+    def __init__(self, agent: str, seed: int = 0) -> None:
+        self.agent, self.seed = agent, seed
+        self.games = self.decisions = 0
+        self.seconds = 0.0
+        self._new_game()
+
+    def _new_game(self) -> None:
+        s = self.seed + self.games
+        self.g = Game(Setup(["deluxe"], NAMES, s, Options(turn_cap=5000)))
+        self.bots = [make_agent(self.agent, s * 7919 + i) for i in range(4)]
+
+    def run(self, seconds: float) -> None:
+        t0 = time.process_time()
+        deadline = t0 + seconds
+        while time.process_time() < deadline:
+            g = self.g
+            for _ in range(200):
+                if g.over:
+                    break
+                seat = g.to_act[0]
+                g.apply(self.bots[seat].act(g, seat, g.legal_actions(seat)))
+                self.decisions += 1
+            if g.over:
+                self.games += 1
+                self._new_game()
+        self.seconds += time.process_time() - t0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "games": self.games,
+            "decisions": self.decisions,
+            "seconds": self.seconds,
+            "games_per_second": self.games / self.seconds,
+            "decisions_per_second": self.decisions / self.seconds,
+        }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per engine, in all")
+    ap.add_argument("--rounds", type=int, default=10, help="interleaved slices (cancels machine drift)")
     args = ap.parse_args()
-    out: dict[str, Any] = {"random": munchkin_speed("random", args.seconds)}
-    try:
-        out["heuristic"] = munchkin_speed("heuristic", args.seconds)
-    except ImportError as exc:
-        out["heuristic"] = {"error": str(exc)}
+    slice_s = args.seconds / args.rounds
+    rnd, heu = MunchkinRunner("random"), MunchkinRunner("heuristic")
+    out: dict[str, Any] = {}
     try:
         from rlcard_uno import uno_steps_per_second
-
-        uno = uno_steps_per_second(args.seconds)
-        out["rlcard_uno"] = uno
-        out["ratio_random_vs_uno"] = out["random"]["decisions_per_second"] / uno["steps_per_second"]
-    except RuntimeError as exc:
-        out["rlcard_uno"] = {"error": str(exc)}
+    except ImportError:  # pragma: no cover - the file sits beside this one
+        uno_steps_per_second = None
+    uno_steps = 0
+    uno_seconds = 0.0
+    ratios: list[float] = []
+    for r in range(args.rounds):
+        d0, s0 = rnd.decisions, rnd.seconds
+        rnd.run(slice_s)
+        mine = (rnd.decisions - d0) / (rnd.seconds - s0)
+        heu.run(slice_s)
+        if uno_steps_per_second is not None:
+            try:
+                u = uno_steps_per_second(slice_s, seed=r)
+            except RuntimeError as exc:
+                out["rlcard_uno"] = {"error": str(exc)}
+                uno_steps_per_second = None
+                continue
+            uno_steps += u["steps"]
+            uno_seconds += u["seconds"]
+            ratios.append(mine / u["steps_per_second"])
+    out["random"] = rnd.summary()
+    out["heuristic"] = heu.summary()
+    if uno_seconds:
+        out["rlcard_uno"] = {"steps": uno_steps, "seconds": uno_seconds, "steps_per_second": uno_steps / uno_seconds}
+        out["ratio_random_vs_uno"] = out["random"]["decisions_per_second"] / out["rlcard_uno"]["steps_per_second"]
+        out["ratio_per_round"] = {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
     print(json.dumps(out, indent=2))
 
 

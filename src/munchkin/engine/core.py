@@ -55,6 +55,7 @@ class GameCore:
     ctx: str  # where card hooks are being asked for actions: free, window, run, rolled
     ctx_data: Any
     _sale_cache: dict[tuple[Any, ...], list[Action]]
+    _exchange_cache: dict[tuple[Any, ...], list[Action]]
     _win_cache: tuple[int, Combat | None, bool]
 
     @property

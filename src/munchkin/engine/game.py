@@ -93,6 +93,7 @@ class Game(LegalMixin):
         self.ctx = ""
         self.ctx_data: Any = None
         self._sale_cache: dict[tuple[Any, ...], list[Action]] = {}
+        self._exchange_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
         self._prompt: Prompt
         self._gen: Flow

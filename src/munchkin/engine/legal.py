@@ -156,19 +156,13 @@ class LegalMixin(CombatMixin):
                 for c in p.items:
                     if c not in p.equipped or cdef[c].big:
                         out.append(Action(A.GIVE, seat, c, flag="hireling"))
-            for q in self.players:
-                if q is not p and not q.dead:
-                    mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
-                    for c in mine:
-                        if not cdef[c].big or self.may_carry_big(q):
-                            out.append(Action(A.GIVE, seat, c, q.seat))
-            out += self.trade_actions(p)
+            out += self.exchange_actions(p, gifts=True)
         else:
             for c in p.items:
                 if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None:
                     out.append(Action(A.EQUIP, seat, c))
             out += [Action(A.DISCARD, seat, c) for c in p.races + p.classes]
-            out += self.trade_actions(p)
+            out += self.exchange_actions(p, gifts=False)
         if self.has_ability(p, "theft") and (p.hand or p.items):
             out += self.theft_actions(p)
         return out
@@ -180,6 +174,35 @@ class LegalMixin(CombatMixin):
         if p.level <= low:
             return []
         return [q.seat for q in alive if q.level == low and q.seat != p.seat]
+
+    def exchange_actions(self, p: Player, gifts: bool) -> list[Action]:
+        """Gifts (on your own turn) and trades of Items on the table; cached by the table,
+        since it rarely changes from one decision to the next."""
+        key = (
+            p.seat,
+            gifts,
+            tuple(
+                (q.dead, tuple(q.items), tuple(q.races), tuple(q.classes), q.hireling_item, q.cheat_item)
+                for q in self.players
+            ),
+        )
+        hit = self._exchange_cache.get(key)
+        if hit is not None:
+            return hit
+        cdef = self.cdef
+        out: list[Action] = []
+        if gifts:
+            mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
+            for q in self.players:
+                if q is not p and not q.dead:
+                    for c in mine:
+                        if not cdef[c].big or self.may_carry_big(q):
+                            out.append(Action(A.GIVE, p.seat, c, q.seat))
+        out += self.trade_actions(p)
+        if len(self._exchange_cache) > 512:
+            self._exchange_cache.clear()
+        self._exchange_cache[key] = out
+        return out
 
     def trade_actions(self, p: Player) -> list[Action]:
         """One Item of yours for one of another player's (both out of combat)."""

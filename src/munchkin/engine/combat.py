@@ -382,8 +382,8 @@ class CombatMixin(EffectsMixin):
             if k < 0:
                 break
             drawn.append(k)
+            self.limbo.append(k)  # face-up on the table until shared out
         self.events.append(("reveal", c.fighter, tuple(drawn)))
-        self.limbo.extend(drawn)
         hp = self.players[c.helper]
         share = min(c.deal_treasures, len(drawn))  # the helper's Treasures under the deal
         mine = len(drawn) - share

@@ -1,7 +1,9 @@
 """The CI game suite: seeded games between bots, every invariant checked after every step.
 
 - 1000 random-agent games (4 players, seeds 1..1000) in 20 chunks of 50;
-- 200 heuristic-agent games (4 players, seeds 1..200) in 10 chunks of 20.
+- 200 heuristic-agent games (4 players, seeds 1..200) in 10 chunks of 20;
+- 300 mixed games: 3 to 6 players, Listen At The Door and shared victories on and off,
+  random and heuristic agents at one table, in 10 chunks of 30.
 
 Each chunk asserts: no game raises, no invariant is ever violated, every game that was not
 stopped by the turn cap has a winner, and the chunk alone does not use up its batch's budget
@@ -18,11 +20,21 @@ from typing import Any
 
 import pytest
 
+from munchkin.engine.game import Options
 from munchkin.simulate import play_game
 
 RANDOM_GAMES, RANDOM_CHUNK = 1000, 50
 HEURISTIC_GAMES, HEURISTIC_CHUNK = 200, 20
+MIXED_GAMES, MIXED_CHUNK = 300, 30
 CAP_SHARE = 0.01  # capped games must be fewer than 1% of a batch
+
+
+def mixed_table(seed: int) -> tuple[int, list[str], Options]:
+    """Players, agents and options for a mixed game, varied by seed."""
+    players = 3 + seed % 4
+    agents = [["heuristic"], ["random"], ["random"], ["random", "heuristic"], ["heuristic", "random"]][seed % 5]
+    opts = Options(listen_at_the_door=seed % 2 == 0, shared_victories=seed % 3 == 0, turn_cap=5000)
+    return players, agents, opts
 
 
 def run_chunk(agent: str, seeds: range, batch: int, record_property: Callable[[str, Any], None]) -> None:
@@ -31,7 +43,11 @@ def run_chunk(agent: str, seeds: range, batch: int, record_property: Callable[[s
     capped: list[int] = []
     for seed in seeds:
         try:
-            r = play_game(["deluxe"], 4, seed, [agent], check=True)
+            if agent == "mixed":
+                players, agents, opts = mixed_table(seed)
+                r = play_game(["deluxe"], players, seed, agents, check=True, options=opts)
+            else:
+                r = play_game(["deluxe"], 4, seed, [agent], check=True)
         except Exception as exc:  # an engine or agent crash: report it with the others
             tb = traceback.format_exception(exc)
             problems.append(f"seed {seed}: {type(exc).__name__}: {exc}\n{''.join(tb[-6:])}")
@@ -63,3 +79,12 @@ def test_random_agent_games(start: int, record_property: Callable[[str, Any], No
 )
 def test_heuristic_agent_games(start: int, record_property: Callable[[str, Any], None]) -> None:
     run_chunk("heuristic", range(start, start + HEURISTIC_CHUNK), HEURISTIC_GAMES, record_property)
+
+
+@pytest.mark.parametrize(
+    "start",
+    range(1, MIXED_GAMES + 1, MIXED_CHUNK),
+    ids=lambda s: f"seeds{s}-{s + MIXED_CHUNK - 1}",
+)
+def test_mixed_tables(start: int, record_property: Callable[[str, Any], None]) -> None:
+    run_chunk("mixed", range(start, start + MIXED_CHUNK), MIXED_GAMES, record_property)

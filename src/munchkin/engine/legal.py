@@ -129,9 +129,6 @@ class LegalMixin(CombatMixin):
                 out.append(Action(A.EQUIP, p.seat, c))
         return out
 
-    def has_free_actions(self, seat: int) -> bool:
-        return bool(self.free_actions(seat, own_turn=False))
-
     def free_actions(self, seat: int, own_turn: bool) -> list[Action]:
         """Actions out of combat: own turn (everything) or another's (any-time actions)."""
         p = self.players[seat]

@@ -509,6 +509,7 @@ class CombatMixin(EffectsMixin):
         d = self.cdef[m.base]
         self.events.append(("bad_stuff", p.seat, m.card))
         yield from self.run_effects(d.bad_stuff, p, m.base)
+        yield from self.settle_big_items()
 
     def run_roll(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
         """Roll to Run Away (5 or more escapes), with the answers a roll allows."""

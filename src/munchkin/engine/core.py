@@ -166,6 +166,12 @@ class GameCore:
     def do_combat_action(self, act: Action) -> Flow:
         raise NotImplementedError
 
+    def do_free_action(self, act: Action) -> Flow:
+        raise NotImplementedError
+
+    def sale_actions(self, p: Player) -> list[Action]:
+        raise NotImplementedError
+
     def die_modifier(self, p: Player) -> int:
         raise NotImplementedError
 

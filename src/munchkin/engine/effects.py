@@ -11,7 +11,7 @@ from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
 from munchkin.engine.characters import CharacterMixin
-from munchkin.engine.state import CHOOSE, CURSE_WINDOW, LOOT_BODY, Player, Prompt
+from munchkin.engine.state import BEFORE, CHOOSE, CURSE_WINDOW, LOOT_BODY, Player, Prompt
 
 Flow = Generator[Prompt, Action, Any]
 WIN = 10
@@ -113,24 +113,40 @@ class EffectsMixin(CharacterMixin):
                     self.events.append(("lose", p.seat, k, "with the Headgear"))
 
     def fix_after_loss(self, p: Player) -> None:
-        """After losing a Race/Class: drop Items no longer usable from equipped, and extra Big items."""
+        """After losing a Race/Class: unequip Items no longer usable (extra Big items are
+        settled by settle_big_items at the next step of the flow)."""
         for c in list(p.equipped):
             if not self.can_use(p, c):
                 p.equipped.discard(c)
-        while not self.has_ability(p, "carry_any_big") and self.big_count(p) > 1:
-            cdef = self.cdef
-            big = [c for c in p.items if cdef[c].big and c != p.hireling_item and c != p.cheat_item]
-            extra = big[-1]
-            self.remove_from_play(p, extra)
-            # given to the lowest-Level player who can carry it, else discarded
-            takers = [q for q in self.players if q is not p and not q.dead and self.may_carry_big(q)]
-            if takers:
-                low = min(q.level for q in takers)
-                q = next(q for q in takers if q.level == low)
-                q.items.append(extra)
-                self.events.append(("gift", p.seat, q.seat, extra))
-            else:
-                self.discard(extra)
+
+    def settle_big_items(self) -> Flow:
+        """Whoever lost the right to several Big items puts it right at once: sells the extras
+        (on their own turn, out of combat), or gives them to the lowest-Level player(s) who can
+        carry them, or discards them if nobody can."""
+        for p in self.players:
+            while not p.dead and not self.has_ability(p, "carry_any_big") and self.big_count(p) > 1:
+                cdef = self.cdef
+                bigs = [c for c in p.items if cdef[c].big and c != p.hireling_item and c != p.cheat_item]
+                takers = [q for q in self.players if q is not p and not q.dead and self.may_carry_big(q)]
+                acts: list[Action] = []
+                if takers:
+                    low = min(q.level for q in takers)
+                    acts += [
+                        Action(A.GIVE, p.seat, c, q.seat, flag="big") for c in bigs for q in takers if q.level == low
+                    ]
+                else:
+                    acts += [Action(A.DISCARD, p.seat, c) for c in bigs]
+                if p.seat == self.active and self.combat is None:
+                    acts += [a for a in self.sale_actions(p) if any(cdef[c].big for c in a.cards)]
+                act = yield Prompt(BEFORE, (p.seat,), (-1, tuple(acts)))
+                if act.kind == A.GIVE:
+                    self.remove_from_play(p, act.card)
+                    self.players[act.target].items.append(act.card)
+                    self.events.append(("gift", p.seat, act.target, act.card))
+                elif act.kind == A.DISCARD:
+                    self.lose_card(p, act.card, "one Big item only")
+                else:
+                    yield from self.do_free_action(act)
 
     def item_matches(self, p: Player, c: int, which: str) -> bool:
         d = self.cdef[c]
@@ -317,6 +333,7 @@ class EffectsMixin(CharacterMixin):
         if d.duration == "once":
             self.limbo.remove(card)
             self.discard(card)
+        yield from self.settle_big_items()
 
     def has_sandals(self, p: Player) -> bool:
         return any(self.cdef[c].hook == "deluxe.sandals_of_protection" for c in p.equipped)

@@ -463,6 +463,11 @@ class LegalMixin(CombatMixin):
         return [Action(A.RUN, c.fighter)] + self.ask_actions(c)
 
     def do_combat_action(self, act: Action) -> Flow:
+        """Apply an answer in a combat window, then settle any Big items that no longer fit."""
+        yield from self._do_combat_action(act)
+        yield from self.settle_big_items()
+
+    def _do_combat_action(self, act: Action) -> Flow:
         c = self.combat
         assert c is not None
         p = self.players[act.seat]
@@ -611,6 +616,10 @@ class LegalMixin(CombatMixin):
     # ---------------------------------------------------------------- free actions
     def do_free_action(self, act: Action) -> Flow:
         """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
+        yield from self._do_free_action(act)
+        yield from self.settle_big_items()
+
+    def _do_free_action(self, act: Action) -> Flow:
         p = self.players[act.seat]
         cdef = self.cdef
         k = act.kind

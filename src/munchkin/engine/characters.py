@@ -90,7 +90,11 @@ class CharacterMixin(GameCore):
 
     def big_count(self, p: Player) -> int:
         cdef = self.cdef
-        return sum(1 for c in p.items if cdef[c].big and c != p.hireling_item and c != p.cheat_item)
+        n = 0
+        for c in p.items:
+            if cdef[c].big and c != p.hireling_item and c != p.cheat_item:
+                n += 1
+        return n
 
     def may_carry_big(self, p: Player) -> bool:
         return self.has_ability(p, "carry_any_big") or self.big_count(p) == 0

@@ -124,7 +124,9 @@ class EffectsMixin(CharacterMixin):
         (on their own turn, out of combat), or gives them to the lowest-Level player(s) who can
         carry them, or discards them if nobody can."""
         for p in self.players:
-            while not p.dead and not self.has_ability(p, "carry_any_big") and self.big_count(p) > 1:
+            if len(p.items) < 2:
+                continue
+            while not p.dead and self.big_count(p) > 1 and not self.has_ability(p, "carry_any_big"):
                 cdef = self.cdef
                 bigs = [c for c in p.items if cdef[c].big and c != p.hireling_item and c != p.cheat_item]
                 takers = [q for q in self.players if q is not p and not q.dead and self.may_carry_big(q)]

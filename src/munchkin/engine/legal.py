@@ -175,14 +175,10 @@ class LegalMixin(CombatMixin):
     def exchange_actions(self, p: Player, gifts: bool) -> list[Action]:
         """Gifts (on your own turn) and trades of Items on the table; cached by the table,
         since it rarely changes from one decision to the next."""
-        key = (
-            p.seat,
-            gifts,
-            tuple(
-                (q.dead, tuple(q.items), tuple(q.races), tuple(q.classes), q.hireling_item, q.cheat_item)
-                for q in self.players
-            ),
-        )
+        parts: list[int] = [p.seat, gifts]
+        for q in self.players:  # everything the lists depend on: who is alive, Items, Big-item rights
+            parts += (q.dead, *q.items, -2, *q.races, *q.classes, q.hireling_item, q.cheat_item, -3)
+        key = tuple(parts)
         hit = self._exchange_cache.get(key)
         if hit is not None:
             return hit

@@ -51,6 +51,22 @@ class CardHook:
     def enhancer_floor(self) -> bool:
         return False
 
+    # equipped Items with a standing rule
+    def stops_drawn_curses(self, g: Any, p: Player) -> bool:
+        """Curses this character draws face-up from the Door deck do not affect them."""
+        return False
+
+    def compels_help(self, g: Any, p: Player) -> bool:
+        """A lower-Level player this character asks for help cannot refuse."""
+        return False
+
+    def on_escape(self, g: Any, p: Player) -> None:
+        """Something happens when this character escapes a monster by Running Away."""
+
+    # a kept Curse that goes when a card of the victim's goes (Chicken with the Headgear)
+    def leaves_with(self, g: Any, p: Player, lost: int) -> bool:
+        return False
+
     # a card that acts the moment anyone draws it (returns True when it is used up)
     def on_draw(self, g: Any, p: Player, card: int) -> bool:
         return False

@@ -298,7 +298,10 @@ class CombatMixin(EffectsMixin):
         return (
             q.level < p.level
             and not self.for_the_win(c)
-            and any(self.cdef[k].hook == "deluxe.kneepads_of_allure" and self.can_use(p, k) for k in p.equipped)
+            and any(
+                (h := card_hook(self, k)) is not None and h.compels_help(self, p) and self.can_use(p, k)
+                for k in p.equipped
+            )
         )
 
     def ask_for_help(self, c: Combat, act: Action) -> Flow:
@@ -499,8 +502,8 @@ class CombatMixin(EffectsMixin):
             if d.even_if_escaped:
                 yield from self.run_effects(d.even_if_escaped, p, m.card)
             for k in list(p.equipped):
-                if self.cdef[k].hook == "deluxe.tuba_of_charm":
-                    self.draw_to_hand(p, "treasure", 1)
+                if (h := card_hook(self, k)) is not None:
+                    h.on_escape(self, p)
         else:
             self.events.append(("caught", p.seat, m.card))
             yield from self.bad_stuff(c, p, m)

@@ -100,17 +100,21 @@ class EffectsMixin(CharacterMixin):
             p.hand.remove(c)
 
     def lose_card(self, p: Player, c: int, why: str = "") -> None:
-        """A card in play or in hand goes to its discard pile."""
-        headgear = c in p.equipped and self.cdef[c].slot == "headgear"
+        """A card in play or in hand goes to its discard pile (with any kept Curse tied to it)."""
         self.remove_from_play(p, c)
         self.discard(c)
         self.events.append(("lose", p.seat, c, why))
-        if headgear:  # a Curse kept on the head goes with the Headgear (Chicken On Your Head)
-            for k in list(p.curses):
-                if self.cdef[k].hook == "deluxe.chicken_on_your_head":
-                    self.remove_from_play(p, k)
-                    self.discard(k)
-                    self.events.append(("lose", p.seat, k, "with the Headgear"))
+        for k in list(p.curses):
+            h = self._hook(k)
+            if h is not None and h.leaves_with(self, p, c):
+                self.remove_from_play(p, k)
+                self.discard(k)
+                self.events.append(("lose", p.seat, k, f"with {self.cdef[c].name}"))
+
+    def _hook(self, card: int) -> CardHook | None:
+        name = self.cdef[card].hook
+        h = HOOKS.get(name) if name else None
+        return h if isinstance(h, CardHook) else None
 
     def fix_after_loss(self, p: Player) -> None:
         """After losing a Race/Class: unequip Items no longer usable (extra Big items are
@@ -338,7 +342,7 @@ class EffectsMixin(CharacterMixin):
         yield from self.settle_big_items()
 
     def has_sandals(self, p: Player) -> bool:
-        return any(self.cdef[c].hook == "deluxe.sandals_of_protection" for c in p.equipped)
+        return any((h := self._hook(c)) is not None and h.stops_drawn_curses(self, p) for c in p.equipped)
 
     def curse_window(self, card: int, victim: int) -> Flow:
         """Anyone holding a card that cancels a Curse may answer; returns True if cancelled."""

@@ -347,6 +347,9 @@ class Chicken(CardHook):
     def die_modifier(self, g: Game, p: Player) -> int:
         return -1
 
+    def leaves_with(self, g: Game, p: Player, lost: int) -> bool:
+        return g.cdef[lost].slot == "headgear"  # any Curse or Bad Stuff that takes the Headgear
+
 
 hook("deluxe.chicken_on_your_head")(Chicken())
 
@@ -666,12 +669,24 @@ def hippogriff(g: Game, p: Player, card: int) -> Flow:
 
 
 # ------------------------------------------------------------------ Items
-class Passive(CardHook):
-    """Items whose rule the engine checks by name of hook (Sandals, Kneepads, Tuba)."""
+class SandalsOfProtection(CardHook):
+    def stops_drawn_curses(self, g: Game, p: Player) -> bool:
+        return True
 
 
-for _name in ("deluxe.sandals_of_protection", "deluxe.kneepads_of_allure", "deluxe.tuba_of_charm"):
-    hook(_name)(Passive())
+class KneepadsOfAllure(CardHook):
+    def compels_help(self, g: Game, p: Player) -> bool:
+        return True
+
+
+class TubaOfCharm(CardHook):
+    def on_escape(self, g: Game, p: Player) -> None:
+        g.draw_to_hand(p, "treasure", 1)
+
+
+hook("deluxe.sandals_of_protection")(SandalsOfProtection())
+hook("deluxe.kneepads_of_allure")(KneepadsOfAllure())
+hook("deluxe.tuba_of_charm")(TubaOfCharm())
 
 
 class RatOnAStick(CardHook):

@@ -309,6 +309,11 @@ class Game(LegalMixin):
         if (
             type(action) is Action
             and type(action.seat) is int
+            and type(action.card) is int
+            and type(action.target) is int
+            and type(action.monster) is int
+            and type(action.n) is int
+            and all(type(c) is int for c in action.cards)
             and action.seat in seats
             and action in self.legal_actions(action.seat)
         ):

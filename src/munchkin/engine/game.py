@@ -313,6 +313,7 @@ class Game(LegalMixin):
             and type(action.target) is int
             and type(action.monster) is int
             and type(action.n) is int
+            and type(action.cards) is tuple
             and all(type(c) is int for c in action.cards)
             and action.seat in seats
             and action in self.legal_actions(action.seat)

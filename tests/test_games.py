@@ -63,28 +63,19 @@ def run_chunk(agent: str, seeds: range, batch: int, record_property: Callable[[s
     assert len(capped) < CAP_SHARE * batch, f"{agent} games capped by the turn cap: seeds {capped}"
 
 
-@pytest.mark.parametrize(
-    "start",
-    range(1, RANDOM_GAMES + 1, RANDOM_CHUNK),
-    ids=lambda s: f"seeds{s}-{s + RANDOM_CHUNK - 1}",
-)
-def test_random_agent_games(start: int, record_property: Callable[[str, Any], None]) -> None:
-    run_chunk("random", range(start, start + RANDOM_CHUNK), RANDOM_GAMES, record_property)
+BATCHES = {
+    "random": (RANDOM_GAMES, RANDOM_CHUNK),
+    "heuristic": (HEURISTIC_GAMES, HEURISTIC_CHUNK),
+    "mixed": (MIXED_GAMES, MIXED_CHUNK),
+}
+CHUNKS = [(agent, start) for agent, (total, size) in BATCHES.items() for start in range(1, total + 1, size)]
 
 
 @pytest.mark.parametrize(
-    "start",
-    range(1, HEURISTIC_GAMES + 1, HEURISTIC_CHUNK),
-    ids=lambda s: f"seeds{s}-{s + HEURISTIC_CHUNK - 1}",
+    ("agent", "start"),
+    CHUNKS,
+    ids=[f"{a}-seeds{s}-{s + BATCHES[a][1] - 1}" for a, s in CHUNKS],
 )
-def test_heuristic_agent_games(start: int, record_property: Callable[[str, Any], None]) -> None:
-    run_chunk("heuristic", range(start, start + HEURISTIC_CHUNK), HEURISTIC_GAMES, record_property)
-
-
-@pytest.mark.parametrize(
-    "start",
-    range(1, MIXED_GAMES + 1, MIXED_CHUNK),
-    ids=lambda s: f"seeds{s}-{s + MIXED_CHUNK - 1}",
-)
-def test_mixed_tables(start: int, record_property: Callable[[str, Any], None]) -> None:
-    run_chunk("mixed", range(start, start + MIXED_CHUNK), MIXED_GAMES, record_property)
+def test_game_suite(agent: str, start: int, record_property: Callable[[str, Any], None]) -> None:
+    total, size = BATCHES[agent]
+    run_chunk(agent, range(start, start + size), total, record_property)

@@ -598,6 +598,31 @@ def play(
     Seat(g, agents, out).run()
 
 
+# ====================================================================== serve
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    data: Annotated[Path, typer.Option(help="Folder for the SQLite database.")] = Path("munchkin-data"),
+    db: Annotated[
+        str | None, typer.Option(help="A database URL instead of SQLite, e.g. postgresql://user@host/db.")
+    ] = None,
+) -> None:
+    """Serve the multiplayer table in the browser: a lobby, seats for people and bots, live play."""
+    import logging
+
+    import uvicorn
+
+    from munchkin.server.app import create_app
+    from munchkin.server.store import database_url
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    url = database_url(data, db)
+    shown = url if db is None else url.split("@")[-1]
+    print(f"Munchkin table: http://{host}:{port}/  (games stored in {shown})", flush=True)
+    uvicorn.run(create_app(url), host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
 # ====================================================================== simulate
 def _summary_table(s: dict[str, Any]) -> Table:
     t = Table(title="Simulation", box=box.SIMPLE, show_header=False)

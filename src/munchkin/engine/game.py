@@ -523,8 +523,9 @@ class Game(LegalMixin):
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int) -> dict[str, Any]:
-        """All that one seat may know: its hand, the table, the discards; no deck order."""
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """All that one seat may know: its hand, the table, the discards; no deck order.
+        `None` is a spectator: public information only."""
         from munchkin.engine.view import seat_view
 
         return seat_view(self, seat)

@@ -36,9 +36,10 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
     }
 
 
-def seat_view(g: Game, seat: int) -> dict[str, Any]:
-    """Own hand; every table, Level and hand size; discard piles; deck sizes only."""
-    p = g.players[seat]
+def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
+    """Own hand; every table, Level and hand size; discard piles; deck sizes only.
+    A spectator (seat None) sees the same table with no hand and no actions."""
+    hand = g.players[seat].hand if seat is not None else []
     return {
         "you": seat,
         "turn": g.turn,
@@ -46,7 +47,7 @@ def seat_view(g: Game, seat: int) -> dict[str, Any]:
         "phase": g.phase,
         "over": g.over,
         "winners": list(g.winners),
-        "hand": [card_public(g, c) for c in p.hand],
+        "hand": [card_public(g, c) for c in hand],
         "players": [player_public(g, s) for s in range(len(g.players))],
         "door_deck": len(g.door_deck),
         "treasure_deck": len(g.treasure_deck),
@@ -54,7 +55,7 @@ def seat_view(g: Game, seat: int) -> dict[str, Any]:
         "treasure_discard": [card_public(g, c) for c in g.treasure_discard],
         "combat": g.combat_breakdown(),
         "to_act": list(g.to_act),
-        "legal": [g.text(a) for a in g.legal_actions(seat)] if seat in g.to_act else [],
+        "legal": [g.text(a) for a in g.legal_actions(seat)] if seat is not None and seat in g.to_act else [],
         "prompt": g.prompt.kind,
     }
 

@@ -38,16 +38,17 @@ class Socket(Protocol):
 class Client:
     """One WebSocket at a table: a seat (or None for a spectator) and what it has been sent."""
 
-    def __init__(self, ws: Socket, seat: int | None) -> None:
+    def __init__(self, ws: Socket, seat: int | None, burst: int = BURST, rate: float = RATE) -> None:
         self.ws = ws
         self.seat = seat
+        self.burst, self.rate = burst, rate
         self.event_pos = 0  # engine events narrated so far
         self.lines = 0  # narration lines sent so far
         self.dirty = True
         self.outbox: deque[str] = deque()
         self.wake = asyncio.Event()
         self.wake.set()
-        self.tokens = float(BURST)
+        self.tokens = float(burst)
         self.refill_at = time.monotonic()
         self.refused = 0
         self.task: asyncio.Task[None] | None = None
@@ -55,7 +56,7 @@ class Client:
     def allow(self) -> bool:
         """Token bucket: BURST at once, RATE a second after that."""
         t = time.monotonic()
-        self.tokens = min(float(BURST), self.tokens + (t - self.refill_at) * RATE)
+        self.tokens = min(float(self.burst), self.tokens + (t - self.refill_at) * self.rate)
         self.refill_at = t
         if self.tokens >= 1.0:
             self.tokens -= 1.0

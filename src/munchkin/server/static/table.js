@@ -1,0 +1,1041 @@
+/* Munchkin table page: one seat (or a spectator) over a WebSocket. Plain ES2020, no build step. */
+"use strict";
+
+(() => {
+  const { el, fill, api, kindLabel, deckLabel, plural } = M;
+  const $ = (id) => document.getElementById(id);
+
+  // ------------------------------------------------------------------ where we are
+  const pathMatch = location.pathname.match(/\/table\/([^/]+)\/?$/);
+  const tableId = pathMatch ? decodeURIComponent(pathMatch[1]) : "";
+  const query = new URLSearchParams(location.search);
+  const token = query.get("token") || "";
+  const seatParam = query.get("seat");
+
+  // ------------------------------------------------------------------ words
+  const PHASE_WORDS = {
+    setup: "Creating characters",
+    listen: "Listening at the door",
+    start: "Start of the turn",
+    kick: "The door is open",
+    door: "Look for trouble or loot the room",
+    after: "After the fight or the loot",
+    charity: "Charity",
+    end: "End of the turn",
+  };
+  const PROMPT_WORDS = {
+    main: "turn moves",
+    drawn: "keep or play the card drawn",
+    window: "answers to the fight",
+    losing: "losing: ask for help or run away",
+    help: "an answer to a call for help",
+    curse_window: "answers to a Curse",
+    run: "running away",
+    rolled: "answers to a die roll",
+    choose: "choosing a card",
+    loot_body: "looting a body",
+    pick: "picking Treasures",
+    charity: "Charity",
+    offer: "an answer to an offer",
+    end_window: "any-time plays before the next turn",
+    before: "a choice before the fight",
+  };
+  const WINDOW_WORDS = {
+    window: "Combat: play a card into the fight, or pass.",
+    curse_window: "A Curse is about to strike: cancel it, or pass.",
+    rolled: "A die was rolled: answer the roll, or pass.",
+    end_window: "Before the next turn: play any-time cards, or pass.",
+    before: "Before the fight: make your choice.",
+    help: "You were asked for help: accept or refuse.",
+    offer: "An offer awaits your answer.",
+  };
+  const WINDOW_TITLES = {
+    window: "Combat responses",
+    curse_window: "A Curse in flight",
+    rolled: "The die is cast",
+    end_window: "Before the next turn",
+  };
+
+  // Action groups, in display order. `kinds` in the order the buttons appear.
+  const GROUPS = [
+    {
+      key: "flow",
+      title: "Main moves",
+      kinds: ["ready", "kick", "resurrect", "keep", "trouble", "loot", "end", "pass", "run", "flee_from", "sacrifice", "decline", "choose", "take"],
+    },
+    { key: "help", title: "Help & bribes", kinds: ["ask", "volunteer", "accept", "refuse", "back_out"] },
+    { key: "play", title: "Play a card", kinds: ["play"] },
+    { key: "powers", title: "Class & race powers", kinds: ["berserk", "turning", "flight", "charm", "backstab", "steal", "use"] },
+    { key: "items", title: "Items & trades", kinds: ["equip", "unequip", "give", "trade"] },
+    { key: "discard", title: "Discard", kinds: ["discard"] },
+    { key: "sell", title: "Sell Items for levels", kinds: ["sell"], collapsed: true },
+  ];
+  const KIND_GROUP = {};
+  const KIND_ORDER = {};
+  for (const g of GROUPS) g.kinds.forEach((k, i) => ((KIND_GROUP[k] = g.key), (KIND_ORDER[k] = i)));
+
+  // ------------------------------------------------------------------ state
+  const S = {
+    ws: null,
+    connected: false,
+    everConnected: false,
+    backoff: 500,
+    retryAt: 0,
+    retryTimer: null,
+    firstState: true,
+    hello: null,
+    msg: null, // the last state message
+    version: null,
+    log: [],
+    logRendered: 0,
+    filter: null, // {type: "card", id, name} | {type: "name", name}
+    pending: false,
+    pendingTimer: null,
+    windowDeadline: 0,
+    tableInfo: null,
+    fatal: "",
+  };
+
+  // ------------------------------------------------------------------ small helpers
+  const view = () => (S.msg && S.msg.view) || null;
+  /** The seat's player name: hello.player (server) or hello.name (docs/server.md). */
+  const helloSeatName = () => (S.hello ? ("player" in S.hello ? S.hello.player : S.hello.name) : null);
+  /** The table's name when hello carries it next to the player's name. */
+  const helloTableName = () => (S.hello && "player" in S.hello ? S.hello.name : null);
+  const mySeat = () => (S.hello && S.hello.seat !== null && S.hello.seat !== undefined ? S.hello.seat : null);
+  const isSpectator = () => mySeat() === null;
+
+  function playerName(seat) {
+    const v = view();
+    if (v && v.players && v.players[seat]) return v.players[seat].name;
+    const s = S.msg && (S.msg.seats || []).find((x) => x.seat === seat);
+    return s ? s.name : `seat ${seat + 1}`;
+  }
+
+  function namesList(seats) {
+    const names = (seats || []).map((s) => (s === mySeat() ? "you" : playerName(s)));
+    if (names.length <= 1) return names.join("");
+    return names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+  }
+
+  function signed(v) {
+    if (typeof v !== "number") return String(v);
+    return v > 0 ? `+${v}` : v < 0 ? `−${Math.abs(v)}` : "±0";
+  }
+
+  /** Legal actions, one per text (copies of a card make the same text), cards merged. */
+  function actions() {
+    const out = new Map();
+    for (const a of (S.msg && S.msg.actions) || []) {
+      if (!a || typeof a.text !== "string") continue;
+      const prev = out.get(a.text);
+      if (prev) prev.cards = [...new Set([...prev.cards, ...(a.cards || [])])];
+      else out.set(a.text, { text: a.text, kind: a.kind || a.text.split(" ")[0], cards: [...(a.cards || [])] });
+    }
+    return [...out.values()];
+  }
+
+  function usableCards() {
+    const set = new Set();
+    for (const a of actions()) for (const c of a.cards) set.add(c);
+    return set;
+  }
+
+  // ------------------------------------------------------------------ sending
+  function send(obj) {
+    if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+      showError("Not connected right now: your move was not sent. Reconnecting…");
+      return false;
+    }
+    S.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  function act(text) {
+    text = (text || "").trim();
+    if (!text) return;
+    if (isSpectator()) {
+      showError("You are watching: spectators cannot act.");
+      return;
+    }
+    if (send({ type: "act", action: text, version: S.version })) {
+      setPending(true);
+      S.filter = null;
+    }
+  }
+
+  function setPending(on) {
+    S.pending = on;
+    clearTimeout(S.pendingTimer);
+    if (on) S.pendingTimer = setTimeout(() => setPending(false), 4000);
+    syncDisabled();
+  }
+
+  /** Moves cannot be sent while one is on its way or while the connection is down. */
+  const blocked = () => S.pending || !S.connected;
+
+  function syncDisabled() {
+    document.body.classList.toggle("pending", S.pending);
+    document.body.classList.toggle("offline", !S.connected);
+    for (const b of document.querySelectorAll("button.action")) b.disabled = blocked();
+    $("action-send").disabled = !S.connected;
+    const more = $("more-time");
+    if (more) more.disabled = !S.connected || more.dataset.used === "1";
+  }
+
+  // ------------------------------------------------------------------ errors & connection banner
+  function showError(text) {
+    const box = $("error");
+    fill(box, el("strong", null, "✗ Not done: "), text);
+    box.hidden = false;
+  }
+
+  function clearError() {
+    const box = $("error");
+    box.hidden = true;
+    box.replaceChildren();
+  }
+
+  // The banner keeps one "Retry now" button (so keyboard focus survives the per-second update).
+  const connText = el("span", { class: "conn-text" });
+  const retryBtn = el("button", { type: "button", class: "small", id: "retry-now" }, "Retry now");
+  retryBtn.addEventListener("click", () => {
+    clearTimeout(S.retryTimer);
+    connect();
+  });
+
+  function renderConn() {
+    const box = $("conn-status");
+    if (S.connected) {
+      box.hidden = true;
+      box.className = "conn-status";
+      return;
+    }
+    box.hidden = false;
+    box.className = "conn-status down";
+    if (!box.contains(retryBtn)) fill(box, connText, retryBtn);
+    const secs = Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000));
+    if (!S.everConnected && !S.retryAt && !S.fatal) {
+      fill(connText, "Connecting to the table…");
+      retryBtn.hidden = true;
+      return;
+    }
+    retryBtn.hidden = false;
+    fill(
+      connText,
+      el("strong", null, "⚠ Reconnecting…"),
+      " ",
+      S.fatal ? S.fatal + " " : S.everConnected ? "The connection to the table was lost. " : "The table cannot be reached yet. ",
+      S.retryAt ? (secs > 0 ? `Next try in ${secs} s.` : "Trying now.") : "Trying now."
+    );
+  }
+
+  // ------------------------------------------------------------------ socket
+  function wsUrl() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws/${encodeURIComponent(tableId)}${token ? "?token=" + encodeURIComponent(token) : ""}`;
+  }
+
+  function connect() {
+    clearTimeout(S.retryTimer);
+    S.retryAt = 0;
+    if (S.ws) {
+      S.ws.onclose = null;
+      S.ws.onmessage = null;
+      try {
+        S.ws.close();
+      } catch (_) {
+        /* already closed */
+      }
+    }
+    let ws;
+    try {
+      ws = new WebSocket(wsUrl());
+    } catch (err) {
+      scheduleReconnect("Could not open the connection.");
+      return;
+    }
+    S.ws = ws;
+    renderConn();
+    ws.onopen = () => {
+      S.firstState = true;
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try {
+        m = JSON.parse(ev.data);
+      } catch (_) {
+        return;
+      }
+      onMessage(m);
+    };
+    ws.onclose = (ev) => {
+      if (S.ws !== ws) return;
+      S.connected = false;
+      S.ws = null;
+      setPending(false); // also disables the moves until the connection is back
+      let why = "";
+      if (ev.code >= 4000 && ev.code < 5000) why = `The server refused: ${ev.reason || "code " + ev.code}.`;
+      else if (ev.reason) why = `Closed: ${ev.reason}.`;
+      scheduleReconnect(why);
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  function scheduleReconnect(why) {
+    S.connected = false;
+    S.fatal = why || "";
+    const delay = S.fatal.startsWith("The server refused") ? 5000 : S.backoff;
+    S.backoff = Math.min(S.backoff * 2, 5000);
+    S.retryAt = Date.now() + delay;
+    clearTimeout(S.retryTimer);
+    S.retryTimer = setTimeout(connect, delay);
+    renderConn();
+  }
+
+  setInterval(() => {
+    if (!S.connected) renderConn();
+  }, 1000);
+  setInterval(() => {
+    if (S.connected) send({ type: "ping" });
+  }, 25000);
+
+  function onMessage(m) {
+    switch (m.type) {
+      case "hello":
+        S.hello = m;
+        if (token && (m.seat === null || m.seat === undefined)) {
+          showError("This link's seat token was not accepted: you are watching as a spectator.");
+        }
+        S.connected = true;
+        S.everConnected = true;
+        S.backoff = 500;
+        S.fatal = "";
+        S.firstState = true;
+        renderConn();
+        syncDisabled();
+        loadTableInfo();
+        renderHeader();
+        break;
+      case "state":
+        onState(m);
+        break;
+      case "error":
+        setPending(false);
+        showError(m.error || "the server refused that");
+        restoreTyped();
+        break;
+      case "pong":
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ------------------------------------------------------------------ state
+  function onState(m) {
+    if (!S.connected) {
+      // a state before hello (should not happen): still count as connected
+      S.connected = true;
+      S.everConnected = true;
+      renderConn();
+    }
+    const lines = Array.isArray(m.log) ? m.log : [];
+    const start = typeof m.log_start === "number" ? m.log_start : S.log.length;
+    if (S.firstState && start === 0) {
+      S.log = lines.slice();
+      S.logRendered = -1; // re-render the whole log
+    } else {
+      for (let i = 0; i < lines.length; i++) {
+        const idx = start + i;
+        if (idx < S.log.length) continue; // already held
+        S.log.push(lines[i]);
+      }
+    }
+    S.firstState = false;
+    S.msg = m;
+    S.version = m.version;
+    typedSent = "";
+    clearError();
+    setPending(false);
+    if (m.window) S.windowDeadline = performance.now() + Math.max(0, Number(m.window.remaining) || 0) * 1000;
+    render();
+  }
+
+  // ------------------------------------------------------------------ rendering
+  function render() {
+    const keep = rememberFocus();
+    const openDetails = new Set([...document.querySelectorAll("details[data-key]")].filter((d) => d.open).map((d) => d.dataset.key));
+    renderHeader();
+    renderStopped();
+    renderEnd();
+    renderWindow();
+    renderActions(openDetails);
+    renderHand();
+    renderCombat();
+    renderPlayers(openDetails);
+    renderPiles(openDetails);
+    renderLog();
+    restoreFocus(keep);
+    document.body.classList.toggle("spectator", isSpectator());
+  }
+
+  function rememberFocus() {
+    const a = document.activeElement;
+    if (!a || a === document.body) return null;
+    if (a.dataset && a.dataset.text !== undefined) return `[data-text="${CSS.escape(a.dataset.text)}"]`;
+    if (a.classList.contains("hand-card")) return `.hand-card[data-card-id="${CSS.escape(a.dataset.cardId)}"]`;
+    if (a.classList.contains("table-card")) return `.table-card[data-card-id="${CSS.escape(a.dataset.cardId)}"]`;
+    if (a.id) return "#" + CSS.escape(a.id);
+    return null;
+  }
+
+  function restoreFocus(sel) {
+    if (!sel) return;
+    const a = document.activeElement;
+    if (a && a !== document.body && a.isConnected) return; // focus survived
+    const n = document.querySelector(sel);
+    if (n) n.focus({ preventScroll: true });
+  }
+
+  function renderHeader() {
+    const v = view();
+    const tname = (S.tableInfo && S.tableInfo.name) || helloTableName();
+    $("table-name").textContent = tname || (tableId ? `Table ${tableId}` : "Munchkin table");
+    document.title = `${tname || "Table"} — Munchkin`;
+    if (S.hello) $("you-name").textContent = isSpectator() ? "watching" : helloSeatName() || playerName(mySeat());
+    if (!v) return;
+    $("turn-number").textContent = String((v.turn || 0) + 1);
+    $("whose-turn").textContent = v.over ? "game over" : v.active === mySeat() ? `${playerName(v.active)} (you)` : playerName(v.active);
+    $("phase").textContent = v.over ? "Game over" : PHASE_WORDS[v.phase] || v.phase || "–";
+    const toAct = v.to_act || [];
+    $("waiting-on").textContent =
+      v.over || !toAct.length ? "nobody" : `${namesList(toAct)}${v.prompt ? " — " + (PROMPT_WORDS[v.prompt] || v.prompt) : ""}`;
+  }
+
+  function renderStopped() {
+    const box = $("stopped");
+    const why = S.msg && S.msg.stopped;
+    box.hidden = !why;
+    if (why) fill(box, el("strong", null, "■ This table has stopped: "), String(why));
+  }
+
+  function renderEnd() {
+    const v = view();
+    const box = $("end-screen");
+    if (!v || !v.over) {
+      box.hidden = true;
+      return;
+    }
+    const winners = (v.winners || []).map(playerName);
+    const replay = S.msg.replay;
+    const iWon = (v.winners || []).includes(mySeat());
+    fill(
+      box,
+      el("h2", { id: "end-heading" }, "★ Game over ★"),
+      el(
+        "p",
+        { class: "winners" },
+        winners.length
+          ? [el("strong", null, winners.join(" and ")), winners.length > 1 ? " win the game!" : " wins the game!"]
+          : "Nobody won: the game stopped at the turn cap."
+      ),
+      iWon ? el("p", { class: "you-won" }, "That's you. Well looted!") : null,
+      el(
+        "p",
+        { class: "end-links" },
+        replay
+          ? el("a", { id: "replay-link", class: "button-link", href: replay, download: `munchkin-${tableId}.json` }, "Download the replay")
+          : el("span", { class: "hint" }, "The replay will be available shortly."),
+        " ",
+        el("a", { href: "/", class: "button-link" }, "Back to the lobby")
+      ),
+      el(
+        "details",
+        { open: true, class: "end-log", "data-key": "end-log" },
+        el("summary", null, `The whole game (${plural(S.log.length, "line")})`),
+        el("ol", { class: "log full-log" }, S.log.map(logLine))
+      )
+    );
+    box.hidden = false;
+  }
+
+  // ---------------- response window
+  let windowTick = null;
+
+  function renderWindow() {
+    const panel = $("window-panel");
+    const w = S.msg && S.msg.window;
+    const v = view();
+    clearInterval(windowTick);
+    if (!w || !v || v.over) {
+      panel.hidden = true;
+      panel.classList.remove("mine");
+      $("window-body").replaceChildren();
+      return;
+    }
+    const waiting = w.waiting || [];
+    const mine = !isSpectator() && waiting.includes(mySeat());
+    const body = $("window-body");
+    panel.hidden = false;
+    panel.classList.toggle("mine", mine);
+    const passListed = actions().some((a) => a.text === "pass");
+    const moreUsed = Array.isArray(w.more_time_used) ? w.more_time_used.includes(mySeat()) : !!w.more_time_used;
+    if (mine) {
+      $("window-heading").textContent = `⚑ Your answer — ${WINDOW_TITLES[w.kind] || "respond"}`;
+      const more = el(
+        "button",
+        { type: "button", id: "more-time", class: "more-time", disabled: moreUsed || !S.connected, dataset: { used: moreUsed ? "1" : "" } },
+        moreUsed ? "More time (used)" : `More time (+${Number(w.seconds || 0).toFixed(1)} s)`
+      );
+      more.addEventListener("click", () => {
+        if (send({ type: "more_time" })) {
+          more.disabled = true;
+          more.dataset.used = "1";
+        }
+      });
+      fill(
+        body,
+        el("p", { class: "window-prompt" }, WINDOW_WORDS[w.kind] || `Answer now (${w.kind}).`),
+        el(
+          "div",
+          { class: "countdown-row" },
+          el("span", { class: "countdown-label" }, "Time left:"),
+          el("span", { id: "window-countdown", class: "countdown", role: "timer", "aria-label": "seconds left" }, "…"),
+          el("span", { class: "countdown-bar", "aria-hidden": "true" }, el("span", { class: "countdown-fill" }))
+        ),
+        el(
+          "div",
+          { class: "window-buttons" },
+          passListed ? actionButton({ text: "pass", kind: "pass", cards: [] }, "big pass", "Pass") : null,
+          more
+        ),
+        waiting.length > 1 ? el("p", { class: "hint" }, `Also waiting for ${namesList(waiting.filter((s) => s !== mySeat()))}.`) : null,
+        el("p", { class: "hint" }, "When the time runs out you pass automatically. Cards you can play are under Your moves.")
+      );
+    } else {
+      $("window-heading").textContent = WINDOW_TITLES[w.kind] || "Response window";
+      fill(
+        body,
+        el(
+          "p",
+          { id: "window-waiting", class: "window-waiting" },
+          waiting.length ? `Waiting for ${namesList(waiting)} to answer (` : "Waiting for answers (",
+          el("span", { class: "countdown", role: "timer" }, "…"),
+          ")."
+        )
+      );
+    }
+    tickWindow();
+    windowTick = setInterval(tickWindow, 100);
+  }
+
+  function tickWindow() {
+    const w = S.msg && S.msg.window;
+    if (!w) return;
+    const left = Math.max(0, (S.windowDeadline - performance.now()) / 1000);
+    const total = Math.max(Number(w.seconds) || 0, Number(w.remaining) || 0, 0.1);
+    for (const n of document.querySelectorAll("#window-panel .countdown")) {
+      n.textContent = left > 0 ? `${left.toFixed(1)} s` : "0 s — time's up";
+    }
+    const fillBar = document.querySelector("#window-panel .countdown-fill");
+    if (fillBar) fillBar.style.width = `${Math.min(100, (left / total) * 100).toFixed(1)}%`;
+    if (left <= 0) clearInterval(windowTick);
+  }
+
+  // ---------------- actions
+  function actionButton(a, extraClass, label) {
+    const b = el(
+      "button",
+      {
+        type: "button",
+        class: `action kind-${a.kind}${extraClass ? " " + extraClass : ""}`,
+        dataset: { text: a.text, kind: a.kind },
+        disabled: blocked(),
+      },
+      label || a.text
+    );
+    b.addEventListener("click", () => act(a.text));
+    return b;
+  }
+
+  function renderActions(openDetails) {
+    const box = $("actions");
+    const panel = $("actions-panel");
+    const v = view();
+    const dl = $("action-list");
+    if (isSpectator()) {
+      fill(box, el("p", { class: "note" }, "You are watching this table: you see what everyone may see, but no hands."));
+      dl.replaceChildren();
+      return;
+    }
+    let list = actions();
+    fill(dl, list.map((a) => el("option", { value: a.text })));
+    const w = S.msg && S.msg.window;
+    const passInWindow = w && (w.waiting || []).includes(mySeat()) && list.some((a) => a.text === "pass");
+    if (passInWindow) list = list.filter((a) => a.text !== "pass");
+    panel.classList.toggle("has-actions", list.length > 0 || passInWindow);
+
+    if (S.filter) {
+      const f = S.filter;
+      const hits =
+        f.type === "card"
+          ? list.filter((a) => a.cards.includes(f.id))
+          : list.filter((a) => a.text.toLowerCase().includes(f.name.toLowerCase()));
+      const clear = el("button", { type: "button", id: "clear-filter", class: "small" }, "Show all moves");
+      clear.addEventListener("click", () => {
+        S.filter = null;
+        render();
+        const first = document.querySelector("#actions button.action");
+        if (first) first.focus();
+      });
+      fill(
+        box,
+        el("div", { class: "filter-bar", role: "status" }, el("span", null, "Moves with ", el("strong", null, f.name), `: ${hits.length}.`), clear),
+        hits.length
+          ? el("div", { class: "action-list filtered" }, hits.map((a) => actionButton(a)))
+          : el("p", { class: "note" }, `Nothing to do with ${f.name} right now.`)
+      );
+      return;
+    }
+
+    if (!list.length) {
+      const toAct = (v && v.to_act) || [];
+      fill(
+        box,
+        el(
+          "p",
+          { class: "note" },
+          v && v.over
+            ? "The game is over."
+            : passInWindow
+              ? "Nothing to play now: pass, or let the time run out."
+              : toAct.length
+                ? `Nothing for you to do now. Waiting on ${namesList(toAct)}.`
+                : "Nothing for you to do now."
+        )
+      );
+      return;
+    }
+
+    const groups = new Map(GROUPS.map((g) => [g.key, []]));
+    groups.set("other", []);
+    for (const a of list) groups.get(KIND_GROUP[a.kind] || "other").push(a);
+    const sections = [];
+    for (const g of [...GROUPS, { key: "other", title: "Other" }]) {
+      const items = groups.get(g.key);
+      if (!items.length) continue;
+      items.sort((x, y) => (KIND_ORDER[x.kind] ?? 99) - (KIND_ORDER[y.kind] ?? 99));
+      if (g.collapsed) {
+        const key = "group-" + g.key;
+        sections.push(
+          el(
+            "details",
+            { class: `action-group group-${g.key}`, "data-key": key, open: openDetails.has(key) },
+            el("summary", null, `${g.title} (${plural(items.length, "way")})`),
+            el("div", { class: "action-list" }, items.map((a) => actionButton(a)))
+          )
+        );
+        continue;
+      }
+      let shown = items;
+      let deals = [];
+      if (g.key === "help") {
+        shown = items.filter((a) => !(a.kind === "ask" && / offering /.test(a.text)));
+        deals = items.filter((a) => a.kind === "ask" && / offering /.test(a.text));
+      }
+      const title = g.key === "flow" && v && v.active !== mySeat() ? "Answer" : g.title;
+      sections.push(
+        el(
+          "div",
+          { class: `action-group group-${g.key}`, role: "group", "aria-label": title },
+          el("h3", null, title),
+          shown.length ? el("div", { class: "action-list" }, shown.map((a) => actionButton(a, g.key === "flow" ? "main" : ""))) : null,
+          deals.length
+            ? el(
+                "details",
+                { class: "sub-group", "data-key": "help-deals", open: openDetails.has("help-deals") },
+                el("summary", null, `Ask for help with a bribe (${plural(deals.length, "offer")})`),
+                el("div", { class: "action-list" }, deals.map((a) => actionButton(a)))
+              )
+            : null
+        )
+      );
+    }
+    fill(box, sections);
+  }
+
+  // ---------------- cards
+  function cardBody(c, extra) {
+    return [
+      el("span", { class: "card-name" }, c.name),
+      el("span", { class: "card-kind" }, [deckLabel(c.deck), kindLabel(c.kind)].filter(Boolean).join(" · ")),
+      extra || null,
+    ];
+  }
+
+  function selectCard(c) {
+    if (S.filter && S.filter.type === "card" && S.filter.id === c.id) S.filter = null;
+    else S.filter = { type: "card", id: c.id, name: c.name };
+    render();
+    if (S.filter) {
+      const panel = $("actions-panel");
+      const r = panel.getBoundingClientRect();
+      if (r.top < 0 || r.top > window.innerHeight - 80) panel.scrollIntoView({ behavior: "smooth", block: "start" });
+    }
+  }
+
+  /** A card on the table or in a discard pile: a button that filters the moves by it. */
+  function tableCard(c, usable, note) {
+    if (!c) return null;
+    const selected = S.filter && S.filter.type === "card" && S.filter.id === c.id;
+    const b = el(
+      "button",
+      {
+        type: "button",
+        class: `table-card deck-${c.deck || "none"} kind-${c.kind}${usable.has(c.id) ? " usable" : ""}${selected ? " selected" : ""}`,
+        dataset: { cardId: c.id },
+        "aria-pressed": selected ? "true" : "false",
+        title: `${c.name} (${[deckLabel(c.deck), kindLabel(c.kind)].filter(Boolean).join(", ")})${usable.has(c.id) ? ": you can use it now" : ""}`,
+      },
+      el("span", { class: "card-name" }, c.name),
+      note ? el("span", { class: "card-note" }, note) : null,
+      usable.has(c.id) ? el("span", { class: "usable-mark", "aria-hidden": "true" }, " ✓") : null
+    );
+    b.addEventListener("click", () => selectCard(c));
+    return b;
+  }
+
+  function renderHand() {
+    const v = view();
+    const panel = $("hand-panel");
+    if (isSpectator() || !v) {
+      panel.hidden = isSpectator();
+      return;
+    }
+    panel.hidden = false;
+    const hand = v.hand || [];
+    const usable = usableCards();
+    $("hand-count").textContent = `(${plural(hand.length, "card")})`;
+    if (!hand.length) {
+      fill($("hand"), el("p", { class: "note" }, "Your hand is empty."));
+      return;
+    }
+    fill(
+      $("hand"),
+      hand.map((c) => {
+        const selected = S.filter && S.filter.type === "card" && S.filter.id === c.id;
+        const can = usable.has(c.id);
+        const b = el(
+          "button",
+          {
+            type: "button",
+            class: `hand-card deck-${c.deck || "none"} kind-${c.kind}${can ? " usable" : ""}${selected ? " selected" : ""}`,
+            dataset: { cardId: c.id },
+            "aria-pressed": selected ? "true" : "false",
+          },
+          cardBody(c, el("span", { class: "card-state" }, selected ? "▶ selected" : can ? "✓ can use now" : "not now"))
+        );
+        b.addEventListener("click", () => selectCard(c));
+        return b;
+      })
+    );
+  }
+
+  // ---------------- combat
+  function partsTable(parts, caption) {
+    if (!parts || !parts.length) return null;
+    return el(
+      "table",
+      { class: "parts" },
+      el("caption", { class: "visually-hidden" }, caption),
+      el(
+        "tbody",
+        null,
+        parts.map(([label, value]) => el("tr", null, el("th", { scope: "row" }, label), el("td", null, signed(value))))
+      )
+    );
+  }
+
+  function renderCombat() {
+    const v = view();
+    const panel = $("combat-panel");
+    const c = v && v.combat;
+    if (!c || !Object.keys(c).length || v.over) {
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    const side = c.side_strength;
+    const mon = c.monster_strength;
+    const win = !!c.fighters_winning;
+    const diff = Math.abs(side - mon);
+    const verdict = win
+      ? [el("strong", null, "▲ The fighters are winning"), `: ${side} against ${mon}.`]
+      : [
+          el("strong", null, "▼ The monsters are winning"),
+          `: ${mon} against ${side}`,
+          side === mon ? " (a tie goes to the monsters, unless a Warrior fights)." : ` (the fighters are ${diff} behind).`,
+        ];
+    const fighters = (c.fighters || []).map((f) =>
+      el(
+        "div",
+        { class: "fighter" },
+        el("h4", null, f.player, el("span", { class: "strength" }, ` strength ${f.strength}`)),
+        partsTable(f.parts, `What makes up ${f.player}'s strength`)
+      )
+    );
+    const oneShots = c.one_shots && c.one_shots.length
+      ? el("div", { class: "fighter one-shots" }, el("h4", null, "One-shot bonuses"), partsTable(c.one_shots, "One-shot bonuses for the fighters"))
+      : null;
+    const monsters = (c.monsters || []).map((m) => {
+      const base = String(m.monster).replace(/ \(Mate\)$/, "");
+      const selected = S.filter && S.filter.type === "name" && S.filter.name === base;
+      const nameBtn = el(
+        "button",
+        { type: "button", class: "monster-name" + (selected ? " selected" : ""), "aria-pressed": selected ? "true" : "false", title: "Show the moves that name this monster" },
+        m.monster
+      );
+      nameBtn.addEventListener("click", () => {
+        S.filter = selected ? null : { type: "name", name: base };
+        render();
+      });
+      return el(
+        "div",
+        { class: "monster" },
+        el("h4", null, nameBtn, el("span", { class: "strength" }, ` strength ${m.strength}`)),
+        el("p", { class: "treasures" }, `Worth ${plural(m.treasures, "Treasure")}`),
+        partsTable(m.parts, `What makes up ${m.monster}'s strength`)
+      );
+    });
+    fill(
+      $("combat"),
+      el("p", { id: "combat-verdict", class: "verdict " + (win ? "fighters-win" : "monsters-win") }, verdict),
+      el(
+        "div",
+        { class: "sides" },
+        el(
+          "section",
+          { class: "side side-fighters", "aria-label": "Fighters" },
+          el("h3", null, "Fighters ", el("span", { class: "total" }, `total ${side}`)),
+          fighters,
+          oneShots
+        ),
+        el("div", { class: "versus", "aria-hidden": "true" }, "vs"),
+        el(
+          "section",
+          { class: "side side-monsters", "aria-label": "Monsters" },
+          el("h3", null, "Monsters ", el("span", { class: "total" }, `total ${mon}`)),
+          monsters
+        )
+      )
+    );
+  }
+
+  // ---------------- players
+  function chips(cards, usable, label, note) {
+    if (!cards || !cards.length) return null;
+    return el("div", { class: "row" }, el("span", { class: "row-label" }, label), el("span", { class: "chips" }, cards.map((c) => tableCard(c, usable, note))));
+  }
+
+  function renderPlayers() {
+    const v = view();
+    if (!v) return;
+    const usable = usableCards();
+    const seats = new Map(((S.msg && S.msg.seats) || []).map((s) => [s.seat, s]));
+    const toAct = new Set(v.to_act || []);
+    const winners = new Set(v.winners || []);
+    fill(
+      $("players"),
+      (v.players || []).map((p) => {
+        const s = seats.get(p.seat) || {};
+        const me = p.seat === mySeat();
+        const active = p.seat === v.active && !v.over;
+        const badges = [
+          me ? el("span", { class: "badge you" }, "YOU") : null,
+          active ? el("span", { class: "badge turn" }, "▶ their turn") : null,
+          toAct.has(p.seat) && !v.over ? el("span", { class: "badge acting" }, "⚑ must act") : null,
+          p.dead ? el("span", { class: "badge dead" }, "☠ dead") : null,
+          winners.has(p.seat) ? el("span", { class: "badge winner" }, "★ winner") : null,
+        ];
+        const who =
+          s.kind === "bot" ? "bot" : s.kind === "human" ? (s.connected ? "person, ● online" : "person, ○ offline") : "";
+        const races = p.races && p.races.length ? p.races : null;
+        const classes = p.classes && p.classes.length ? p.classes : null;
+        return el(
+          "article",
+          {
+            class: `player${me ? " me" : ""}${active ? " active" : ""}${toAct.has(p.seat) ? " acting" : ""}${p.dead ? " dead" : ""}`,
+            dataset: { seat: p.seat },
+            "aria-label": `${p.name}${me ? " (you)" : ""}`,
+          },
+          el("header", null, el("h3", null, p.name), el("span", { class: "badges" }, badges)),
+          el(
+            "p",
+            { class: "stats" },
+            el("span", { class: "level" }, `Level ${p.level}`),
+            el("span", null, p.sex === "male" ? "♂ male" : p.sex === "female" ? "♀ female" : p.sex || ""),
+            el("span", null, `${plural(p.hand_size, "card")} in hand`),
+            who ? el("span", { class: "who" }, who) : null
+          ),
+          el(
+            "div",
+            { class: "row" },
+            el("span", { class: "row-label" }, p.half_breed ? "Races (Half-Breed)" : "Race"),
+            races ? el("span", { class: "chips" }, races.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "Human")
+          ),
+          el(
+            "div",
+            { class: "row" },
+            el("span", { class: "row-label" }, p.super_munchkin ? "Classes (Super Munchkin)" : "Class"),
+            classes ? el("span", { class: "chips" }, classes.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "none")
+          ),
+          chips(p.equipped, usable, "Equipped"),
+          chips(p.carried, usable, "Carried"),
+          p.hireling
+            ? el(
+                "div",
+                { class: "row" },
+                el("span", { class: "row-label" }, "Hireling"),
+                el("span", { class: "chips" }, tableCard(p.hireling, usable), p.hireling_item ? [" carrying ", tableCard(p.hireling_item, usable)] : null)
+              )
+            : null,
+          p.cheat ? chips([p.cheat], usable, "Cheat! on") : null,
+          chips(p.curses, usable, "Curses")
+        );
+      })
+    );
+  }
+
+  // ---------------- piles
+  function renderPiles(openDetails) {
+    const v = view();
+    if (!v) return;
+    const usable = usableCards();
+    const pile = (key, title, cards) => {
+      const top = cards.length ? cards[cards.length - 1] : null;
+      const k = "pile-" + key;
+      return el(
+        "div",
+        { class: "pile" },
+        el(
+          "p",
+          null,
+          el("span", null, el("strong", null, title), `: ${plural(cards.length, "card")}`, top ? "; on top:" : ""),
+          top ? tableCard(top, usable) : null
+        ),
+        cards.length > 1
+          ? el(
+              "details",
+              { "data-key": k, open: openDetails.has(k) },
+              el("summary", null, `All ${cards.length}, newest first`),
+              el("ol", { class: "pile-list" }, cards.slice().reverse().map((c) => el("li", null, tableCard(c, usable), " ", el("span", { class: "card-kind" }, kindLabel(c.kind)))))
+            )
+          : null
+      );
+    };
+    fill(
+      $("piles"),
+      el(
+        "p",
+        { class: "decks" },
+        el("span", { class: "deck deck-door" }, el("strong", null, "Door deck"), `: ${plural(v.door_deck, "card")}`),
+        el("span", { class: "deck deck-treasure" }, el("strong", null, "Treasure deck"), `: ${plural(v.treasure_deck, "card")}`)
+      ),
+      pile("door", "Door discards", v.door_discard || []),
+      pile("treasure", "Treasure discards", v.treasure_discard || [])
+    );
+  }
+
+  // ---------------- log
+  function logLine(text) {
+    const t = String(text);
+    let cls = "";
+    let shown = t;
+    const turn = t.match(/^--- (.*) ---$/);
+    if (turn) {
+      cls = "turn-line";
+      shown = turn[1];
+    } else if (/ wins? the game!$/.test(t)) cls = "win-line";
+    else if (/ dies \(/.test(t) || / catches /.test(t)) cls = "bad-line";
+    return el("li", { class: cls || null }, shown);
+  }
+
+  // The log sticks to its newest line unless the reader has scrolled up to read older ones.
+  let logStick = true;
+  const logBox = $("log");
+  logBox.addEventListener("scroll", () => {
+    logStick = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 40;
+  });
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => {
+      if (logStick) logBox.scrollTop = logBox.scrollHeight;
+    }).observe(logBox);
+  }
+
+  function renderLog() {
+    const box = logBox;
+    if (S.logRendered < 0 || S.logRendered > S.log.length) {
+      fill(box, S.log.map(logLine));
+    } else {
+      for (let i = S.logRendered; i < S.log.length; i++) box.appendChild(logLine(S.log[i]));
+    }
+    S.logRendered = S.log.length;
+    if (logStick) box.scrollTop = box.scrollHeight;
+  }
+
+  // ------------------------------------------------------------------ table info
+  async function loadTableInfo() {
+    if (!tableId) return;
+    try {
+      S.tableInfo = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+      renderHeader();
+    } catch (err) {
+      if (err.status === 404) showError(`There is no table ${tableId}.`);
+    }
+  }
+
+  // ------------------------------------------------------------------ typed actions
+  let typedSent = "";
+
+  function restoreTyped() {
+    const input = $("action-input");
+    if (typedSent && !input.value) input.value = typedSent;
+    typedSent = "";
+  }
+
+  $("action-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = $("action-input");
+    const text = input.value.trim();
+    if (!text) {
+      input.focus();
+      return;
+    }
+    typedSent = text;
+    input.value = "";
+    act(text);
+  });
+
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && S.filter) {
+      S.filter = null;
+      render();
+    }
+  });
+
+  // ------------------------------------------------------------------ start
+  if (!tableId) {
+    showError("This page needs a table: /table/{id}.");
+  } else {
+    if (seatParam !== null && !token) showError("This link has a seat but no token: you are watching.");
+    document.body.classList.toggle("spectator", !token);
+    $("you-name").textContent = token ? "…" : "watching";
+    if (!token) $("hand-panel").hidden = true;
+    renderConn();
+    loadTableInfo();
+    connect();
+  }
+})();

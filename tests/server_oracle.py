@@ -1,0 +1,95 @@
+"""An independent judge of what a seat may know, for the server's leak tests.
+
+It reads the true game state when a message is sent and flags any card the message shows
+that sits, hidden from that seat, in another hand or a deck (by id), and any card name in
+its text that the seat has never been able to see.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from munchkin.engine.game import Game
+
+# Events that put cards face-up on the table for everyone: (kind, index of the card or cards).
+PUBLIC_EVENTS = {"kick": 2, "reveal": 2, "take": 2, "combat": 2, "trouble": 2, "play": 2, "oneshot": 2, "join": 2}
+
+
+def hidden_from(g: Game, seat: int | None) -> set[int]:
+    """Cards this seat may not see now: the decks and every other player's hand."""
+    out = set(g.door_deck) | set(g.treasure_deck)
+    for p in g.players:
+        if p.seat != seat:
+            out.update(p.hand)
+    return out
+
+
+def card_ids(obj: Any) -> set[int]:
+    """Every card id a message shows: card objects, and the cards each action names."""
+    found: set[int] = set()
+    if isinstance(obj, dict):
+        if "id" in obj and "name" in obj and "deck" in obj and isinstance(obj["id"], int):
+            found.add(obj["id"])
+        if "cards" in obj and "text" in obj:
+            found.update(x for x in obj["cards"] if isinstance(x, int))
+        for v in obj.values():
+            found |= card_ids(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            found |= card_ids(v)
+    return found
+
+
+class Oracle:
+    """Checks every message to a seat (None: a spectator) against the game as it truly is."""
+
+    def __init__(self, g: Game) -> None:
+        # Race and Class names are also rule words ("every Cleric goes up a level"): the id check covers them.
+        names = sorted({d.name for d in g.cdef if d.kind not in ("race", "class")}, key=len, reverse=True)
+        self.pattern = re.compile("|".join(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])" for n in names))
+        self.seen: dict[int | None, set[str]] = {}
+        self.events_seen = 0
+        self.public_names: set[str] = set()
+        self.messages = 0
+        self.lines = 0
+        self.problems: list[str] = []
+
+    def _update(self, g: Game, seat: int | None) -> set[int]:
+        for ev in g.events[self.events_seen :]:
+            i = PUBLIC_EVENTS.get(ev[0])
+            if i is not None:
+                shown = ev[i] if isinstance(ev[i], tuple) else (ev[i],)
+                self.public_names.update(g.cdef[c].name for c in shown)
+            elif ev[0] == "draw" and ev[4]:
+                self.public_names.update(g.cdef[c].name for c in ev[3])
+        self.events_seen = len(g.events)
+        hidden = hidden_from(g, seat)
+        seen = self.seen.setdefault(seat, set())
+        seen.update(g.cdef[c].name for c in range(g.ncards) if c not in hidden)
+        return hidden
+
+    def check(self, g: Game, seat: int | None, msg: dict[str, Any]) -> None:
+        self.messages += 1
+        hidden = self._update(g, seat)
+        who = "spectator" if seat is None else f"seat {seat}"
+        leaked = card_ids(msg) & hidden
+        if leaked:
+            where = [f"{g.cdef[c].name} (#{c})" for c in sorted(leaked)]
+            self.problems.append(f"{who} was shown hidden cards {where} in a {msg.get('type')} message")
+        if msg.get("type") != "state":
+            return
+        view = msg["view"]
+        if not isinstance(view["door_deck"], int) or not isinstance(view["treasure_deck"], int):
+            self.problems.append(f"{who} was shown a deck's contents")
+        if seat is None and (view["hand"] or msg["actions"]):
+            self.problems.append("a spectator was shown a hand or actions")
+        if seat is not None and msg["actions"] and seat not in view["to_act"]:
+            self.problems.append(f"{who} was shown actions while not to act")
+        known = self.seen[seat] | self.public_names
+        texts = list(msg["log"]) + [a["text"] for a in msg["actions"]]
+        self.lines += len(msg["log"])
+        for t in texts:
+            for m in self.pattern.finditer(t):
+                if m.group(0) not in known:
+                    self.problems.append(f"{who} read the name of a card it never could see: {m.group(0)!r} in {t!r}")

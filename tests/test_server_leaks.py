@@ -1,0 +1,146 @@
+"""Whole games through the server, every message to every seat and spectator inspected.
+
+The server's own sender path runs unchanged; only the socket is a recorder, which lets the
+oracle read the true game state at the instant each message goes out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from munchkin.server.app import Hub, TableIn, handle_message
+from munchkin.server.store import Store
+from munchkin.server.tables import Client, TableRunner
+from server_oracle import Oracle
+
+NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
+
+
+class Recorder:
+    """A seat's socket: hands every message to the oracle, and plays a person's part at random,
+    sometimes letting a response window run out instead of answering."""
+
+    def __init__(self, runner: TableRunner, seat: int | None, oracle: Oracle, rng: random.Random) -> None:
+        self.runner, self.seat, self.oracle, self.rng = runner, seat, oracle, rng
+        self.client = Client(self, seat, burst=10**6, rate=1e9)
+        self.errors: list[str] = []
+        self.kinds: dict[str, int] = {}
+
+    async def send_text(self, data: str) -> None:
+        msg = json.loads(data)
+        self.kinds[msg["type"]] = self.kinds.get(msg["type"], 0) + 1
+        self.oracle.check(self.runner.game, self.seat, msg)
+        if msg["type"] == "error":
+            if not msg["error"].startswith("stale action"):
+                self.errors.append(msg["error"])
+            return
+        if msg["type"] != "state" or not msg["actions"]:
+            return
+        if msg["window"] and self.rng.random() < 0.1:
+            return  # let the clock run out: the server passes for us
+        text = self.rng.choice(msg["actions"])["text"]
+        act = json.dumps({"type": "act", "action": text, "version": msg["version"]})
+        asyncio.get_running_loop().call_soon(self._send, act)
+
+    def _send(self, act: str) -> None:
+        reply = handle_message(self.runner, self.client, act)
+        if reply is not None:
+            self.client.send(reply)
+
+
+async def _play_tables(db: Path, layouts: list[list[str]], seed: int) -> list[dict[str, Any]]:
+    store = Store(f"sqlite:///{db}")
+    hub = Hub(store)
+    rng = random.Random(seed)
+    results = []
+    recorders: list[tuple[TableRunner, Oracle, list[Recorder]]] = []
+    for i, kinds in enumerate(layouts):
+        seats = [
+            {"name": NAMES[s], "kind": k, "strength": ("random", "heuristic")[(i + s) % 2]} for s, k in enumerate(kinds)
+        ]
+        spec = TableIn(name=f"leak {i}", seats=seats, window_seconds=0.5, bot_delay=0, seed=seed * 100 + i)
+        runner, _tokens = hub.create(spec)
+        runner.window_seconds = 0.05  # the lobby's floor is 0.5 s; a test need not wait that long
+        oracle = Oracle(runner.game)
+        recs = [Recorder(runner, s, oracle, rng) for s, k in enumerate(kinds) if k == "human"]
+        recs += [Recorder(runner, None, oracle, rng) for _ in range(2)]
+        for r in recs:
+            runner.join(r.client)
+        recorders.append((runner, oracle, recs))
+    try:
+        for _ in range(6000):
+            if all(r.game.over or r.failed for r, _, _ in recorders):
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)  # the last state reaches everyone
+        for runner, oracle, recs in recorders:
+            results.append(
+                {
+                    "over": runner.game.over,
+                    "failed": runner.failed,
+                    "decisions": runner.game.decisions,
+                    "stored": len(store.actions(runner.id)),
+                    "oracle": oracle,
+                    "errors": [e for r in recs for e in r.errors],
+                    "states": sum(r.kinds.get("state", 0) for r in recs),
+                    "spectator_states": [r.kinds.get("state", 0) for r in recs if r.seat is None],
+                }
+            )
+    finally:
+        await hub.stop()
+        store.close()
+    return results
+
+
+@pytest.mark.parametrize(
+    "seed,layouts",
+    [
+        (1, [["human", "bot", "bot"], ["human", "human", "bot", "bot"], ["bot", "human", "bot", "human", "bot"]]),
+        (2, [["human", "human", "human"], ["bot", "bot", "human", "bot", "bot", "human"], ["bot", "bot", "bot"]]),
+        (3, [["human", "bot", "human", "bot"], ["human", "human", "human", "human"], ["bot", "human", "bot"]]),
+    ],
+)
+def test_no_message_shows_a_seat_what_it_may_not_know(tmp_path: Path, seed: int, layouts: list[list[str]]) -> None:
+    results = asyncio.run(_play_tables(tmp_path / "leaks.db", layouts, seed))
+    for i, r in enumerate(results):
+        o: Oracle = r["oracle"]
+        assert r["over"] and not r["failed"], f"table {i} did not finish: {r['failed']}"
+        assert r["stored"] == r["decisions"], f"table {i}: {r['decisions']} actions taken, {r['stored']} stored"
+        assert not r["errors"], f"table {i}: listed actions refused: {r['errors'][:3]}"
+        assert o.problems == [], f"table {i}: {len(o.problems)} leaks, first: {o.problems[:3]}"
+        assert o.lines > 50, "the game was too short to tell anything"
+        assert all(n > 0 for n in r["spectator_states"])
+
+
+def test_the_oracle_catches_leaks(tmp_path: Path) -> None:
+    """The judge itself can fail: a message with another seat's hand or a face-down card's name."""
+    from munchkin.engine.game import Game, Setup
+
+    g = Game(Setup(["deluxe"], NAMES[:3], 7))
+    o = Oracle(g)
+    other = g.players[1].hand[0]
+    card = {"id": other, "name": g.cdef[other].name, "kind": "x", "deck": g.cdef[other].deck}
+    view = g.view(0)
+    msg = {"type": "state", "view": view, "log": [], "actions": []}
+    o.check(g, 0, msg)
+    assert o.problems == []
+    view["hand"].append(card)
+    o.check(g, 0, msg)
+    assert len(o.problems) == 1 and "hidden cards" in o.problems[0]
+    deep = g.door_deck[-1]
+    unseen = g.cdef[deep].name
+    visible = {g.cdef[c].name for c in range(g.ncards) if c not in set(g.door_deck) | set(g.treasure_deck)}
+    visible -= {g.cdef[c].name for p in g.players[1:] for c in p.hand}
+    if unseen not in visible:  # the same name may lie face-up elsewhere; then pick another seat's view
+        o2 = Oracle(g)
+        o2.check(g, 0, {"type": "state", "view": g.view(0), "log": [f"Bravo draws {unseen}."], "actions": []})
+        assert o2.problems and "never could see" in o2.problems[0]
+    o3 = Oracle(g)
+    o3.check(g, None, {"type": "state", "view": g.view(0), "log": [], "actions": []})
+    assert any("hidden cards" in p for p in o3.problems), "a spectator must not see seat 0's hand"

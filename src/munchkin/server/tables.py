@@ -337,7 +337,7 @@ class TableRunner:
             "name": r.name,
             "sets": r.config["sets"],
             "status": "stopped" if self.failed else r.status,
-            "turn": r.turn + (0 if r.status == "over" else 1),
+            "turn": r.turn + 1,
             "created": r.created,
             "window_seconds": self.window_seconds,
             "spectators": sum(1 for c in self.clients if c.seat is None),

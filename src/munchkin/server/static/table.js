@@ -186,7 +186,7 @@
   // ------------------------------------------------------------------ errors & connection banner
   function showError(text) {
     const box = $("error");
-    fill(box, el("strong", null, "✗ Not done: "), text);
+    fill(box, el("strong", null, "✗ "), text);
     box.hidden = false;
   }
 
@@ -204,29 +204,37 @@
     connect();
   });
 
+  const connSecs = el("span", { class: "conn-secs", "aria-hidden": "true" });
+  let connKey = "";
+
   function renderConn() {
     const box = $("conn-status");
     if (S.connected) {
       box.hidden = true;
       box.className = "conn-status";
+      connKey = "";
       return;
     }
     box.hidden = false;
     box.className = "conn-status down";
     if (!box.contains(retryBtn)) fill(box, connText, retryBtn);
     const secs = Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000));
-    if (!S.everConnected && !S.retryAt && !S.fatal) {
+    connSecs.textContent = S.retryAt && secs > 0 ? ` Next try in ${secs} s.` : " Trying now.";
+    const first = !S.everConnected && !S.retryAt && !S.fatal;
+    const key = `${first}|${S.everConnected}|${S.fatal}`;
+    if (key === connKey) return; // only the seconds changed: do not re-announce the banner
+    connKey = key;
+    retryBtn.hidden = first;
+    if (first) {
       fill(connText, "Connecting to the table…");
-      retryBtn.hidden = true;
       return;
     }
-    retryBtn.hidden = false;
     fill(
       connText,
       el("strong", null, "⚠ Reconnecting…"),
       " ",
-      S.fatal ? S.fatal + " " : S.everConnected ? "The connection to the table was lost. " : "The table cannot be reached yet. ",
-      S.retryAt ? (secs > 0 ? `Next try in ${secs} s.` : "Trying now.") : "Trying now."
+      S.fatal || (S.everConnected ? "The connection to the table was lost." : "The table cannot be reached yet."),
+      connSecs
     );
   }
 
@@ -652,7 +660,7 @@
           "div",
           { class: `action-group group-${g.key}`, role: "group", "aria-label": title },
           el("h3", null, title),
-          shown.length ? el("div", { class: "action-list" }, shown.map((a) => actionButton(a, g.key === "flow" ? "main" : ""))) : null,
+          shown.length ? buttonsWithBuckets(shown, g.key === "flow" ? "main" : "", openDetails) : null,
           deals.length
             ? el(
                 "details",
@@ -665,6 +673,35 @@
       );
     }
     fill(box, sections);
+  }
+
+  /** Buttons in a row; four or more "X discarding CARD" variants of one move fold into a <details>. */
+  function buttonsWithBuckets(list, extraClass, openDetails) {
+    const buckets = new Map();
+    for (const a of list) {
+      const i = a.kind === "sell" ? -1 : a.text.indexOf(" discarding ");
+      const key = i > 0 ? a.text.slice(0, i + " discarding".length) : "\u0000" + a.text;
+      if (!buckets.has(key)) buckets.set(key, []);
+      buckets.get(key).push(a);
+    }
+    const loose = [];
+    const folded = [];
+    for (const [key, items] of buckets) {
+      if (key.startsWith("\u0000") || items.length < 4) {
+        loose.push(...items);
+        continue;
+      }
+      const dkey = "bucket-" + key;
+      folded.push(
+        el(
+          "details",
+          { class: "sub-group", "data-key": dkey, open: openDetails.has(dkey) },
+          el("summary", null, `${key.charAt(0).toUpperCase()}${key.slice(1)} … (${plural(items.length, "choice")})`),
+          el("div", { class: "action-list" }, items.map((a) => actionButton(a, extraClass)))
+        )
+      );
+    }
+    return [loose.length ? el("div", { class: "action-list" }, loose.map((a) => actionButton(a, extraClass))) : null, folded];
   }
 
   // ---------------- cards

@@ -1,0 +1,225 @@
+"""The server's API and WebSocket protocol: what a client may send, and what bad input gets."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from munchkin.server.app import create_app
+from munchkin.server.tables import TableRunner
+
+Msg = dict[str, Any]
+FORWARD = ("kick", "ready", "play", "loot", "end", "run", "refuse", "pass", "accept", "take", "choose")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}")) as c:
+        yield c
+
+
+def new_table(client: TestClient, kinds: list[str], **extra: Any) -> Msg:
+    seats = [{"name": f"P{i}", "kind": k, "strength": "heuristic"} for i, k in enumerate(kinds)]
+    body = {"name": "test", "seats": seats, "bot_delay": 0, "seed": 11, **extra}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    out: Msg = r.json()
+    return out
+
+
+def runner(client: TestClient, table_id: str) -> TableRunner:
+    r: TableRunner = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    return r
+
+
+def recv_until(ws: WebSocketTestSession, pred: Callable[[Msg], bool], limit: int = 500) -> Msg:
+    for _ in range(limit):
+        m: Msg = ws.receive_json()
+        if pred(m):
+            return m
+    raise AssertionError("the expected message never came")
+
+
+def connect(client: TestClient, created: Msg, seat: int) -> tuple[WebSocketTestSession, str]:
+    link = next(x for x in created["links"] if x["seat"] == seat)
+    token = link["url"].split("token=")[1]
+    return client.websocket_connect(f"/ws/{created['table']['id']}?token={token}"), token
+
+
+def test_lobby_pages_and_api(client: TestClient) -> None:
+    assert "Munchkin" in client.get("/").text
+    assert client.get("/api/sets").json() == [{"id": "deluxe", "name": "Munchkin Deluxe"}]
+    created = new_table(client, ["human", "bot", "bot"])
+    tid = created["table"]["id"]
+    assert created["watch"] == f"/table/{tid}"
+    assert [x["seat"] for x in created["links"]] == [0]
+    listed = client.get("/api/tables").json()
+    assert [t["id"] for t in listed] == [tid]
+    summary = client.get(f"/api/tables/{tid}").json()
+    assert summary["seats"][0] == {
+        "seat": 0,
+        "name": "P0",
+        "kind": "human",
+        "strength": "heuristic",
+        "claimed": False,
+        "connected": False,
+    }
+    assert "seed" not in json.dumps(summary), "the seed would give away the deck order"
+    assert client.get(f"/table/{tid}").status_code == 200
+    assert client.get("/table/nope").status_code == 404
+    r = client.get(f"/api/tables/{tid}/replay")
+    assert r.status_code == 409 and "hidden cards" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "body,words",
+    [
+        ({"seats": [{"name": "A", "kind": "bot"}, {"name": "B", "kind": "bot"}]}, "at least 3"),
+        (
+            {"seats": [{"name": "A", "kind": "bot"}, {"name": "a", "kind": "bot"}, {"name": "C", "kind": "bot"}]},
+            "different",
+        ),
+        ({"seats": [{"name": "A", "kind": "alien"}] * 3}, "human"),
+        ({"sets": ["nowhere"], "seats": [{"name": n, "kind": "bot"} for n in "ABC"]}, "unknown card set"),
+        ({"window_seconds": 0.1, "seats": [{"name": n, "kind": "bot"} for n in "ABC"]}, "greater than or equal"),
+        (
+            {"seats": [{"name": "<b>", "kind": "bot"}, {"name": "B", "kind": "bot"}, {"name": "C", "kind": "bot"}]},
+            "plain",
+        ),
+    ],
+)
+def test_a_bad_table_is_refused_with_the_reason(client: TestClient, body: Msg, words: str) -> None:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422
+    assert words in json.dumps(r.json())
+    assert client.get("/api/tables").json() == []
+
+
+def test_bad_messages_get_a_clear_error_and_change_nothing(client: TestClient) -> None:
+    created = new_table(client, ["human", "human", "bot"])
+    tid = created["table"]["id"]
+    r = runner(client, tid)
+    ws_cm, _ = connect(client, created, 0)
+    other_cm, _ = connect(client, created, 1)
+    with ws_cm as ws, other_cm as other:
+        hello = ws.receive_json()
+        assert hello["type"] == "hello" and hello["seat"] == 0 and hello["player"] == "P0"
+        state = recv_until(ws, lambda m: m["type"] == "state" and bool(m["actions"]))
+        version, stored = r.game.version, r.stored
+        assert state["version"] == version and state["window"] is None
+
+        def refused(sock: WebSocketTestSession, raw: str, words: str) -> None:
+            sock.send_text(raw)
+            m = recv_until(sock, lambda m: m["type"] == "error")
+            assert words in m["error"], m["error"]
+            assert (r.game.version, r.stored) == (version, stored)
+
+        refused(ws, "{not json", "malformed JSON")
+        refused(ws, "[1, 2]", "JSON object")
+        refused(ws, json.dumps({"type": "dance"}), "unknown message type 'dance'")
+        refused(ws, json.dumps({"type": "act", "action": "x" * 5000, "version": version}), "too large")
+        refused(ws, json.dumps({"type": "act", "action": "ready"}), '"version"')
+        refused(ws, json.dumps({"type": "act", "version": version}), '"action"')
+        refused(ws, json.dumps({"type": "act", "action": "dance a jig", "version": version}), "dance")
+        refused(ws, json.dumps({"type": "act", "action": "kick open the door", "version": version}), "")
+        refused(ws, json.dumps({"type": "act", "action": "ready", "version": version - 1}), "stale action")
+        refused(ws, json.dumps({"type": "more_time"}), "no response window")
+        # seat 1 may not act while seat 0 creates a character
+        other.receive_json()
+        refused(other, json.dumps({"type": "act", "action": "ready", "version": version}), "not your turn")
+        # a good action moves the game; the very same message sent again is refused as stale
+        good = json.dumps({"type": "act", "action": state["actions"][0]["text"], "version": version})
+        ws.send_text(good)
+        recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version)
+        assert r.stored > stored
+        version, stored = r.game.version, r.stored
+        refused(ws, good, "stale action")
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert recv_until(ws, lambda m: m["type"] != "state") == {"type": "pong"}
+
+
+def test_spectators_and_bad_tokens(client: TestClient) -> None:
+    created = new_table(client, ["human", "bot", "bot"])
+    tid = created["table"]["id"]
+    with client.websocket_connect(f"/ws/{tid}") as spec:
+        hello = spec.receive_json()
+        assert hello["seat"] is None
+        st = recv_until(spec, lambda m: m["type"] == "state")
+        assert st["view"]["hand"] == [] and st["actions"] == [] and st["view"]["you"] is None
+        spec.send_text(json.dumps({"type": "act", "action": "ready", "version": st["version"]}))
+        assert "spectators cannot act" in recv_until(spec, lambda m: m["type"] == "error")["error"]
+    with client.websocket_connect(f"/ws/{tid}?token=forged") as bad:
+        assert "not valid" in bad.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect):
+            bad.receive_json()
+    with client.websocket_connect("/ws/nosuchtable") as lost:
+        assert "no table" in lost.receive_json()["error"]
+
+
+def test_a_flooding_client_is_throttled_while_the_tables_play_on(client: TestClient) -> None:
+    created = new_table(client, ["human", "bot", "bot"])
+    bots = new_table(client, ["bot", "bot", "bot"], bot_delay=0.02, seed=5)
+    watched = runner(client, bots["table"]["id"])
+    r = runner(client, created["table"]["id"])
+    ws_cm, _ = connect(client, created, 0)
+    with ws_cm as ws:
+        state = recv_until(ws, lambda m: m["type"] == "state" and bool(m["actions"]))
+        before = watched.game.version
+        for _ in range(300):
+            ws.send_text(json.dumps({"type": "ping"}))
+        replies = [ws.receive_json() for _ in range(21)]
+        pongs = sum(1 for m in replies if m["type"] == "pong")
+        errors = [m["error"] for m in replies if m["type"] == "error"]
+        assert pongs <= 20 and errors and "too many messages" in errors[0]
+        assert watched.game.version > before or watched.game.over, "the other table stopped"
+        time.sleep(0.5)  # the bucket refills; the flooder may act again
+        version = r.game.version
+        assert version == state["version"]
+        ws.send_text(json.dumps({"type": "act", "action": state["actions"][0]["text"], "version": version}))
+        recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version)
+
+
+def test_a_response_window_counts_down_and_more_time_is_once(client: TestClient) -> None:
+    created = new_table(client, ["human", "bot", "bot"], window_seconds=2.0, seed=3)
+    r = runner(client, created["table"]["id"])
+    ws_cm, _ = connect(client, created, 0)
+    with ws_cm as ws:
+        window = None
+        for _ in range(3000):
+            m = ws.receive_json()
+            if m["type"] == "state" and m["view"]["over"]:
+                break
+            if m["type"] != "state" or not m["actions"]:
+                continue
+            if m["window"] and 0 in m["window"]["waiting"]:
+                window = m
+                break
+            # play on, with moves that move the game forward (no equipping back and forth)
+            acts = [a["text"] for a in m["actions"]]
+            pick = next((a for w in FORWARD for a in acts if a.startswith(w)), acts[0])
+            ws.send_text(json.dumps({"type": "act", "action": pick, "version": m["version"]}))
+        assert window is not None, "no response window reached the person"
+        assert 0 < window["window"]["remaining"] <= 2.0 and window["window"]["seconds"] == 2.0
+        assert any(a["text"] == "pass" for a in window["actions"])
+        ws.send_text(json.dumps({"type": "more_time"}))
+        longer = recv_until(
+            ws, lambda m: m["type"] == "error" or bool(m.get("window") and m["window"]["more_time_used"])
+        )
+        assert longer["type"] == "state", longer
+        assert longer["window"]["more_time_used"] == [0]
+        assert longer["window"]["remaining"] > window["window"]["remaining"] + 1.5
+        ws.send_text(json.dumps({"type": "more_time"}))
+        assert "already asked" in recv_until(ws, lambda m: m["type"] == "error")["error"]
+        # nobody answers: the window closes by itself and the seat passes
+        version = r.game.version
+        recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version, limit=50)
+        passed = [e[1] for e in r.game.log if e[0] == "act"][-5:]
+        assert any(a.seat == 0 and a.kind == "pass" for a in passed)

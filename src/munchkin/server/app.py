@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -69,11 +70,12 @@ class Hub:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.tables: dict[str, TableRunner] = {}
+        self.turn = asyncio.Lock()
 
     def load(self) -> None:
         """Rebuild every stored table; unfinished games carry on where they were."""
         for row in self.store.tables():
-            runner = TableRunner(row, self.store)
+            runner = TableRunner(row, self.store, self.turn)
             try:
                 runner.replay_stored()
             except Exception as exc:  # one broken table must not keep the others down
@@ -101,7 +103,7 @@ class Hub:
             spec.seed,
         )
         try:
-            runner = TableRunner(row, self.store)
+            runner = TableRunner(row, self.store, self.turn)
         except MunchkinError as exc:
             raise HTTPException(422, str(exc)) from None
         self.store.create_table(row)
@@ -127,6 +129,8 @@ def create_app(db_url: str) -> FastAPI:
         store = Store(db_url)
         hub = Hub(store)
         hub.load()
+        gc.freeze()  # the restored games are long-lived: keep full collections from walking them
+        gc.set_threshold(10000, 10, 10)
         app.state.hub = hub
         try:
             yield
@@ -151,16 +155,16 @@ def create_app(db_url: str) -> FastAPI:
         return FileResponse(STATIC / "table.html")
 
     @app.get("/api/sets")
-    def sets() -> list[dict[str, str]]:
+    async def sets() -> list[dict[str, str]]:
         return available_sets()
 
     @app.get("/api/tables")
-    def tables() -> list[dict[str, Any]]:
+    async def tables() -> list[dict[str, Any]]:
         rs = sorted(hub_of().tables.values(), key=lambda r: -r.row.created)
         return [r.summary() for r in rs]
 
     @app.get("/api/tables/{table_id}")
-    def table(table_id: str) -> dict[str, Any]:
+    async def table(table_id: str) -> dict[str, Any]:
         return hub_of().get(table_id).summary()
 
     @app.post("/api/tables", status_code=201)
@@ -173,7 +177,7 @@ def create_app(db_url: str) -> FastAPI:
         return {"table": runner.summary(), "links": links, "watch": f"/table/{runner.id}"}
 
     @app.get("/api/tables/{table_id}/replay")
-    def replay(table_id: str) -> Response:
+    async def replay(table_id: str) -> Response:
         r = hub_of().get(table_id)
         if not r.game.over:
             raise HTTPException(409, "the game is still on: its log holds every player's hidden cards")
@@ -232,7 +236,7 @@ def create_app(db_url: str) -> FastAPI:
 def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, Any] | None:
     """One message from a client; returns the reply (an error says why and nothing changed)."""
     if not client.allow():
-        if client.refused == 1 or client.refused % 50 == 0:
+        if client.may_complain():
             return error(f"too many messages: slow down ({client.refused} refused so far)")
         return None
     if len(text.encode()) > MAX_MESSAGE:

@@ -51,6 +51,7 @@ class Client:
         self.tokens = float(burst)
         self.refill_at = time.monotonic()
         self.refused = 0
+        self.complained_at = -1.0
         self.task: asyncio.Task[None] | None = None
 
     def allow(self) -> bool:
@@ -63,6 +64,14 @@ class Client:
             return True
         self.refused += 1
         return False
+
+    def may_complain(self) -> bool:
+        """Tell a flooder its messages are refused, but at most a few times a second."""
+        t = time.monotonic()
+        if t - self.complained_at < 0.2:
+            return False
+        self.complained_at = t
+        return True
 
     def send(self, msg: dict[str, Any]) -> None:
         self.outbox.append(json.dumps(msg))
@@ -77,8 +86,9 @@ class TableRunner:
     """Runs one game: applies people's actions, plays the bots, times the response windows,
     commits every action before telling anyone of it, and keeps each client up to date."""
 
-    def __init__(self, row: TableRow, store: Store) -> None:
+    def __init__(self, row: TableRow, store: Store, turn: asyncio.Lock | None = None) -> None:
         self.row = row
+        self.turn = turn or asyncio.Lock()  # shared by a server's tables: one bot burst at a time
         self.id = row.id
         self.store = store
         cfg = row.config
@@ -137,11 +147,14 @@ class TableRunner:
         try:
             self._window_clock()
             while not g.over:
-                moved = self._bots_act()
+                async with self.turn:  # held across one yield, so tables take turns and sockets get served
+                    moved = self._bots_act()
+                    if moved:
+                        self._commit()
+                        await asyncio.sleep(0)
                 if moved:
-                    self._commit()
-                    pause = self.bot_delay if self._next_is_bot_move() else 0.0
-                    await asyncio.sleep(pause)
+                    if self._next_is_bot_move():
+                        await asyncio.sleep(self.bot_delay)
                     continue
                 timeout = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
                 try:

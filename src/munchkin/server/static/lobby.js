@@ -139,6 +139,14 @@
     if (!(windowSeconds >= 0.5 && windowSeconds <= 30)) problems.push("the response window must be 0.5 to 30 seconds");
     const botDelay = parseFloat($("bot-delay").value);
     if (!(botDelay >= 0 && botDelay <= 5)) problems.push("the bot delay must be 0 to 5 seconds");
+    const seedInput = $("seed");
+    const seedText = seedInput.value.trim();
+    let seed = null;
+    if (seedInput.validity.badInput || (seedText && !(/^\d+$/.test(seedText) && Number(seedText) <= 2 ** 31))) {
+      problems.push("the seed must be a whole number from 0 to 2147483648, or empty");
+    } else if (seedText) {
+      seed = Number(seedText);
+    }
     return {
       problems,
       body: {
@@ -148,7 +156,7 @@
         options: { listen_at_the_door: $("opt-listen").checked, shared_victories: $("opt-shared").checked },
         window_seconds: windowSeconds,
         bot_delay: botDelay,
-        seed: null,
+        seed,
       },
     };
   }

@@ -1,0 +1,204 @@
+"""Kill the server with SIGKILL mid-game and start it again: every game goes on from exactly
+where it was, on SQLite and on PostgreSQL, and each seat reconnects to the same state."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from munchkin.engine.game import Game
+from system import free_port, new_database, postgres_server
+
+Msg = dict[str, Any]
+FORWARD = ("kick", "ready", "play", "loot", "end", "run", "refuse", "accept", "take", "choose")
+
+
+class Server:
+    """`munchkin serve` in a subprocess on a free port."""
+
+    def __init__(self, db_args: list[str], log: Path) -> None:
+        self.port = free_port()
+        self.db_args = db_args
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-c", "from munchkin.cli import app; app()", "serve", "--port", str(self.port)]
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen([*cmd, *self.db_args], stdout=out, stderr=subprocess.STDOUT)
+        for _ in range(200):
+            try:
+                self.get("/api/sets")
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url(path), timeout=10) as r:
+            return json.loads(r.read())
+
+    def post(self, path: str, body: Msg) -> Any:
+        req = urllib.request.Request(
+            self.url(path), data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def ws(self, table: str, token: str | None = None) -> ClientConnection:
+        q = f"?token={token}" if token else ""
+        return connect(f"ws://127.0.0.1:{self.port}/ws/{table}{q}", open_timeout=10)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_args(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[str]]:
+    if request.param == "sqlite":
+        yield ["--data", str(tmp_path / "data")]
+    else:
+        with postgres_server() as url:
+            yield ["--db", new_database(url, "munchkin")]
+
+
+def next_state(ws: ClientConnection) -> Msg:
+    while True:
+        m: Msg = json.loads(ws.recv(timeout=20))
+        if m["type"] == "state":
+            return m
+        assert m["type"] in ("hello", "error", "pong"), m
+
+
+class Seat:
+    """A person at the table, playing forward; holds the whole narration it was sent."""
+
+    def __init__(self, server: Server, table: str, token: str | None) -> None:
+        self.ws = server.ws(table, token)
+        self.lines: list[str] = []
+        self.state: Msg = {}
+
+    def read(self) -> Msg:
+        while True:
+            m: Msg = json.loads(self.ws.recv(timeout=20))
+            if m["type"] == "error":
+                if "too many messages" in m["error"]:  # a script is faster than a person: wait, answer again
+                    time.sleep(1.0)
+                    self.act()
+                continue
+            if m["type"] != "state":
+                continue
+            assert m["log_start"] == len(self.lines), "the narration has a gap"
+            self.lines += m["log"]
+            self.state = m
+            return m
+
+    def act(self) -> bool:
+        """Answer the latest state if it asks this seat anything."""
+        m = self.state
+        acts = [a["text"] for a in m.get("actions", [])]
+        if not acts:
+            return False
+        if m["window"]:
+            pick = "pass" if "pass" in acts else acts[0]
+        else:
+            pick = next((a for w in FORWARD for a in acts if a.startswith(w)), acts[0])
+        self.ws.send(json.dumps({"type": "act", "action": pick, "version": m["version"]}))
+        return True
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) -> None:
+    server = Server(db_args, tmp_path / "server.log")
+    server.start()
+    try:
+        seats = [{"name": "Ann", "kind": "human"}] + [
+            {"name": n, "kind": "bot", "strength": "heuristic"} for n in ("Bob", "Cy")
+        ]
+        h = server.post("/api/tables", {"name": "people", "seats": seats, "bot_delay": 0, "seed": 21})
+        bots = [{"name": n, "kind": "bot", "strength": s} for n, s in zip("WXYZ", ["random", "heuristic"] * 2)]
+        b = server.post("/api/tables", {"name": "bots", "seats": bots, "bot_delay": 0.01, "seed": 8})
+        hid, bid = h["table"]["id"], b["table"]["id"]
+        token = h["links"][0]["url"].split("token=")[1]
+
+        ann = Seat(server, hid, token)
+        watcher = Seat(server, bid, None)
+        for _ in range(60):  # Ann plays a while; the bot table plays on by itself
+            ann.read()
+            ann.act()
+        while True:  # stop where Ann must choose and no clock is running
+            m = ann.read()
+            if m["actions"] and not m["window"]:
+                break
+            ann.act()
+        watcher.read()
+        time.sleep(0.3)
+        while True:
+            try:
+                watcher.ws.recv(timeout=0.2)
+            except TimeoutError:
+                break
+            except Exception:
+                break
+        before_ann = ann.state
+        before_lines = list(ann.lines)
+        before_bot_version = server.get(f"/api/tables/{bid}")["turn"]
+
+        server.kill()  # mid-game for both tables: the bot table is in the middle of its moves
+        ann.close()
+        watcher.close()
+        server.start()
+
+        again = Seat(server, hid, token)
+        m = again.read()
+        assert m["version"] == before_ann["version"]
+        assert m["view"] == before_ann["view"], "the table came back different"
+        assert m["actions"] == before_ann["actions"]
+        assert again.lines == before_lines, "the narration came back different"
+        summary = server.get(f"/api/tables/{hid}")
+        assert summary["status"] == "playing" and summary["seats"][0]["claimed"]
+
+        watcher2 = Seat(server, bid, None)
+        w = watcher2.read()
+        assert w["view"]["over"] or server.get(f"/api/tables/{bid}")["turn"] >= before_bot_version
+
+        again.act()
+        while not again.state["view"]["over"]:  # play on to the end
+            again.read()
+            again.act()
+        for _ in range(600):
+            if server.get(f"/api/tables/{bid}")["status"] == "over":
+                break
+            time.sleep(0.1)
+        for tid in (hid, bid):
+            req = urllib.request.urlopen(server.url(f"/api/tables/{tid}/replay"), timeout=30)
+            g = Game.from_json(req.read().decode())  # replays and checks every action and chance outcome
+            assert g.over
+            assert [g.players[s].name for s in g.winners] == server.get(f"/api/tables/{tid}")["winners"]
+        again.close()
+        watcher2.close()
+    finally:
+        server.stop()

@@ -95,7 +95,8 @@ class Seat:
     """A person at the table, playing forward; holds the whole narration it was sent."""
 
     def __init__(self, server: Server, table: str, token: str | None) -> None:
-        self.ws = server.ws(table, token)
+        self._cm = server.ws(table, token)
+        self.ws = self._cm.__enter__()
         self.lines: list[str] = []
         self.state: Msg = {}
 
@@ -128,7 +129,7 @@ class Seat:
         return True
 
     def close(self) -> None:
-        self.ws.close()
+        self._cm.__exit__(None, None, None)
 
 
 def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) -> None:

@@ -223,3 +223,21 @@ def test_a_response_window_counts_down_and_more_time_is_once(client: TestClient)
         recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version, limit=50)
         passed = [e[1] for e in r.game.log if e[0] == "act"][-5:]
         assert any(a.seat == 0 and a.kind == "pass" for a in passed)
+
+
+def test_finished_tables_come_back_after_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'munchkin.db'}"
+    with TestClient(create_app(url)) as c:
+        tid = new_table(c, ["bot", "bot", "bot"], seed=4)["table"]["id"]
+        for _ in range(400):
+            if c.get(f"/api/tables/{tid}").json()["status"] == "over":
+                break
+            time.sleep(0.05)
+        first = c.get(f"/api/tables/{tid}/replay").text
+        winners = c.get(f"/api/tables/{tid}").json()["winners"]
+    with TestClient(create_app(url)) as c:
+        r = runner(c, tid)
+        assert r.unreplayed, "a finished game is rebuilt only when asked for"
+        summary = c.get(f"/api/tables/{tid}").json()
+        assert summary["status"] == "over" and summary["winners"] == winners and winners
+        assert c.get(f"/api/tables/{tid}/replay").text == first

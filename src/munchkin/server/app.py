@@ -76,12 +76,11 @@ class Hub:
         """Rebuild every stored table; unfinished games carry on where they were."""
         for row in self.store.tables():
             runner = TableRunner(row, self.store, self.turn)
-            try:
-                runner.replay_stored()
-            except Exception as exc:  # one broken table must not keep the others down
-                log.error("table %s could not be restored: %s", row.id, exc)
-                runner.failed = f"could not be restored: {exc}"
             self.tables[row.id] = runner
+            if row.status == "over":
+                runner.unreplayed = True  # rebuilt when someone asks for it: a server may hold thousands
+                continue
+            runner.ensure_replayed()
             if not runner.failed and not runner.game.over:
                 runner.start()
 
@@ -106,6 +105,7 @@ class Hub:
             runner = TableRunner(row, self.store, self.turn)
         except MunchkinError as exc:
             raise HTTPException(422, str(exc)) from None
+        runner.unreplayed = False
         self.store.create_table(row)
         self.tables[row.id] = runner
         runner.start()
@@ -115,6 +115,7 @@ class Hub:
         r = self.tables.get(table_id)
         if r is None:
             raise HTTPException(404, f"no table {table_id!r}")
+        r.ensure_replayed()
         return r
 
     async def stop(self) -> None:
@@ -191,6 +192,8 @@ def create_app(db_url: str) -> FastAPI:
     async def play(ws: WebSocket, table_id: str, token: str | None = None) -> None:
         await ws.accept()
         runner = hub_of().tables.get(table_id)
+        if runner is not None:
+            runner.ensure_replayed()
         if runner is None:
             await ws.send_text(json.dumps({"type": "error", "error": f"no table {table_id!r}"}))
             await ws.close(code=4404)

@@ -115,9 +115,21 @@ class TableRunner:
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.failed = ""
+        self.unreplayed = True  # a table from the database: its actions are not applied yet
         self._view_cache: dict[int | None, tuple[int, str]] = {}
 
     # ------------------------------------------------------------------ loading
+    def ensure_replayed(self) -> None:
+        """Replay the stored actions if not done yet; a table that cannot be rebuilt says why."""
+        if not self.unreplayed:
+            return
+        self.unreplayed = False
+        try:
+            self.replay_stored()
+        except Exception as exc:  # one broken table must not keep the others down
+            log.error("table %s could not be restored: %s", self.id, exc)
+            self.failed = f"could not be restored: {exc}"
+
     def replay_stored(self) -> None:
         """Rebuild the game from the database after a restart."""
         for i, raw in enumerate(self.store.actions(self.id)):

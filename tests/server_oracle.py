@@ -12,8 +12,45 @@ from typing import Any
 
 from munchkin.engine.game import Game
 
-# Events that put cards face-up on the table for everyone: (kind, index of the card or cards).
-PUBLIC_EVENTS = {"kick": 2, "reveal": 2, "take": 2, "combat": 2, "trouble": 2, "play": 2, "oneshot": 2, "join": 2}
+# Events that show cards face-up to everyone, by the rules: kind -> where the card (or cards) sit in the event.
+PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
+    "kick": (2,),
+    "reveal": (2,),
+    "take": (2,),
+    "combat": (2,),
+    "trouble": (2,),
+    "play": (2,),
+    "oneshot": (2, 4),
+    "enhance": (2, 3),
+    "join": (2,),
+    "curse": (3,),
+    "cancel": (2,),
+    "trade": (3, 4),
+    "gift": (3,),
+    "bribe": (2,),
+    "chase": (2,),
+    "dowse": (2,),
+    "resurrect": (2,),
+    "slay": (2, 3),
+    "kill": (3,),
+    "escape": (2,),
+    "caught": (2,),
+    "bad_stuff": (2,),
+    "lose": (2,),
+    "sell": (2,),
+    "discard": (2,),
+    "berserk": (2,),
+    "turning": (2,),
+    "backstab": (3,),
+    "charm": (2,),
+    "steal": (3,),
+    "no_attack": (2,),
+    "take_item": (3,),
+    "remove": (2, 3),
+    "mate": (2,),
+    "illusion": (2, 3),
+    "walk_past": (2,),
+}
 
 
 def hidden_from(g: Game, seat: int | None) -> set[int]:
@@ -57,11 +94,10 @@ class Oracle:
 
     def _update(self, g: Game, seat: int | None) -> set[int]:
         for ev in g.events[self.events_seen :]:
-            i = PUBLIC_EVENTS.get(ev[0])
-            if i is not None:
+            for i in PUBLIC_EVENTS.get(ev[0], ()):
                 shown = ev[i] if isinstance(ev[i], tuple) else (ev[i],)
-                self.public_names.update(g.cdef[c].name for c in shown)
-            elif ev[0] == "draw" and ev[4]:
+                self.public_names.update(g.cdef[c].name for c in shown if isinstance(c, int) and c >= 0)
+            if ev[0] == "draw" and ev[4]:
                 self.public_names.update(g.cdef[c].name for c in ev[3])
         self.events_seen = len(g.events)
         hidden = hidden_from(g, seat)

@@ -1,0 +1,549 @@
+"""End to end in a real browser: one person against three bots, from the lobby to the end screen.
+
+The test starts `munchkin serve`, creates a table through the lobby's form, opens the person's join
+link in Debian's chromium and plays the whole game by clicking the page's move buttons with a simple,
+deterministic policy (`choose`). On the way it checks a combat, a response window's countdown and its
+"More time" button, a call for help, a server crash (kill -9) with the page reconnecting by itself to
+the same turn and hand, the end screen and the replay download; the browser must log no JavaScript
+errors. Screenshots go to $MUNCHKIN_ARTIFACTS (default: test-artifacts/e2e/ in the repository).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, WebSocket, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from munchkin.engine.game import Game
+from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages, free_port
+
+SEED = 3
+WINDOW_SECONDS = 2.6
+BOT_DELAY = 0.05
+# Seat 0 is the person; the lobby names the bots itself when a seat is switched to "bot".
+NAMES = ["Player 1", "Lady Pointy", "Sir Loots-a-Lot", "Dungeon Dave"]
+STRENGTHS = {1: "random", 2: "heuristic", 3: "heuristic"}
+TIME_LIMIT = 150.0  # seconds for the whole game in the browser
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(os.environ.get("MUNCHKIN_ARTIFACTS") or REPO / "test-artifacts" / "e2e")
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 800}
+
+Msg = dict[str, Any]
+
+
+# ---------------------------------------------------------------------- the person's policy
+WINDOW_PROMPTS = frozenset({"window", "curse_window", "rolled", "end_window"})
+FORWARD = ("kick", "keep", "trouble", "loot", "end", "run", "flee_from", "pass", "refuse", "decline", "choose", "take")
+
+
+def choose(actions: list[Msg], view: Msg, done: set[str]) -> str:
+    """The person's move: always one that moves the game on. `actions` are the state message's
+    legal actions, `view` its view; `done` holds the setup moves already made (each is made once)."""
+    texts = [a["text"] for a in actions]
+    by_kind: dict[str, list[str]] = {}
+    for a in actions:
+        by_kind.setdefault(a["kind"], []).append(a["text"])
+    prompt = view["prompt"]
+    if prompt in WINDOW_PROMPTS and "pass" in texts:
+        return "pass"
+    if prompt == "help":
+        return "accept"
+    if prompt == "offer":
+        return "refuse"
+    if prompt == "losing":
+        asks = [t for t in by_kind.get("ask", []) if " offering " not in t]
+        return asks[0] if asks else by_kind["run"][0]
+    if view["phase"] == "setup":
+        for t in by_kind.get("play", []) + by_kind.get("equip", []):
+            if t not in done:
+                return t
+        return "ready"
+    if prompt == "charity":
+        for k in ("discard", "give"):
+            if k in by_kind:
+                return by_kind[k][0]
+    for k in FORWARD:
+        if k in by_kind:
+            return by_kind[k][0]
+    return texts[0]
+
+
+def play_offline(seed: int) -> Msg:
+    """The browser game without a browser: the person's policy, the bots answering first (as the server
+    has them do), and the bots made afresh where the browser test restarts the server (as the server
+    does: its bots are seeded from the table's seed and seat). What the browser test needs to see."""
+    from munchkin.agents.base import make_agent
+    from munchkin.engine.game import Options, Setup
+    from munchkin.engine.notation import parse
+
+    def new_bots() -> dict[int, Any]:
+        return {s: make_agent(kind, seed * 7919 + s) for s, kind in STRENGTHS.items()}
+
+    g = Game(Setup(sets=["deluxe"], players=NAMES, seed=seed, options=Options()))
+    bots, done = new_bots(), set[str]()
+    out: Msg = {"moves": 0, "windows": 0, "asks": [], "fight_before_crash": False, "crash_turn": None}
+    while not g.over:
+        bot = next((s for s in g.to_act if s in bots), None)
+        if bot is not None:
+            g.apply(bots[bot].act(g, bot, g.legal_actions(bot)))
+            continue
+        view = {"prompt": g.prompt.kind, "phase": g.phase}
+        if out["crash_turn"] is None and view == {"prompt": "main", "phase": "start"}:
+            out["fight_before_crash"] = any(e[0] == "combat" for e in g.events)
+            if out["fight_before_crash"]:
+                out["crash_turn"], bots = g.turn, new_bots()
+        text = choose([{"text": g.text(a), "kind": a.kind} for a in g.legal_actions(0)], view, done)
+        if view["phase"] == "setup":
+            done.add(text)
+        out["windows"] += view["prompt"] in WINDOW_PROMPTS
+        if text.startswith("ask "):
+            out["asks"].append(text)
+        acts = parse(g, text, 0)
+        if len(acts) == 1:
+            g.apply(acts[0])
+        else:
+            g.apply_sequence(acts)
+        out["moves"] += 1
+    out["turns"], out["winners"] = g.turn + 1, [NAMES[s] for s in g.winners]
+    out["actions"] = json.loads(json.dumps([e[1] for e in g.log if e[0] == "act"]))  # as a replay holds them
+    return out
+
+
+def test_the_seed_gives_the_browser_game_all_it_checks() -> None:
+    """Cheap and browserless: when the engine or the bots change, this says whether SEED still makes
+    a game with a fight before the crash, a window and a call for help, that ends well in time.
+    (Seeds 1 to 20 all do but 14; 3 is among the shortest.)"""
+    out = play_offline(SEED)
+    assert out["fight_before_crash"] and out["crash_turn"] is not None, out
+    assert out["windows"] >= 1 and out["asks"], out
+    assert out["winners"] and out["turns"] <= 120, out
+
+
+# ---------------------------------------------------------------------- the server
+class Server:
+    """`munchkin serve` as a subprocess, on a fixed port and data folder so it can be restarted."""
+
+    def __init__(self, port: int, data: Path) -> None:
+        self.port, self.data = port, data
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = data / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.down = False  # from the crash until the page is back: its failed reconnections are expected
+
+    def start(self) -> None:
+        exe = Path(sys.executable).parent / "munchkin"
+        cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from munchkin.cli import app; app()"]
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [*cmd, "serve", "--port", str(self.port), "--data", str(self.data)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        give_up = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited with {self.proc.returncode}:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/sets", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > give_up:
+                raise AssertionError(f"the server did not come up in 30 s:\n{self.log_tail()}")
+            time.sleep(0.1)
+
+    def crash(self) -> None:
+        assert self.proc is not None
+        self.down = True
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+    def log_tail(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-4000:]
+        except OSError:
+            return "(no server log)"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(free_port(), tmp_path)
+    try:
+        s.start()
+        yield s
+    finally:
+        s.stop()
+
+
+# ---------------------------------------------------------------------- what the page receives
+class Frames:
+    """The table's WebSocket messages as the page receives them: the latest state, the errors."""
+
+    def __init__(self) -> None:
+        self.state: Msg | None = None
+        self.states = 0
+        self.errors: list[str] = []
+        self.log: list[str] = []
+        self.sockets = 0
+
+    def attach(self, ws: WebSocket) -> None:
+        if "/ws/" not in ws.url:
+            return
+        self.sockets += 1
+        ws.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        m = json.loads(payload)
+        if m.get("type") == "error":
+            self.errors.append(m["error"])
+        elif m.get("type") == "state":
+            start = m["log_start"]
+            self.log[start:] = m["log"]
+            self.state = m
+            self.states += 1
+
+
+# ---------------------------------------------------------------------- the page
+SNAPSHOT_JS = """() => {
+  const shown = (n) => !!n && !n.hidden && n.getClientRects().length > 0;
+  const $ = (id) => document.getElementById(id);
+  const buttons = [...document.querySelectorAll('#actions-panel button.action, #window-panel button.action')];
+  const countdown = $('window-countdown');
+  return {
+    pending: document.body.classList.contains('pending'),
+    offline: document.body.classList.contains('offline'),
+    connBanner: shown($('conn-status')),
+    end: shown($('end-screen')),
+    combat: shown($('combat-panel'))
+      ? [...document.querySelectorAll('#combat .side .total')].map((n) => n.textContent) : null,
+    countdown: shown(countdown) ? countdown.textContent : null,
+    turn: $('turn-number').textContent,
+    hand: [...document.querySelectorAll('#hand .hand-card')].map(
+      (n) => n.dataset.cardId + ':' + n.querySelector('.card-name').textContent),
+    buttons: buttons.map((b) => ({text: b.dataset.text, kind: b.dataset.kind, disabled: b.disabled})),
+    logLines: document.querySelectorAll('#log li').length,
+  };
+}"""
+
+
+class Table:
+    """The person's seat, driven through the page."""
+
+    def __init__(self, page: Page, frames: Frames, server: Server) -> None:
+        self.page, self.frames, self.server = page, frames, server
+        self.done: set[str] = set()
+        self.clicked: tuple[int, float] | None = None  # (version, when) of the last move sent
+        self.errors_seen = 0
+        self.combat: list[str] | None = None
+        self.window: tuple[float, float, float] | None = None  # countdown: read, read again, after More time
+        self.asked: str | None = None
+        self.restarted = False
+        self.phone = False
+        self.moves = 0
+        self.misses: list[str] = []  # moves whose button went away before the click landed
+
+    def snapshot(self) -> Msg:
+        snap: Msg = self.page.evaluate(SNAPSHOT_JS)
+        return snap
+
+    def shot(self, name: str, full_page: bool = False) -> None:
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
+
+    def click_move(self, text: str) -> bool:
+        """Click a move's button; one folded into a closed <details> needs its summary clicked first."""
+        button = self.page.locator(f"button.action[data-text={json.dumps(text)}]").first
+        try:
+            if not button.is_visible():
+                button.locator("xpath=ancestor::details[1]/summary").click(timeout=2000)
+            button.click(timeout=2000)
+        except PlaywrightTimeoutError:
+            # the table moved on under the pointer (a window ran out, a bot played into it): look again
+            self.misses.append(text)
+            self.clicked = None
+            return False
+        self.moves += 1
+        return True
+
+    def my_move(self, snap: Msg) -> Msg | None:
+        """The latest state if the page shows it and it waits on the person, else None."""
+        st = self.frames.state
+        if st is None or snap["pending"] or snap["offline"] or st["view"]["over"]:
+            return None
+        if 0 not in st["view"]["to_act"] or not st["actions"]:
+            return None
+        if self.clicked is not None and self.clicked[0] == st["version"]:
+            if len(self.frames.errors) == self.errors_seen and time.monotonic() - self.clicked[1] < 5:
+                return None  # our move for this version is on its way
+        shown = {b["text"] for b in snap["buttons"]}
+        if shown != {a["text"] for a in st["actions"]} or any(b["disabled"] for b in snap["buttons"]):
+            return None  # the page has not drawn this state yet
+        return st
+
+    def play(self) -> None:
+        give_up = time.monotonic() + TIME_LIMIT
+        while True:
+            assert time.monotonic() < give_up, (
+                f"the game did not end in {TIME_LIMIT:.0f} s ({self.moves} moves, missed clicks: {self.misses[-5:]})"
+            )
+            self.page.wait_for_timeout(25)
+            snap = self.snapshot()
+            if snap["end"]:
+                return
+            assert not snap["connBanner"], "the page lost its connection to the server"
+            if snap["combat"] and self.combat is None:
+                self.combat = snap["combat"]
+                self.shot("04-combat.png")
+            st = self.my_move(snap)
+            if st is None:
+                continue
+            view = st["view"]
+            if (
+                not self.restarted
+                and view["phase"] == "start"
+                and view["prompt"] == "main"
+                and any(" fights " in line for line in self.frames.log)
+            ):
+                self.crash_and_restart(snap)
+                continue
+            if self.window is None and st["window"] and snap["countdown"] is not None:
+                if self.check_window():
+                    continue
+            text = choose(st["actions"], view, self.done)
+            self.errors_seen = len(self.frames.errors)
+            self.clicked = (st["version"], time.monotonic())
+            if not self.click_move(text):
+                continue
+            if view["phase"] == "setup":
+                self.done.add(text)
+            if text.startswith("ask ") and self.asked is None:
+                self.asked = text
+                helper = re.fullmatch(r"ask (.+?) for help", text)
+                assert helper, text
+                log = self.page.locator("#log")
+                expect(log).to_contain_text(f"{NAMES[0]} asks {helper.group(1)} for help.")
+                answer = re.escape(helper.group(1)) + f" (helps {re.escape(NAMES[0])}|refuses to help)\\."
+                expect(log).to_contain_text(re.compile(answer))  # a bot answers at once
+                self.shot("06-asked-for-help.png")
+
+    def countdown(self) -> float | None:
+        """The window's countdown as the page shows it, in seconds; None when there is none."""
+        text = self.snapshot()["countdown"]
+        if text is None:
+            return None
+        m = re.match(r"(\d+(?:\.\d+)?) s", text)
+        assert m, f"the countdown reads {text!r}"
+        return float(m.group(1))
+
+    def check_window(self) -> bool:
+        """A window waits on the person: the countdown runs, More time adds to it, then Pass.
+        False when this window will not do (too near its end, or the table moved on meanwhile)."""
+        st = self.frames.state
+        assert st is not None
+        first = self.countdown()
+        if first is None or first < 1.5:
+            return False
+        self.page.wait_for_timeout(400)
+        second = self.countdown()
+        if second is None or self.frames.state is not st:
+            return False  # a bot played into the window (the countdown restarts) or it closed
+        assert second < first, f"the countdown does not run: {first} then {second}"
+        self.page.locator("#more-time").click()
+        give_up = time.monotonic() + 3
+        third: float | None = second
+        while third is not None and third <= second + 1 and time.monotonic() < give_up:
+            self.page.wait_for_timeout(50)
+            third = self.countdown()
+        assert third is not None and third > second + 1, f"More time did not add to the countdown: {second}, {third}"
+        expect(self.page.locator("#more-time")).to_be_disabled()
+        expect(self.page.locator("#more-time")).to_have_text("More time (used)")
+        self.shot("05-window.png")
+        self.window = (first, second, third)
+        self.errors_seen = len(self.frames.errors)
+        self.clicked = (st["version"], time.monotonic())
+        self.page.locator('#window-panel button.action[data-text="pass"]').click()
+        self.moves += 1
+        return True
+
+    def crash_and_restart(self, before: Msg) -> None:
+        """kill -9 the server while the game waits on the person; the page must come back by itself."""
+        sockets = self.frames.sockets
+        self.server.crash()
+        banner = self.page.locator("#conn-status")
+        expect(banner).to_be_visible(timeout=10_000)
+        expect(banner).to_contain_text("Reconnecting")
+        self.shot("07-server-down.png")
+        self.server.start()
+        expect(banner).to_be_hidden(timeout=20_000)
+        self.server.down = False
+        give_up = time.monotonic() + 10
+        after = self.snapshot()
+        while not (self.frames.sockets > sockets and after["buttons"] and not after["pending"]):
+            assert time.monotonic() < give_up, "no state after reconnecting"
+            self.page.wait_for_timeout(50)
+            after = self.snapshot()
+        assert after["turn"] == before["turn"], (before["turn"], after["turn"])
+        assert after["hand"] == before["hand"], (before["hand"], after["hand"])
+        assert {b["text"] for b in after["buttons"]} == {b["text"] for b in before["buttons"]}
+        assert after["logLines"] == before["logLines"], "the narration was not rebuilt as it was"
+        self.restarted = True
+        self.shot("08-after-restart.png")
+        self.page.set_viewport_size(PHONE)
+        self.page.wait_for_timeout(200)
+        self.shot("09-phone-table.png")
+        self.shot("09-phone-table-full.png", full_page=True)
+        self.page.set_viewport_size(DESKTOP)
+        self.phone = True
+
+
+# ---------------------------------------------------------------------- the test
+def create_table(page: Page, base: str) -> str:
+    """Fill in the lobby's form as a person would and open the person's join link; returns it."""
+    page.goto(base + "/")
+    expect(page.locator("#set-deluxe")).to_be_checked()
+    page.fill("#table-name", "End to end")
+    page.select_option("#seat-count", "4")
+    expect(page.locator(".seat-row")).to_have_count(4)
+    page.select_option("#seat-kind-1", "bot")
+    for seat, strength in STRENGTHS.items():
+        page.select_option(f"#seat-strength-{seat}", strength)
+    for seat, name in enumerate(NAMES):
+        expect(page.locator(f"#seat-name-{seat}")).to_have_value(name)
+    page.fill("#bot-delay", str(BOT_DELAY))
+    expect(page.locator("#window-seconds")).to_have_value(str(WINDOW_SECONDS))
+    page.fill("#seed", str(SEED))
+    page.screenshot(path=str(ARTIFACTS / "01-lobby.png"), full_page=True)
+    page.click("#create-table")
+    link = page.locator('#created-links a.join-link[data-seat="0"]')
+    expect(link).to_be_visible()
+    expect(page.locator("#created-links a.join-link")).to_have_count(1)
+    expect(page.locator("#created-links")).to_contain_text("is ready")
+    expect(link).to_be_in_viewport()  # the page scrolls the links into view (smoothly): wait for it to stop
+    page.wait_for_function(
+        "() => new Promise((ok) => { const y = scrollY; setTimeout(() => ok(scrollY === y), 150); })", polling=50
+    )
+    page.screenshot(path=str(ARTIFACTS / "02-created-links.png"))
+    href = link.get_attribute("href")
+    assert href and "seat=0&token=" in href, href
+    link.click()
+    page.wait_for_url(href)
+    return href
+
+
+def save_failure(page: Page, console: list[str], server: Server) -> None:
+    try:
+        page.screenshot(path=str(ARTIFACTS / "failure.png"), full_page=True)
+    except Exception:  # noqa: BLE001 - the page may be gone
+        pass
+    (ARTIFACTS / "failure-console.txt").write_text("\n".join(console) + "\n")
+    (ARTIFACTS / "failure-server.log").write_text(server.log_tail())
+
+
+def test_one_person_against_three_bots_in_the_browser(server: Server) -> None:
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in [*ARTIFACTS.glob("[0-9][0-9]-*.png"), *ARTIFACTS.glob("failure*")]:
+        old.unlink()  # this test's files from an earlier run, and nothing else in the folder
+    console: list[str] = []  # every console message of type error, and every page error
+    frames = Frames()
+
+    def on_console(kind: str, text: str) -> None:
+        if kind == "error":
+            console.append(f"console.error{' (server down)' if server.down else ''}: {text}")
+
+    started = time.monotonic()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport=DESKTOP)
+            page.on("console", lambda m: on_console(m.type, m.text))
+            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+            page.on("websocket", frames.attach)
+            try:
+                create_table(page, server.url)
+                expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
+                expect(page.locator("#you-name")).to_have_text(NAMES[0])
+                expect(page.locator("#hand .hand-card").first).to_be_visible()
+                page.screenshot(path=str(ARTIFACTS / "03-first-state.png"))
+                table = Table(page, frames, server)
+                table.play()
+                check_end(page, frames, server)
+            except BaseException:
+                save_failure(page, console, server)
+                raise
+        finally:
+            browser.close()
+
+    # (a) a combat, with both sides' strengths
+    assert table.combat is not None, "no combat was seen"
+    assert len(table.combat) == 2 and all(re.fullmatch(r"total -?\d+", t) for t in table.combat), table.combat
+    # (b) a response window waiting on the person: counting down, then More time
+    assert table.window is not None, "no response window waited on the person"
+    # (c) a call for help
+    assert table.asked is not None, "the person never asked for help"
+    # the crash
+    assert table.restarted and table.phone
+    # no JavaScript errors; a WebSocket that cannot connect while the server is down is expected
+    bad = [m for m in console if not (m.startswith("console.error (server down): WebSocket connection to"))]
+    assert not bad, "the browser logged errors:\n" + "\n".join(bad)
+    print(
+        f"\ne2e: seed {SEED}, {table.moves} moves by the person, {frames.states} states, "
+        f"{len(table.misses)} missed clicks, window {table.window}, asked {table.asked!r}, "
+        f"{time.monotonic() - started:.1f} s"
+    )
+
+
+def check_end(page: Page, frames: Frames, server: Server) -> None:
+    """(d) The end screen names the winner and links the replay, a munchkin-game/1 save."""
+    end = page.locator("#end-screen")
+    expect(end).to_be_visible()
+    st = frames.state
+    assert st is not None and st["view"]["over"]
+    winners = [NAMES[s] for s in st["view"]["winners"]]
+    assert winners, "the game hit the turn cap"
+    expect(end.locator(".winners")).to_contain_text(" and ".join(winners))
+    expect(end).to_contain_text("wins the game!" if len(winners) == 1 else "win the game!")
+    replay = page.locator("#replay-link")
+    expect(replay).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "10-end-screen.png"))
+    href = replay.get_attribute("href")
+    assert href, "the replay link has no href"
+    url = href if href.startswith("http") else server.url + href
+    with urllib.request.urlopen(url, timeout=30) as r:
+        assert r.status == 200
+        assert "attachment" in r.headers.get("Content-Disposition", "")
+        body = r.read().decode()
+    save = json.loads(body)
+    assert save["format"] == "munchkin-game/1"
+    assert save["setup"]["players"] == NAMES and save["setup"]["seed"] == SEED
+    game = Game.from_json(body)
+    assert game.over and [NAMES[s] for s in game.winners] == winners
+    # the browser game is the game the policy plays offline: every click and every bot move as foreseen
+    played = [e["raw"] for e in save["log"] if "act" in e]
+    foreseen = play_offline(SEED)["actions"]
+    differ = next((i for i, (a, b) in enumerate(zip(played, foreseen)) if a != b), min(len(played), len(foreseen)))
+    assert played == foreseen, (
+        f"the game went its own way from action {differ} of {len(played)} (offline: {len(foreseen)}): "
+        f"{played[differ : differ + 3]} instead of {foreseen[differ : differ + 3]}"
+    )

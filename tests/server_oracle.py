@@ -26,6 +26,7 @@ PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
     "curse": (3,),
     "cancel": (2,),
     "trade": (3, 4),
+    "offer": (3, 4),
     "gift": (3,),
     "bribe": (2,),
     "chase": (2,),

@@ -685,14 +685,18 @@ class LegalMixin(CombatMixin):
                 p.equipped.add(act.card)
             else:
                 q = self.players[act.target]
+                self.events.append(("offer", act.seat, act.target, act.card, -1))
                 answer = yield Prompt(OFFER, (act.target,), act)
                 if answer.kind == A.ACCEPT and act.card in p.items:
                     self.remove_from_play(p, act.card)
                     q.items.append(act.card)
                     self.events.append(("gift", act.seat, act.target, act.card))
+                else:
+                    self.events.append(("refuse_trade", act.target, act.seat))
         elif k == A.TRADE:
             q = self.players[act.target]
             theirs = act.cards[0]
+            self.events.append(("offer", act.seat, act.target, act.card, theirs))
             answer = yield Prompt(OFFER, (act.target,), act)
             if answer.kind == A.ACCEPT and act.card in p.items and theirs in q.items:
                 self.remove_from_play(p, act.card)

@@ -121,6 +121,11 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"{n(ev[1])} helps {n(ev[2])}."
     if k == "trade":
         return f"{n(ev[1])} trades {c(ev[3])} to {n(ev[2])} for {c(ev[4])}."
+    if k == "offer":
+        _, s, t, card, theirs = ev
+        if theirs >= 0:
+            return f"{n(s)} offers {n(t)} a trade: {c(card)} for {c(theirs)}."
+        return f"{n(s)} offers {c(card)} to {n(t)} as a gift."
     if k == "refuse_trade":
         return f"{n(ev[1])} turns down {n(ev[2])}'s offer."
     if k == "compelled":

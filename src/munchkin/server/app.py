@@ -265,6 +265,9 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
             runner.act(client.seat, action, version)
         except MunchkinError as exc:
             return error(str(exc))
+        except Exception as exc:  # an engine bug must not cost the player the connection
+            log.exception("table %s: action %r failed", runner.id, action)
+            return error(f"the server could not take that action ({type(exc).__name__}); please report it")
         return None
     if kind == "more_time":
         if client.seat is None:

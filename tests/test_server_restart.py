@@ -203,3 +203,69 @@ def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) ->
         watcher2.close()
     finally:
         server.stop()
+
+
+def drain(seat: Seat, seconds: float) -> None:
+    """Read whatever arrives for a while (a spectator's narration, say)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            m: Msg = json.loads(seat.ws.recv(timeout=max(0.01, end - time.monotonic())))
+        except TimeoutError:
+            return
+        if m["type"] == "state":
+            assert m["log_start"] == len(seat.lines), "the narration has a gap"
+            seat.lines += m["log"]
+            seat.state = m
+
+
+def test_kill_9_at_random_moments_three_times(db_args: list[str], tmp_path: Path) -> None:
+    """Whatever anyone was shown before a kill is still there after it, word for word."""
+    import random
+
+    rng = random.Random(2026)
+    server = Server(db_args, tmp_path / "server.log")
+    server.start()
+    try:
+        seats = [{"name": "Ann", "kind": "human"}] + [{"name": n, "kind": "bot"} for n in ("Bob", "Cy", "Di")]
+        h = server.post("/api/tables", {"name": "people", "seats": seats, "bot_delay": 0, "seed": 33})
+        bots = [{"name": n, "kind": "bot", "strength": "random"} for n in "PQR"]
+        b = server.post("/api/tables", {"name": "bots", "seats": bots, "bot_delay": 0.003, "seed": 12})
+        hid, bid = h["table"]["id"], b["table"]["id"]
+        token = h["links"][0]["url"].split("token=")[1]
+        for _ in range(3):
+            ann, watcher = Seat(server, hid, token), Seat(server, bid, None)
+            ann.read()
+            end = time.monotonic() + rng.uniform(0.2, 1.2)
+            while time.monotonic() < end and not ann.state["view"]["over"]:
+                ann.act()
+                ann.read()
+            drain(watcher, 0.05)
+            shown_ann, shown_bots = list(ann.lines), list(watcher.lines)
+            version = ann.state["version"]
+            server.kill()
+            ann.close()
+            watcher.close()
+            server.start()
+            ann, watcher = Seat(server, hid, token), Seat(server, bid, None)
+            assert ann.read()["version"] >= version
+            drain(watcher, 0.05)
+            assert ann.lines[: len(shown_ann)] == shown_ann, "a person was shown something that was lost"
+            assert watcher.lines[: len(shown_bots)] == shown_bots, "a spectator was shown something that was lost"
+            ann.close()
+            watcher.close()
+        ann = Seat(server, hid, token)
+        ann.read()
+        while not ann.state["view"]["over"]:
+            ann.act()
+            ann.read()
+        ann.close()
+        for _ in range(600):
+            if server.get(f"/api/tables/{bid}")["status"] == "over":
+                break
+            time.sleep(0.1)
+        for tid in (hid, bid):
+            with urllib.request.urlopen(server.url(f"/api/tables/{tid}/replay"), timeout=30) as r:
+                assert Game.from_json(r.read().decode()).over
+    finally:
+        server.stop()

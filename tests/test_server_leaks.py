@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from munchkin.server.app import Hub, TableIn, handle_message
+from munchkin.server.app import Hub, OptionsIn, TableIn, handle_message
 from munchkin.server.store import Store
 from munchkin.server.tables import Client, TableRunner
 from server_oracle import Oracle
@@ -64,7 +64,10 @@ async def _play_tables(db: Path, layouts: list[list[str]], seed: int) -> list[di
         seats = [
             {"name": NAMES[s], "kind": k, "strength": ("random", "heuristic")[(i + s) % 2]} for s, k in enumerate(kinds)
         ]
-        spec = TableIn(name=f"leak {i}", seats=seats, window_seconds=0.5, bot_delay=0, seed=seed * 100 + i)
+        opts = OptionsIn(listen_at_the_door=(seed + i) % 2 == 0, shared_victories=i == 1)
+        spec = TableIn(
+            name=f"leak {i}", seats=seats, options=opts, window_seconds=0.5, bot_delay=0, seed=seed * 100 + i
+        )
         runner, _tokens = hub.create(spec)
         runner.window_seconds = 0.05  # the lobby's floor is 0.5 s; a test need not wait that long
         oracle = Oracle(runner.game)

@@ -53,6 +53,18 @@ PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
     "walk_past": (2,),
 }
 
+# Events whose narration names the card that caused them (played face-up) in so many words.
+NAMED_IN_TEXT = {
+    "divine": "Divine Intervention",
+    "mate": "Mate",
+    "out_to_lunch": "Out To Lunch",
+    "friendship": "Friendship Potion",
+    "wall": "Instant Wall",
+    "compelled": "Kneepads of Allure",
+    "dowse": "Wand of Dowsing",
+    "transfer": "Transferral Potion",
+}
+
 
 def hidden_from(g: Game, seat: int | None) -> set[int]:
     """Cards this seat may not see now: the decks and every other player's hand."""
@@ -89,6 +101,7 @@ class Oracle:
         self.seen: dict[int | None, set[str]] = {}
         self.events_seen = 0
         self.public_names: set[str] = set()
+        self.private: dict[int | None, set[str]] = {}  # what one seat alone was shown
         self.messages = 0
         self.lines = 0
         self.problems: list[str] = []
@@ -98,8 +111,21 @@ class Oracle:
             for i in PUBLIC_EVENTS.get(ev[0], ()):
                 shown = ev[i] if isinstance(ev[i], tuple) else (ev[i],)
                 self.public_names.update(g.cdef[c].name for c in shown if isinstance(c, int) and c >= 0)
-            if ev[0] == "draw" and ev[4]:
-                self.public_names.update(g.cdef[c].name for c in ev[3])
+            if ev[0] in NAMED_IN_TEXT:  # events whose wording names the card played openly
+                self.public_names.add(NAMED_IN_TEXT[ev[0]])
+            if ev[0] == "level" and isinstance(ev[4], str):  # a level from a card played openly
+                self.public_names.add(ev[4])
+            if ev[0] == "draw":  # face-up: everyone; face-down: the one who draws
+                drawn = {g.cdef[c].name for c in ev[3]}
+                if ev[4]:
+                    self.public_names |= drawn
+                else:
+                    self.private.setdefault(ev[1], set()).update(drawn)
+            if ev[0] == "looted":  # the looter knows what it took
+                self.private.setdefault(ev[1], set()).add(g.cdef[ev[3]].name)
+            if ev[0] == "charity":  # giver and taker know the card
+                for s in (ev[1], ev[2]):
+                    self.private.setdefault(s, set()).add(g.cdef[ev[3]].name)
         self.events_seen = len(g.events)
         hidden = hidden_from(g, seat)
         seen = self.seen.setdefault(seat, set())
@@ -123,7 +149,7 @@ class Oracle:
             self.problems.append("a spectator was shown a hand or actions")
         if seat is not None and msg["actions"] and seat not in view["to_act"]:
             self.problems.append(f"{who} was shown actions while not to act")
-        known = self.seen[seat] | self.public_names
+        known = self.seen[seat] | self.public_names | self.private.get(seat, set())
         texts = list(msg["log"]) + [a["text"] for a in msg["actions"]]
         self.lines += len(msg["log"])
         for t in texts:

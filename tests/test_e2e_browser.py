@@ -85,13 +85,13 @@ def choose(actions: list[Msg], view: Msg, done: set[str]) -> str:
 def play_offline(seed: int) -> Msg:
     """The browser game without a browser: the person's policy, the bots answering first (as the server
     has them do), and the bots made afresh where the browser test restarts the server (as the server
-    does: its bots are seeded from the table's seed and seat). What the browser test needs to see."""
-    from munchkin.agents.base import make_agent
+    does: the server's own TableBots, seeded from the table's seed). What the browser test needs to see."""
     from munchkin.engine.game import Options, Setup
     from munchkin.engine.notation import parse
+    from munchkin.server.tables import TableBots
 
-    def new_bots() -> dict[int, Any]:
-        return {s: make_agent(kind, seed * 7919 + s) for s, kind in STRENGTHS.items()}
+    def new_bots() -> TableBots:
+        return TableBots(STRENGTHS, seed)
 
     g = Game(Setup(sets=["deluxe"], players=NAMES, seed=seed, options=Options()))
     bots, done = new_bots(), set[str]()
@@ -99,7 +99,7 @@ def play_offline(seed: int) -> Msg:
     while not g.over:
         bot = next((s for s in g.to_act if s in bots), None)
         if bot is not None:
-            g.apply(bots[bot].act(g, bot, g.legal_actions(bot)))
+            g.apply(bots.choose(g, bot))
             continue
         view = {"prompt": g.prompt.kind, "phase": g.phase}
         if out["crash_turn"] is None and view == {"prompt": "main", "phase": "start"}:

@@ -82,6 +82,27 @@ class Client:
         self.wake.set()
 
 
+class TableBots:
+    """The bots of one table (seat -> strength), seeded from the table's seed, and the manners
+    they keep: a bot offers each other seat at most one trade or gift a turn, since a person
+    must answer every offer by hand."""
+
+    def __init__(self, strengths: dict[int, str], seed: int) -> None:
+        self.agents: dict[int, Agent] = {s: make_agent(k, seed * 7919 + s) for s, k in strengths.items()}
+        self.offered: set[tuple[int, int, int]] = set()  # (turn, bot, other seat)
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self.agents
+
+    def choose(self, g: Game, seat: int) -> Action:
+        legal = g.legal_actions(seat)
+        kept = [a for a in legal if not (a.kind in (A.GIVE, A.TRADE) and (g.turn, seat, a.target) in self.offered)]
+        a = self.agents[seat].act(g, seat, kept or legal)
+        if a.kind in (A.GIVE, A.TRADE) and a.target >= 0:
+            self.offered.add((g.turn, seat, a.target))
+        return a
+
+
 class TableRunner:
     """Runs one game: applies people's actions, plays the bots, times the response windows,
     commits every action before telling anyone of it, and keeps each client up to date."""
@@ -101,10 +122,8 @@ class TableRunner:
             options=Options(**cfg["options"]),
         )
         self.game = Game(self.setup)
-        self.bots: dict[int, Agent] = {
-            s.seat: make_agent(s.strength, int(cfg["seed"]) * 7919 + s.seat) for s in row.seats if s.kind == "bot"
-        }
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
+        self.bots = TableBots({s.seat: s.strength for s in row.seats if s.kind == "bot"}, int(cfg["seed"]))
         self.stored = 0  # actions in the database
         self.clients: set[Client] = set()
         self.changed_at = time.time()  # wall time of the last committed change, for latency figures
@@ -201,8 +220,7 @@ class TableRunner:
                 break
             if n and self.bot_delay > 0 and g.prompt.kind not in WINDOW_KINDS:
                 break
-            legal = g.legal_actions(seat)
-            g.apply(self.bots[seat].act(g, seat, legal))
+            g.apply(self.bots.choose(g, seat))
             n += 1
         return n
 

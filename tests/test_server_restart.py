@@ -128,8 +128,26 @@ class Seat:
         self.ws.send(json.dumps({"type": "act", "action": pick, "version": m["version"]}))
         return True
 
+    def play_to_the_end(self) -> None:
+        while not self.state["view"]["over"]:
+            self.act()
+            self.read()
+
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
+
+
+def finish_and_check(server: Server, *tables: str) -> None:
+    """Wait for every table's game to end, then replay each, checking every action and chance outcome."""
+    for tid in tables:
+        for _ in range(600):
+            if server.get(f"/api/tables/{tid}")["status"] == "over":
+                break
+            time.sleep(0.1)
+        with urllib.request.urlopen(server.url(f"/api/tables/{tid}/replay"), timeout=30) as r:
+            g = Game.from_json(r.read().decode())
+        assert g.over
+        assert [g.players[s].name for s in g.winners] == server.get(f"/api/tables/{tid}")["winners"]
 
 
 def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) -> None:
@@ -186,19 +204,8 @@ def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) ->
         w = watcher2.read()
         assert w["view"]["over"] or server.get(f"/api/tables/{bid}")["turn"] >= before_bot_version
 
-        again.act()
-        while not again.state["view"]["over"]:  # play on to the end
-            again.read()
-            again.act()
-        for _ in range(600):
-            if server.get(f"/api/tables/{bid}")["status"] == "over":
-                break
-            time.sleep(0.1)
-        for tid in (hid, bid):
-            req = urllib.request.urlopen(server.url(f"/api/tables/{tid}/replay"), timeout=30)
-            g = Game.from_json(req.read().decode())  # replays and checks every action and chance outcome
-            assert g.over
-            assert [g.players[s].name for s in g.winners] == server.get(f"/api/tables/{tid}")["winners"]
+        again.play_to_the_end()
+        finish_and_check(server, hid, bid)
         again.close()
         watcher2.close()
     finally:
@@ -256,16 +263,8 @@ def test_kill_9_at_random_moments_three_times(db_args: list[str], tmp_path: Path
             watcher.close()
         ann = Seat(server, hid, token)
         ann.read()
-        while not ann.state["view"]["over"]:
-            ann.act()
-            ann.read()
+        ann.play_to_the_end()
         ann.close()
-        for _ in range(600):
-            if server.get(f"/api/tables/{bid}")["status"] == "over":
-                break
-            time.sleep(0.1)
-        for tid in (hid, bid):
-            with urllib.request.urlopen(server.url(f"/api/tables/{tid}/replay"), timeout=30) as r:
-                assert Game.from_json(r.read().decode()).over
+        finish_and_check(server, hid, bid)
     finally:
         server.stop()

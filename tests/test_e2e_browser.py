@@ -84,8 +84,8 @@ def choose(actions: list[Msg], view: Msg, done: set[str]) -> str:
 
 def play_offline(seed: int) -> Msg:
     """The browser game without a browser: the person's policy, the bots answering first (as the server
-    has them do), and the bots made afresh where the browser test restarts the server (as the server
-    does: the server's own TableBots, seeded from the table's seed). What the browser test needs to see."""
+    has them do), with the server's own TableBots; no restart here, since a restarted server plays on
+    exactly as if it had never stopped. What the browser test needs to see."""
     from munchkin.engine.game import Options, Setup
     from munchkin.engine.notation import parse
     from munchkin.server.tables import TableBots
@@ -105,7 +105,7 @@ def play_offline(seed: int) -> Msg:
         if out["crash_turn"] is None and view == {"prompt": "main", "phase": "start"}:
             out["fight_before_crash"] = any(e[0] == "combat" for e in g.events)
             if out["fight_before_crash"]:
-                out["crash_turn"], bots = g.turn, new_bots()
+                out["crash_turn"] = g.turn
         text = choose([{"text": g.text(a), "kind": a.kind} for a in g.legal_actions(0)], view, done)
         if view["phase"] == "setup":
             done.add(text)

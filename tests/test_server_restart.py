@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from munchkin.engine.game import Game
+from munchkin.engine.game import Game, Setup
+from munchkin.server.tables import TableBots
 from system import free_port, new_database, postgres_server
 
 Msg = dict[str, Any]
@@ -266,5 +267,13 @@ def test_kill_9_at_random_moments_three_times(db_args: list[str], tmp_path: Path
         ann.play_to_the_end()
         ann.close()
         finish_and_check(server, hid, bid)
+        # the bots' game went exactly as it would have with no kill at all
+        with urllib.request.urlopen(server.url(f"/api/tables/{bid}/replay"), timeout=30) as r:
+            played = [e["raw"] for e in json.loads(r.read())["log"] if "act" in e]
+        g = Game(Setup(["deluxe"], ["P", "Q", "R"], 12))
+        table_bots = TableBots({0: "random", 1: "random", 2: "random"}, 12)
+        while not g.over:
+            g.apply(table_bots.choose(g, g.to_act[0]))
+        assert played == json.loads(json.dumps([e[1] for e in g.log if e[0] == "act"]))
     finally:
         server.stop()

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
 import time
 from collections import deque
@@ -88,6 +89,7 @@ class TableBots:
     must answer every offer by hand."""
 
     def __init__(self, strengths: dict[int, str], seed: int) -> None:
+        self.seed = seed
         self.agents: dict[int, Agent] = {s: make_agent(k, seed * 7919 + s) for s, k in strengths.items()}
         self.offered: set[tuple[int, int, int]] = set()  # (turn, bot, other seat)
 
@@ -95,9 +97,15 @@ class TableBots:
         return seat in self.agents
 
     def choose(self, g: Game, seat: int) -> Action:
+        """The bot's action. Its dice are seeded from the table, the seat and the game's version, so
+        the same position always gets the same answer: a restarted server plays on unchanged."""
+        agent = self.agents[seat]
+        rng = getattr(agent, "rng", None)
+        if isinstance(rng, random.Random):
+            rng.seed(f"{self.seed}:{seat}:{g.version}")
         legal = g.legal_actions(seat)
         kept = [a for a in legal if not (a.kind in (A.GIVE, A.TRADE) and (g.turn, seat, a.target) in self.offered)]
-        a = self.agents[seat].act(g, seat, kept or legal)
+        a = agent.act(g, seat, kept or legal)
         if a.kind in (A.GIVE, A.TRADE) and a.target >= 0:
             self.offered.add((g.turn, seat, a.target))
         return a
@@ -151,10 +159,14 @@ class TableRunner:
 
     def replay_stored(self) -> None:
         """Rebuild the game from the database after a restart."""
+        g = self.game
         for i, raw in enumerate(self.store.actions(self.id)):
             raw[5] = tuple(raw[5])
+            a = Action(*raw)
+            if a.seat in self.bots and a.seat in g.to_act:
+                self.bots.choose(g, a.seat)  # the bot goes through its moves again: what it remembers comes back
             try:
-                self.game.apply(Action(*raw))
+                g.apply(a)
             except MunchkinError as exc:
                 raise RuntimeError(f"table {self.id}: stored action {i} does not replay: {exc}") from exc
             self.stored += 1

@@ -91,6 +91,31 @@ def card_ids(obj: Any) -> set[int]:
     return found
 
 
+def whereabouts(g: Game, c: int) -> list[str]:
+    """Every zone that holds card c (more than one would be a broken game)."""
+    out = [z for z in ("door_deck", "treasure_deck", "door_discard", "treasure_discard", "limbo") if c in getattr(g, z)]
+    for p in g.players:
+        out += [f"{p.name}.{z}" for z in ("hand", "items", "races", "classes", "curses") if c in getattr(p, z)]
+        out += [f"{p.name}.{z}" for z in ("hireling", "hireling_item", "cheat_item") if getattr(p, z) == c]
+    return out
+
+
+def paths(obj: Any, c: int, at: str = "") -> list[str]:
+    """Where in a message card c is shown."""
+    found: list[str] = []
+    if isinstance(obj, dict):
+        if obj.get("id") == c and "name" in obj:
+            found.append(at)
+        if "cards" in obj and "text" in obj and c in obj["cards"]:
+            found.append(f"{at} ({obj['text']!r})")
+        for k, v in obj.items():
+            found += paths(v, c, f"{at}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            found += paths(v, c, f"{at}[{i}]")
+    return found
+
+
 class Oracle:
     """Checks every message to a seat (None: a spectator) against the game as it truly is."""
 
@@ -138,8 +163,8 @@ class Oracle:
         who = "spectator" if seat is None else f"seat {seat}"
         leaked = card_ids(msg) & hidden
         if leaked:
-            where = [f"{g.cdef[c].name} (#{c})" for c in sorted(leaked)]
-            self.problems.append(f"{who} was shown hidden cards {where} in a {msg.get('type')} message")
+            what = [f"{g.cdef[c].name} (#{c}) in {whereabouts(g, c)}, shown at {paths(msg, c)}" for c in sorted(leaked)]
+            self.problems.append(f"{who} was shown hidden cards {what} in a {msg.get('type')} message")
         if msg.get("type") != "state":
             return
         view = msg["view"]

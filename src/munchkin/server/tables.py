@@ -278,12 +278,12 @@ class TableRunner:
         g = self.game
         if self.failed:
             raise MunchkinError(f"this table has stopped: {self.failed}")
-        if g.over:
-            raise MunchkinError("the game is over")
         if version != g.version:
             raise MunchkinError(
                 f"stale action: the table has moved on (now at version {g.version}, yours was {version})"
             )
+        if g.over:
+            raise MunchkinError("the game is over")
         if seat not in g.to_act:
             who = ", ".join(g.players[s].name for s in g.to_act) or "nobody"
             raise MunchkinError(f"it is not your turn to act; waiting on {who}")

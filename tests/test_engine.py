@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from munchkin.engine import Game, Options, Setup
 from munchkin.engine import actions as A
 
@@ -46,3 +48,30 @@ def test_a_forced_move_is_logged_not_counted() -> None:
     assert g.decisions == len(acts)
     for _, a in forced:  # each forced move was the only legal action at its time
         assert a.kind in {A.READY, A.KICK, A.FLEE_FROM, A.PASS, A.TAKE, A.CHOOSE}
+
+
+def test_a_failed_sequence_leaves_the_game_as_it_was_and_playable() -> None:
+    """apply_sequence is all or nothing, and the game goes on exactly like a twin that never tried."""
+    from munchkin.agents.random_agent import RandomAgent
+    from munchkin.engine.actions import Action, MunchkinError
+    from munchkin.engine.game import Game, Setup
+
+    g, twin = Game(Setup(["deluxe"], ["A", "B", "C", "D"], 99)), Game(Setup(["deluxe"], ["A", "B", "C", "D"], 99))
+    bots = [RandomAgent(1), RandomAgent(1)]
+    for _ in range(200):  # into the game a little
+        for game, bot in zip((g, twin), bots, strict=True):
+            s = game.to_act[0]
+            game.apply(bot.act(game, s, game.legal_actions(s)))
+    before = g.fingerprint()
+    s = g.to_act[0]
+    good = g.legal_actions(s)[0]
+    with pytest.raises(MunchkinError):
+        g.apply_sequence([good, Action("kick", (s + 1) % 4)])
+    assert g.fingerprint() == before and g.version == twin.version
+    assert g._gen.gi_frame is not None and g._gen.gi_frame.f_locals["self"] is g
+    while not twin.over:
+        for game, bot in zip((g, twin), bots, strict=True):
+            if not game.over:
+                s = game.to_act[0]
+                game.apply(bot.act(game, s, game.legal_actions(s)))
+    assert g.over and g.fingerprint() == twin.fingerprint() and g.log == twin.log

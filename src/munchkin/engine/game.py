@@ -386,13 +386,21 @@ class Game(LegalMixin):
 
     def apply_sequence(self, acts: list[Action]) -> None:
         """Apply several actions as one: all of them, or (on error) none."""
-        snapshot = Game.from_log(self.setup, self.log)
+        log = list(self.log)
         try:
             for a in acts:
                 self.apply(a)
         except MunchkinError:
-            self.__dict__.update(snapshot.__dict__)
+            self._rewind(log)
             raise
+
+    def _rewind(self, log: list[tuple[Any, ...]]) -> None:
+        """Go back to the state after `log` by replaying it on this very object, so that the
+        game's flow stays bound to it (a copy's flow would keep changing the copy)."""
+        Game.__init__(self, self.setup)
+        for entry in log:
+            if entry[0] == "act":
+                self._apply_unchecked(entry[1])
 
     def text(self, action: Action) -> str:
         from munchkin.engine.notation import action_text

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from munchkin.engine.game import Game
+from munchkin.invariants import card_places
 
 # Events that show cards face-up to everyone, by the rules: kind -> where the card (or cards) sit in the event.
 PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
@@ -163,6 +164,9 @@ class Oracle:
         who = "spectator" if seat is None else f"seat {seat}"
         leaked = card_ids(msg) & hidden
         if leaked:
+            broken = [f"{g.cdef[c].name} (#{c})" for c, n in card_places(g).items() if n != 1]
+            if broken:
+                self.problems.append(f"the game itself is broken: cards in several places {broken}")
             what = [f"{g.cdef[c].name} (#{c}) in {whereabouts(g, c)}, shown at {paths(msg, c)}" for c in sorted(leaked)]
             self.problems.append(f"{who} was shown hidden cards {what} in a {msg.get('type')} message")
         if msg.get("type") != "state":

@@ -35,6 +35,9 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
             out.append(f"{p.name} is at Level {p.level}")
         if p.equipped - set(p.items):
             out.append(f"{p.name} has equipped Items not carried")
+        for what, c in (("Hireling's Item", p.hireling_item), ("Cheat! Item", p.cheat_item)):
+            if c >= 0 and c not in p.items:
+                out.append(f"{p.name}'s {what} {g.name(c)} is not among their Items")
         if p.dead and (p.hand or p.items):
             out.append(f"{p.name} is dead but holds cards")
         if p.level >= 10 and not g.over:

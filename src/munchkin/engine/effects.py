@@ -82,8 +82,7 @@ class EffectsMixin(CharacterMixin):
                 item = p.hireling_item
                 p.hireling_item = -1
                 if item in p.items:
-                    p.items.remove(item)
-                    p.equipped.discard(item)
+                    self.remove_from_play(p, item)  # also lets go of a Cheat! on it
                     self.discard(item)
         elif c == p.half_breed:
             p.half_breed = -1

@@ -61,7 +61,7 @@ actions_t = Table(
     Column("table_id", String(32), primary_key=True),
     Column("seq", Integer, primary_key=True),
     Column("raw", Text, nullable=False),  # the Action's fields as JSON
-    Column("text", Text, nullable=False),  # its canonical text, for people reading the database
+    Column("text", Text, nullable=False),  # who did what kind of thing, for people reading the database
 )
 
 

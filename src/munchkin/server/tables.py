@@ -138,7 +138,6 @@ class TableRunner:
         self.deadline: float | None = None  # monotonic time a response window closes
         self.window_prompt: tuple[str, frozenset[int]] | None = None
         self.more_time: set[int] = set()
-        self.last_kind = ""
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.failed = ""
@@ -170,7 +169,6 @@ class TableRunner:
             except MunchkinError as exc:
                 raise RuntimeError(f"table {self.id}: stored action {i} does not replay: {exc}") from exc
             self.stored += 1
-        self.last_kind = self.game.prompt.kind
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
@@ -326,7 +324,6 @@ class TableRunner:
         self.row.status, self.row.turn, self.row.winners = status, g.turn, winners
         self.changed_at = time.time()
         self._window_clock()
-        self.last_kind = g.prompt.kind
         self._touch_all()
 
     def _touch_all(self) -> None:
@@ -363,7 +360,7 @@ class TableRunner:
             "stopped": self.failed or None,
         }
         c.lines += len(lines)
-        return json.dumps(extra)[:-1] + ", " + cached[1][1:]
+        return json.dumps(extra)[:-1] + ", " + cached[1][1:]  # splice in the cached view: one encoding per version
 
     def _window_info(self) -> dict[str, Any] | None:
         if self.deadline is None or self.game.over:

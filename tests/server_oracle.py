@@ -97,7 +97,9 @@ def whereabouts(g: Game, c: int) -> list[str]:
     out = [z for z in ("door_deck", "treasure_deck", "door_discard", "treasure_discard", "limbo") if c in getattr(g, z)]
     for p in g.players:
         out += [f"{p.name}.{z}" for z in ("hand", "items", "races", "classes", "curses") if c in getattr(p, z)]
-        out += [f"{p.name}.{z}" for z in ("hireling", "hireling_item", "cheat_item") if getattr(p, z) == c]
+        out += [f"{p.name}.sidekicks" for k in p.sidekicks if k == c]
+        out += [f"{p.name}.carried" for it in p.carried.values() if it == c]
+        out += [f"{p.name}.cheat_item" for _ in [0] if p.cheat_item == c]
     return out
 
 

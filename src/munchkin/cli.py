@@ -130,15 +130,16 @@ def card_summary(d: CardDef) -> str:
             s += f", {d.treasures:+d} Treasures"
         return s
     if d.is_curse:
-        return "Curse"
+        return d.word
     if d.is_race:
         return "Race"
     if d.is_class:
         return "Class"
     if d.is_gual:
         return "Go Up a Level"
-    if d.is_hireling:
-        return "Hireling"
+    if d.is_sidekick:
+        bits = [d.word] + ([f"{d.bonus:+d}"] if d.bonus else []) + (["carries an Item"] if d.carries else [])
+        return ", ".join(bits)
     if d.is_special:
         timing = {"combat": "in combat", "any": "any time", "own_turn": "on your turn", "immediately": "at once"}
         return f"Special, {timing.get(d.when, d.when)}"
@@ -343,12 +344,17 @@ class Seat:
                     s += f" {bonus:+d}"
             else:
                 s += " (carried)"
-            if c == p.hireling_item:
-                s += " (on the Hireling)"
+            for k, it in p.carried.items():
+                if it == c:
+                    s += f" (on the {escape(g.name(k))})"
             if c == p.cheat_item:
                 s += " (Cheat!)"
             out.append(s)
         return ", ".join(out) or "none"
+
+    def sidekick_word(self, cards: list[int]) -> str:
+        word = self.g.cdef[cards[0]].word
+        return word + ("s" if len(cards) > 1 else "")
 
     def character(self, seat: int) -> str:
         g = self.g
@@ -375,8 +381,8 @@ class Seat:
         # the person's character
         o.print(f"[bold]You ({escape(me.name)})[/bold]: {self.character(self.me)}")
         o.print(f"  Items: {self.item_list(self.me)}")
-        if me.hireling >= 0:
-            o.print(f"  Hireling: {escape(g.name(me.hireling))}")
+        if me.sidekicks:
+            o.print(f"  {self.sidekick_word(me.sidekicks)}: {self.cards(me.sidekicks)}")
         if me.curses:
             o.print(f"  Curses: {self.cards(me.curses)}")
         limit = g.hand_limit(me)
@@ -397,8 +403,8 @@ class Seat:
             held = _plural(len(q.hand), "card")
             o.print(f"  [bold]{escape(q.name)}[/bold]: {self.character(q.seat)}, {held} in hand{turn}")
             extras = [f"Items: {self.item_list(q.seat)}"]
-            if q.hireling >= 0:
-                extras.append(f"Hireling: {escape(g.name(q.hireling))}")
+            if q.sidekicks:
+                extras.append(f"{self.sidekick_word(q.sidekicks)}: {self.cards(q.sidekicks)}")
             if q.curses:
                 extras.append(f"Curses: {self.cards(q.curses)}")
             o.print("    " + "; ".join(extras))

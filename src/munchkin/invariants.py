@@ -10,7 +10,7 @@ from munchkin.engine.game import Game
 def card_places(g: Game) -> Counter[int]:
     """How many places each card is in (every card must be in exactly one)."""
     seen: Counter[int] = Counter()
-    for zone in (g.door_deck, g.treasure_deck, g.door_discard, g.treasure_discard, g.limbo):
+    for zone in (g.door_deck, g.treasure_deck, g.door_discard, g.treasure_discard, g.limbo, g.set_aside):
         seen.update(zone)
     for p in g.players:
         seen.update(p.hand)
@@ -35,9 +35,16 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
             out.append(f"{p.name} is at Level {p.level}")
         if p.equipped - set(p.items):
             out.append(f"{p.name} has equipped Items not carried")
-        for what, c in (("Hireling's Item", p.hireling_item), ("Cheat! Item", p.cheat_item)):
+        for what, c in [(f"{g.name(k)}'s Item", it) for k, it in p.carried.items()] + [("Cheat! Item", p.cheat_item)]:
             if c >= 0 and c not in p.items:
                 out.append(f"{p.name}'s {what} {g.name(c)} is not among their Items")
+        for k in p.carried:
+            if k not in p.sidekicks:
+                out.append(f"{p.name}'s {g.name(k)} carries an Item but is not in play")
+        if len(p.sidekicks) > g.sidekick_limit(p) and not p.dead:
+            out.append(f"{p.name} has {len(p.sidekicks)} Sidekicks in play (limit {g.sidekick_limit(p)})")
+        if g.equipment_overflow(p) and g.prompt.kind != "before":
+            out.append(f"{p.name} has equipped more than the limits allow")
         if p.dead and (p.hand or p.items):
             out.append(f"{p.name} is dead but holds cards")
         if p.level >= 10 and not g.over:

@@ -28,6 +28,7 @@ PLAYER_KEYS = {
     "carried",
     "hand",
     "hireling",
+    "sidekicks",
     "curses",
 }
 TOP_KEYS = {
@@ -44,6 +45,7 @@ TOP_KEYS = {
     "door_discard",
     "treasure_discard",
     "rolls",
+    "set_aside",
     "steps",
 }
 
@@ -91,13 +93,20 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
             p.items.append(_take(g, pool, n, where))
         for n in ps.get("hand", []):
             p.hand.append(_take(g, pool, n, where))
-        if ps.get("hireling"):
-            p.hireling = _take(g, pool, "Hireling", where)
-            if isinstance(ps["hireling"], str):
-                item = _take(g, pool, ps["hireling"], where)
+        sidekicks: list[Any] = list(ps.get("sidekicks") or [])
+        if ps.get("hireling"):  # Deluxe's shorthand: `hireling: true`, or the Item it carries
+            sidekicks.append({"Hireling": ps["hireling"]} if isinstance(ps["hireling"], str) else "Hireling")
+        for entry in sidekicks:  # a name, or {name: the Item it carries}
+            name, item_name = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
+            k = _take(g, pool, str(name), where)
+            if not g.cdef[k].is_sidekick:
+                raise ScenarioError(f"{where}: {name} is not a Sidekick or Hireling")
+            p.sidekicks.append(k)
+            if item_name:
+                item = _take(g, pool, str(item_name), where)
                 p.items.append(item)
                 p.equipped.add(item)
-                p.hireling_item = item
+                p.carried[k] = item
         for n in ps.get("curses", []):
             p.curses.append(_take(g, pool, n, where))
     placed_top: dict[str, list[int]] = {}
@@ -107,6 +116,13 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
     for p in g.players:
         used.update(p.hand)
         used.update(p.in_play())
+    aside = spec.get("set_aside") or []
+    if not isinstance(aside, list) or set(aside) - {"door", "treasure"}:
+        raise ScenarioError("set_aside lists decks, 'door' and/or 'treasure'")
+    for deck in aside:  # every card of that deck not placed leaves the game (an empty deck)
+        out = [c for c in range(g.ncards) if g.cdef[c].deck == deck and c not in used]
+        g.set_aside += out
+        used.update(out)
     g.door_deck = [c for c in range(g.ncards) if g.cdef[c].deck == "door" and c not in used]
     g.treasure_deck = [c for c in range(g.ncards) if g.cdef[c].deck == "treasure" and c not in used]
     g._shuffle_deck("door")

@@ -44,6 +44,7 @@ ONE_SHOT_VALUE = {
 }
 SPECIAL_VALUE = {
     "steal_a_level": 5.0,
+    "blame_the_sidekick": 4.0,
     "whine_at_the_gm": 4.0,
     "kill_the_hireling": 4.0,
     "hoard": 4.5,
@@ -202,8 +203,8 @@ class HeuristicAgent:
                 return 3.5
             cur = max(self.class_score(g, p, r) for r in p.classes)
             return 3.0 if self.class_score(g, p, c) > cur + 1.5 else 1.0
-        if d.is_hireling:
-            return 4.0 if p.hireling < 0 else 1.0
+        if d.is_sidekick:
+            return 4.0 if len(p.sidekicks) < g.sidekick_limit(p) else 1.0
         if d.is_monster:
             return 1.5
         if h == "divine_intervention" and self._is_class(g, p, "cleric"):
@@ -216,7 +217,7 @@ class HeuristicAgent:
         if c in p.items:
             if target is None:
                 target = self.best_equip(g, p)
-            if g.can_use(p, c) and (c in target or c in (p.hireling_item, p.cheat_item)):
+            if g.can_use(p, c) and (c in target or c in p.exempt()):
                 return 1.3 * self.item_value(g, p, c) + d.gold / 1000 + 0.5
             usable = 0.3 * self.item_value(g, p, c) if g.can_use(p, c) else 0.0
             return 0.3 + usable + d.gold / 2000
@@ -224,7 +225,7 @@ class HeuristicAgent:
             return 2.5
         if c in p.classes:
             return 3.0
-        if c == p.hireling:
+        if c in p.sidekicks:
             return 4.0
         if c in p.curses:
             return -2.0
@@ -267,7 +268,7 @@ class HeuristicAgent:
     def best_equip(self, g: Game, p: Player) -> set[int]:
         """The best set of carried Items to equip (Hireling's and Cheat!'s Items aside)."""
         cdef = g.cdef
-        exempt = (p.hireling_item, p.cheat_item)
+        exempt = p.exempt()
         slot_best: dict[str, tuple[float, int]] = {}
         target: set[int] = set()
         one: list[tuple[float, int]] = []
@@ -453,7 +454,7 @@ class HeuristicAgent:
         total = 0.0
         for m in c.monsters:
             total += self.bad_severity(g, p, m.base, me) * (1 - self.p_escape(g, c, p, m))
-        if p.hireling >= 0:
+        if p.sidekicks:
             total = min(total, 4.0)
         return total
 
@@ -543,7 +544,7 @@ class HeuristicAgent:
             return rc
         for a in plays:
             d = cdef[a.card]
-            if d.is_hireling:
+            if d.is_sidekick:
                 return a
         # Items from hand: usable ones, and small ones to carry (sold or traded later)
         for a in plays:
@@ -554,7 +555,7 @@ class HeuristicAgent:
                 if not d.big:
                     return a
         target = self.best_equip(g, p)
-        exempt = (p.hireling_item, p.cheat_item)
+        exempt = p.exempt()
         for a in legal:
             if a.kind == A.UNEQUIP and a.card not in target and a.card not in exempt:
                 return a
@@ -1131,7 +1132,7 @@ class HeuristicAgent:
             return next((a for a in sac if a.flag == "both"), sac[0])
         for a in legal:
             if a.kind == A.USE and a.monster in risks and risks[a.monster] >= 2.0:
-                if a.card in p.items and a.card != p.hireling_item:
+                if a.card in p.items and a.card not in p.exempt():
                     if self.table_value(g, p, a.card) < risks[a.monster]:
                         return a
         flights = [a for a in legal if a.kind == A.FLIGHT and a.cards and a.cards[0] not in p.equipped]

@@ -41,6 +41,10 @@ class CardHook:
     def flee_actions(self, g: Any, p: Player, c: Combat, m: MonsterIn) -> list[Action]:
         return []
 
+    def run_penalty(self) -> int:
+        """A Mate-like copy of a monster: how much harder it is to Run Away from."""
+        return 0
+
     # kept Curses and Items: passive rules
     def die_modifier(self, g: Any, p: Player) -> int:
         return 0

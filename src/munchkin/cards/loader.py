@@ -45,6 +45,7 @@ class CardSet:
     cards: tuple[Card, ...]
     door_cards: int
     treasure_cards: int
+    terms: dict[str, str]
 
 
 def available_sets() -> list[str]:
@@ -91,7 +92,15 @@ def load_set(name: str) -> CardSet:
         sf = SetFile.model_validate({**header, "cards": []})
     except ValidationError as exc:
         raise CardError(f"{folder}: bad set header: {exc}") from None
-    cs = CardSet(sf.set, sf.title, folder, tuple(cards), sf.door_cards, sf.treasure_cards)
+    cs = CardSet(
+        sf.set,
+        sf.title,
+        folder,
+        tuple(cards),
+        sf.door_cards,
+        sf.treasure_cards,
+        {str(k): v for k, v in sf.terms.items()},
+    )
     check_set(cs)
     return cs
 
@@ -106,6 +115,7 @@ def _hooks_of(card: Card) -> Iterator[str]:
         card.race,
         card.class_,
         card.special,
+        card.sidekick,
     ):
         name = getattr(block, "hook", None) if block is not None else None
         if name:

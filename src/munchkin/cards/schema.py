@@ -24,6 +24,7 @@ Kind = Literal[
     "one_shot",
     "go_up_a_level",
     "hireling",
+    "sidekick",
 ]
 Sex = Literal["male", "female"]
 Slot = Literal["headgear", "armor", "footgear", "hands", "none"]
@@ -59,6 +60,9 @@ ItemFilter = Literal[
     "below_waist",
     "any",
     "biggest_bonus",
+    "complex",
+    "simple",
+    "laser",
 ]
 
 
@@ -91,6 +95,7 @@ class Effect(Strict):
     next_combat_bonus: int | None = None
     draw_treasures: int | None = None
     draw_doors: int | None = None
+    lose_sidekick: Literal["one", "all"] | None = None
     hook: str | None = None
 
     @model_validator(mode="after")
@@ -111,6 +116,7 @@ class Effect(Strict):
                 "next_combat_bonus",
                 "draw_treasures",
                 "draw_doors",
+                "lose_sidekick",
                 "hook",
             )
             if getattr(self, k) is not None
@@ -156,6 +162,7 @@ class Monster(Strict):
     ignore_level: bool = False
     no_help: bool = False
     bonus_treasures: list[ConditionalValue] = []
+    bonus_doors: int = 0  # its killer also draws this many face-down Doors
     bad_stuff: list[Effect]
     hook: str | None = None
 
@@ -171,12 +178,16 @@ class Item(Strict):
     tags: list[Literal["fire", "below_waist", "weapon", "wand_pole_staff"]] = []
     conditional_bonus: list[ConditionalValue] = []
     run_away: int = 0
+    complex: bool = False  # Star Munchkin: equip only one Complex Item (Gadgeteers any number)
+    laser: bool = False  # a laser barrel: 2 Hands, fire, snaps onto other barrels
     hook: str | None = None
 
     @model_validator(mode="after")
     def _hands_match_slot(self) -> Item:
         if (self.slot == "hands") != (self.hands > 0):
             raise ValueError("slot 'hands' needs hands: 1 or 2, and only it")
+        if self.laser and (self.slot != "hands" or self.hands != 2):
+            raise ValueError("a laser weapon is a 2-Hand weapon: slot hands, hands 2")
         return self
 
 
@@ -218,6 +229,11 @@ Ability = Literal[
     "levels_for_helping",
     "double_sale",
     "retry_run_away",
+    "equip_any_complex",
+    "two_sidekicks",
+    "bounty",
+    "complex_bonus",
+    "extra_headgear",
 ]
 
 
@@ -226,6 +242,17 @@ class CharacterCard(Strict):
 
     abilities: list[Ability] = []
     run_away: int = 0
+    alone_bonus: int = 0  # combat strength when fighting with no helping player
+    hook: str | None = None
+
+
+class Sidekick(Strict):
+    """A Sidekick (or Hireling): not an Item; in play it adds what its card says."""
+
+    bonus: int = 0
+    run_away: int = 0
+    carries: Literal[0, 1] = 0  # carries one Item beyond the usual equipment limits
+    grants: list[Ability] = []  # abilities its owner has while it is in play
     hook: str | None = None
 
 
@@ -244,6 +271,7 @@ class Card(Strict):
     copies: int = 1
     provenance: Provenance
     text: str
+    note: str | None = None  # where the card's facts come from, and what is ours
     monster: Monster | None = None
     item: Item | None = None
     one_shot: OneShot | None = None
@@ -254,6 +282,7 @@ class Card(Strict):
     special: Special | None = None
     go_up_a_level: Literal[True] | None = None
     hireling: Literal[True] | None = None
+    sidekick: Sidekick | None = None
 
     @model_validator(mode="after")
     def _block_matches_kind(self) -> Card:
@@ -268,6 +297,7 @@ class Card(Strict):
             "special": self.special,
             "go_up_a_level": self.go_up_a_level,
             "hireling": self.hireling,
+            "sidekick": self.sidekick,
         }
         given = [k for k, v in blocks.items() if v is not None]
         if given != [self.kind]:
@@ -282,9 +312,13 @@ class Card(Strict):
         return self
 
 
+Term = Literal["curse", "curses"]
+
+
 class SetFile(Strict):
     set: str
     title: str
+    terms: dict[Term, str] = {}  # the set's own words in narration, e.g. {curse: Trap}
     door_cards: int
     treasure_cards: int
     cards: list[Card]

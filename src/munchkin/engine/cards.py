@@ -40,6 +40,7 @@ class CardDef:
     ignore_level: bool = False
     no_help: bool = False
     bonus_treasures: tuple[ConditionalValue, ...] = ()
+    bonus_doors: int = 0
     bad_stuff: tuple[Effect, ...] = ()
     # items and one-shots
     bonus: int = 0
@@ -47,6 +48,8 @@ class CardDef:
     slot: str = SLOT_NONE
     hands: int = 0
     big: bool = False
+    complex: bool = False
+    laser: bool = False
     usable_if: Condition | None = None
     not_usable_if: Condition | None = None
     tags: frozenset[str] = frozenset()
@@ -58,6 +61,9 @@ class CardDef:
     strength: int = 0
     # race / class
     abilities: frozenset[str] = frozenset()
+    alone_bonus: int = 0
+    # sidekicks and hirelings
+    carries: int = 0
     hook: str | None = None
     # derived flags
     is_monster: bool = False
@@ -69,18 +75,24 @@ class CardDef:
     is_enhancer: bool = False
     is_special: bool = False
     is_gual: bool = False
-    is_hireling: bool = False
+    is_sidekick: bool = False  # a Sidekick, or a Hireling: the same thing in a combined game
+    word: str = ""  # what the card's own set calls its kind in narration (Curse, Trap, ...)
     extra: dict[str, object] = field(default_factory=dict)
 
 
 def _character(d: CardDef, block: CharacterCard) -> None:
     d.abilities = frozenset(block.abilities)
     d.run_away = block.run_away
+    d.alone_bonus = block.alone_bonus
     d.hook = block.hook
 
 
-def build_def(idx: int, set_name: str, c: Card) -> CardDef:
+KIND_WORDS = {"curse": "Curse", "hireling": "Hireling", "sidekick": "Sidekick"}
+
+
+def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = None) -> CardDef:
     d = CardDef(idx, c.id, c.name, set_name, c.deck, c.kind, c.text, c.provenance, c)
+    d.word = (terms or {}).get(c.kind, KIND_WORDS.get(c.kind, c.kind.replace("_", " ")))
     if c.monster:
         m = c.monster
         d.is_monster = True
@@ -98,6 +110,7 @@ def build_def(idx: int, set_name: str, c: Card) -> CardDef:
         d.even_if_escaped = tuple(m.even_if_escaped)
         d.level_only, d.ignore_level, d.no_help = m.level_only, m.ignore_level, m.no_help
         d.bonus_treasures = tuple(m.bonus_treasures)
+        d.bonus_doors = m.bonus_doors
         d.bad_stuff = tuple(m.bad_stuff)
         d.hook = m.hook
     elif c.item:
@@ -105,7 +118,8 @@ def build_def(idx: int, set_name: str, c: Card) -> CardDef:
         d.is_item = True
         d.bonus, d.gold, d.slot, d.hands, d.big = i.bonus, i.gold, i.slot, i.hands, i.big
         d.usable_if, d.not_usable_if = i.usable_if, i.not_usable_if
-        d.tags = frozenset(i.tags)
+        d.complex, d.laser = i.complex, i.laser
+        d.tags = frozenset(i.tags) | ({"fire"} if i.laser else set())  # every laser is a fire/flame weapon
         d.conditional_bonus = tuple(i.conditional_bonus)
         d.run_away = i.run_away
         d.hook = i.hook
@@ -133,7 +147,13 @@ def build_def(idx: int, set_name: str, c: Card) -> CardDef:
     elif c.go_up_a_level:
         d.is_gual = True
     elif c.hireling:
-        d.is_hireling = True
+        d.is_sidekick = True
+        d.carries = 1  # a Hireling carries one Item
+    elif c.sidekick:
+        k = c.sidekick
+        d.is_sidekick = True
+        d.bonus, d.run_away, d.carries, d.hook = k.bonus, k.run_away, k.carries, k.hook
+        d.abilities = frozenset(k.grants)
     return d
 
 
@@ -144,7 +164,7 @@ def build_table(sets: list[str]) -> tuple[list[CardDef], list[int]]:
     for name in sets:
         cs = load_set(name)
         for c in cs.cards:
-            d = build_def(len(defs), name, c)
+            d = build_def(len(defs), name, c, cs.terms)
             defs.append(d)
             physical.extend([d.idx] * c.copies)
     return defs, physical

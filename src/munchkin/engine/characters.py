@@ -27,7 +27,14 @@ class CharacterMixin(GameCore):
         for c in p.races:
             if ability in cdef[c].abilities:
                 return True
+        for c in p.sidekicks:  # abilities a Sidekick grants its owner
+            if ability in cdef[c].abilities:
+                return True
         return False
+
+    def sidekick_limit(self, p: Player) -> int:
+        """One Sidekick (or Hireling) in play; two for a Trader."""
+        return 2 if self.has_ability(p, "two_sidekicks") else 1
 
     def super_single(self, p: Player) -> bool:
         """Super Munchkin with one Class: its advantages, none of its disadvantages."""
@@ -90,33 +97,86 @@ class CharacterMixin(GameCore):
 
     def big_count(self, p: Player) -> int:
         cdef = self.cdef
+        exempt = p.exempt()
         n = 0
         for c in p.items:
-            if cdef[c].big and c != p.hireling_item and c != p.cheat_item:
+            if cdef[c].big and c not in exempt:
                 n += 1
         return n
 
     def may_carry_big(self, p: Player) -> bool:
         return self.has_ability(p, "carry_any_big") or self.big_count(p) == 0
 
+    def slot_limit(self, p: Player, slot: str) -> int:
+        if slot == "headgear" and self.has_ability(p, "extra_headgear"):
+            return 2  # a Mutant's spare head
+        return SLOT_LIMITS[slot]
+
+    def hands_used(self, p: Player, items: set[int] | list[int]) -> int:
+        """Hands taken by equipped Items: all laser barrels together make one 2-Hand weapon."""
+        cdef = self.cdef
+        used = 0
+        laser = False
+        for c in items:
+            d = cdef[c]
+            if d.slot == "hands":
+                if d.laser:
+                    laser = True
+                else:
+                    used += d.hands
+        return used + (2 if laser else 0)
+
+    def complex_count(self, p: Player, items: set[int] | list[int]) -> int:
+        """Equipped Complex Items as the limit counts them: Complex barrels snapped together are one."""
+        cdef = self.cdef
+        n = 0
+        laser = False
+        for c in items:
+            d = cdef[c]
+            if d.complex:
+                if d.laser:
+                    laser = True
+                else:
+                    n += 1
+        return n + laser
+
     def equip_problem(self, p: Player, item: int) -> str | None:
         """Why this carried Item cannot be equipped now, or None if it can."""
         d = self.cdef[item]
         if not self.can_use(p, item):
             return f"{p.name} may not use {d.name}"
-        if item == p.hireling_item or item == p.cheat_item:
+        exempt = p.exempt()
+        if item in exempt:
             return None
         cdef = self.cdef
-        exempt = (p.hireling_item, p.cheat_item)
+        worn = [c for c in p.equipped if c not in exempt]
         if d.slot in SLOT_LIMITS:
-            for c in p.equipped:
-                if c not in exempt and cdef[c].slot == d.slot:
-                    return f"{p.name} already wears {cdef[c].name} ({d.slot})"
+            same = [c for c in worn if cdef[c].slot == d.slot]
+            if len(same) >= self.slot_limit(p, d.slot):
+                return f"{p.name} already wears {cdef[same[0]].name} ({d.slot})"
         elif d.slot == "hands":
-            used = sum(cdef[c].hands for c in p.equipped if c not in exempt and cdef[c].slot == "hands")
-            if used + d.hands > 2:
+            if self.hands_used(p, [*worn, item]) > 2:
                 return f"{p.name} has no free hand for {d.name}"
+        if d.complex and not self.has_ability(p, "equip_any_complex"):
+            if self.complex_count(p, [*worn, item]) > 1:
+                return f"{p.name} may equip only one Complex Item"
         return None
+
+    def equipment_overflow(self, p: Player) -> list[int]:
+        """Equipped Items of which one must be unequipped because a limit no longer holds
+        (a Mutant's second Headgear, a Gadgeteer's extra Complex Items); empty if all is well."""
+        cdef = self.cdef
+        exempt = p.exempt()
+        worn = [c for c in p.equipped if c not in exempt]
+        for slot in SLOT_LIMITS:
+            same = [c for c in worn if cdef[c].slot == slot]
+            if len(same) > self.slot_limit(p, slot):
+                return same
+        if self.hands_used(p, worn) > 2:
+            return [c for c in worn if cdef[c].slot == "hands"]
+        if self.complex_count(p, worn) > 1 and not self.has_ability(p, "equip_any_complex"):
+            return [c for c in worn if cdef[c].complex]
+        return []
 
     def item_bonus(self, p: Player, item: int) -> int:
         d = self.cdef[item]
@@ -147,7 +207,5 @@ class CharacterMixin(GameCore):
         """Items that may be sold: carried ones and Items (and valued one-shots) in hand."""
         cdef = self.cdef
         out = [c for c in p.items if c != p.cheat_item]
-        if p.hireling_item >= 0 and p.hireling_item not in out:
-            out.append(p.hireling_item)
         out += [c for c in p.hand if cdef[c].is_item or cdef[c].is_one_shot]
         return out

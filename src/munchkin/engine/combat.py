@@ -91,11 +91,33 @@ class CombatMixin(EffectsMixin):
             only_armor = any((h := card_hook(self, k)) is not None and h.only_armor(self, p) for k in p.curses)
             s += self.equipped_bonus(p, only_armor)
             s += c.berserk.get(p.seat, 0) + c.turning.get(p.seat, 0)
+            if not only_armor:
+                s += self.character_bonus(c, p)
         s += self.curse_bonus(p)
         s -= 2 * sum(1 for (_, v) in c.backstabs if v == p.seat)
         if c.doppleganger == p.seat:
             s *= 2
         return s
+
+    def character_bonus(self, c: Combat, p: Player) -> int:
+        """Bonuses from Sidekicks, fighting alone (Psychic) and Complex gear (Cyborg)."""
+        return sum(v for _, v in self.character_bonus_parts(c, p))
+
+    def character_bonus_parts(self, c: Combat, p: Player) -> list[tuple[str, int]]:
+        cdef = self.cdef
+        parts: list[tuple[str, int]] = []
+        for k in p.sidekicks:
+            if cdef[k].bonus:
+                parts.append((cdef[k].name, cdef[k].bonus))
+        if p.seat == c.fighter and c.helper < 0:  # a Sidekick is no helper
+            alone = max((cdef[k].alone_bonus for k in p.races + p.classes), default=0)
+            if alone:
+                parts.append(("fighting alone", alone))
+        if p.equipped and self.has_ability(p, "complex_bonus"):
+            n = sum(1 for k in p.equipped if cdef[k].complex and self.can_use(p, k))
+            if n:
+                parts.append(("Complex gear", n))
+        return parts
 
     def side_strength(self, c: Combat) -> int:
         s = sum(self.char_strength(c, self.players[f]) for f in c.fighters())
@@ -153,6 +175,8 @@ class CombatMixin(EffectsMixin):
                     parts.append(("Berserking", c.berserk[f]))
                 if c.turning.get(f):
                     parts.append(("Turning", c.turning[f]))
+                if not any((h := card_hook(self, k)) is not None and h.only_armor(self, p) for k in p.curses):
+                    parts += self.character_bonus_parts(c, p)
             if self.curse_bonus(p):
                 parts.append(("Curses", self.curse_bonus(p)))
             for t, v in c.backstabs:
@@ -348,6 +372,7 @@ class CombatMixin(EffectsMixin):
                 treasures += cdef[card].treasures
         killed = len(c.monsters)
         names = tuple(m.card for m in c.monsters)
+        bases = tuple(m.base for m in c.monsters)
         self.events.append(("kill", c.fighter, c.helper, names))
         for k in c.played:
             self.discard(k)
@@ -364,6 +389,16 @@ class CombatMixin(EffectsMixin):
         if self.over:
             return
         yield from self.collect_treasures(c, treasures)
+        self.bonus_doors(c, p, bases)
+
+    def bonus_doors(self, c: Combat, p: Player, killed: tuple[int, ...]) -> None:
+        """Door cards drawn face-down after a kill: the monster's own reward (Bottle Bottle),
+        then a Bounty Hunter's bounty for helping."""
+        doors = sum(self.cdef[k].bonus_doors for k in killed)
+        if doors:
+            self.draw_to_hand(p, "door", doors)
+        if c.helper >= 0 and self.has_ability(self.players[c.helper], "bounty"):
+            self.draw_to_hand(self.players[c.helper], "door", 1)
 
     def collect_treasures(self, c: Combat, n: int) -> Flow:
         p = self.players[c.fighter]
@@ -443,7 +478,7 @@ class CombatMixin(EffectsMixin):
             act = yield Prompt(RUN, (p.seat,), (c, tuple(remaining), flight))
             if act.kind == A.SACRIFICE:
                 self.lose_card(p, act.card, "sacrificed to escape")
-                self.events.append(("escape", p.seat, -1, "sacrificed the Hireling"))
+                self.events.append(("escape", p.seat, -1, f"sacrificed {self.cdef[act.card].name}"))
                 if act.flag == "both" and c.helper >= 0:
                     c.escapes.add(c.helper)
                 return
@@ -467,9 +502,9 @@ class CombatMixin(EffectsMixin):
     def run_away_bonus(self, c: Combat, p: Player, m: MonsterIn) -> int:
         cdef = self.cdef
         b = cdef[m.base].run_away
-        if m.mate_of is not None:
-            b -= 1
-        for k in p.races + p.classes:
+        if m.mate_of is not None and (h := card_hook(self, m.card)) is not None:
+            b -= h.run_penalty()
+        for k in p.races + p.classes + p.sidekicks:
             b += cdef[k].run_away
         for k in p.equipped:
             if self.can_use(p, k):
@@ -512,7 +547,7 @@ class CombatMixin(EffectsMixin):
         d = self.cdef[m.base]
         self.events.append(("bad_stuff", p.seat, m.card))
         yield from self.run_effects(d.bad_stuff, p, m.base)
-        yield from self.settle_big_items()
+        yield from self.settle_table()
 
     def run_roll(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
         """Roll to Run Away (5 or more escapes), with the answers a roll allows."""

@@ -32,6 +32,8 @@ class GameCore:
     door_discard: list[int]
     treasure_discard: list[int]
     limbo: list[int]
+    sidekicks_discardable: bool
+    set_aside: list[int]
     log: list[tuple[Any, ...]]
     events: list[tuple[Any, ...]]
     turn: int

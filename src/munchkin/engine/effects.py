@@ -55,8 +55,9 @@ class EffectsMixin(CharacterMixin):
         if c in p.items:
             p.items.remove(c)
             p.equipped.discard(c)
-            if c == p.hireling_item:
-                p.hireling_item = -1
+            for k, it in list(p.carried.items()):
+                if it == c:
+                    del p.carried[k]
             if c == p.cheat_item:
                 p.cheat_item = -1
                 if p.cheat >= 0:  # Cheat! is discarded when its Item goes
@@ -76,14 +77,12 @@ class EffectsMixin(CharacterMixin):
             self.fix_after_loss(p)
         elif c in p.curses:
             p.curses.remove(c)
-        elif c == p.hireling:
-            p.hireling = -1
-            if p.hireling_item >= 0:
-                item = p.hireling_item
-                p.hireling_item = -1
-                if item in p.items:
-                    self.remove_from_play(p, item)  # also lets go of a Cheat! on it
-                    self.discard(item)
+        elif c in p.sidekicks:
+            p.sidekicks.remove(c)
+            item = p.carried.pop(c, -1)
+            if item >= 0 and item in p.items:  # a Sidekick goes with anything it carries
+                self.remove_from_play(p, item)  # also lets go of a Cheat! on it
+                self.discard(item)
         elif c == p.half_breed:
             p.half_breed = -1
             while len(p.races) > 1:
@@ -117,10 +116,27 @@ class EffectsMixin(CharacterMixin):
 
     def fix_after_loss(self, p: Player) -> None:
         """After losing a Race/Class: unequip Items no longer usable (extra Big items are
-        settled by settle_big_items at the next step of the flow)."""
+        settled by settle_table at the next step of the flow)."""
         for c in list(p.equipped):
             if not self.can_use(p, c):
                 p.equipped.discard(c)
+
+    def settle_table(self) -> Flow:
+        """Whoever lost the right to something they have in play puts it right at once:
+        extra Big items, a second Headgear or Complex Item equipped, a second Sidekick."""
+        yield from self.settle_big_items()
+        for p in self.players:
+            if p.dead:
+                continue
+            while len(p.sidekicks) > self.sidekick_limit(p):
+                acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
+                act = yield Prompt(BEFORE, (p.seat,), (-1, acts))
+                self.lose_card(p, act.card, f"one {self.cdef[act.card].word} only")
+            while over := self.equipment_overflow(p):
+                acts = tuple(Action(A.UNEQUIP, p.seat, k) for k in over)
+                act = yield Prompt(BEFORE, (p.seat,), (-1, acts))
+                p.equipped.discard(act.card)
+                self.events.append(("unequip", p.seat, act.card))
 
     def settle_big_items(self) -> Flow:
         """Whoever lost the right to several Big items puts it right at once: sells the extras
@@ -131,7 +147,8 @@ class EffectsMixin(CharacterMixin):
                 continue
             while not p.dead and self.big_count(p) > 1 and not self.has_ability(p, "carry_any_big"):
                 cdef = self.cdef
-                bigs = [c for c in p.items if cdef[c].big and c != p.hireling_item and c != p.cheat_item]
+                exempt = p.exempt()
+                bigs = [c for c in p.items if cdef[c].big and c not in exempt]
                 takers = [q for q in self.players if q is not p and not q.dead and self.may_carry_big(q)]
                 acts: list[Action] = []
                 if takers:
@@ -165,6 +182,12 @@ class EffectsMixin(CharacterMixin):
             return "below_waist" in d.tags
         if which in ("headgear", "armor", "footgear", "hands"):
             return d.slot == which and c in p.equipped
+        if which == "complex":
+            return d.complex
+        if which == "simple":
+            return not d.complex
+        if which == "laser":
+            return d.laser
         return False
 
     def items_matching(self, p: Player, which: Any) -> list[int]:
@@ -273,6 +296,16 @@ class EffectsMixin(CharacterMixin):
             return bool(self.draw_to_hand(p, "treasure", e.draw_treasures))
         if e.draw_doors is not None:
             return bool(self.draw_to_hand(p, "door", e.draw_doors))
+        if e.lose_sidekick is not None:
+            if not p.sidekicks:
+                return False
+            if e.lose_sidekick == "all" or len(p.sidekicks) == 1:
+                for k in list(p.sidekicks):
+                    self.lose_card(p, k, why)
+            else:
+                k = yield from self.choose_card(p.seat, p.sidekicks, f"lose a Sidekick to {why}")
+                self.lose_card(p, k, why)
+            return True
         if e.hook is not None:
             out = HOOKS[e.hook](self, p, source)
             if hasattr(out, "send"):
@@ -338,7 +371,7 @@ class EffectsMixin(CharacterMixin):
         if d.duration == "once":
             self.limbo.remove(card)
             self.discard(card)
-        yield from self.settle_big_items()
+        yield from self.settle_table()
 
     def has_sandals(self, p: Player) -> bool:
         return any((h := self._hook(c)) is not None and h.stops_drawn_curses(self, p) for c in p.equipped)
@@ -377,14 +410,15 @@ class EffectsMixin(CharacterMixin):
         if p.dead:
             return
         self.events.append(("death", p.seat, why))
-        corpse = list(p.hand) + list(p.items)
-        for c in (p.hireling, p.cheat):
-            if c >= 0:
-                corpse.append(c)
+        corpse = list(p.hand) + list(p.items) + list(p.sidekicks)
+        if p.cheat >= 0:
+            corpse.append(p.cheat)
         p.hand.clear()
         p.items.clear()
         p.equipped.clear()
-        p.hireling = p.hireling_item = p.cheat = p.cheat_item = -1
+        p.sidekicks.clear()
+        p.carried.clear()
+        p.cheat = p.cheat_item = -1
         p.dead = True
         p.reborn = True
         self.limbo.extend(corpse)

@@ -63,6 +63,8 @@ class Game(LegalMixin):
         self.defs, physical = build_table(list(setup.sets))
         self.cdef: list[CardDef] = [self.defs[i] for i in physical]
         self.ncards = len(self.cdef)
+        # Star Munchkin: Sidekicks may be discarded at any time (Hirelings too, in a combined game)
+        self.sidekicks_discardable = any(d.kind == "sidekick" for d in self.defs)
         self.rng = random.Random(setup.seed)
         self.forced_rolls: list[int] = []
         sexes = setup.sexes or [self.rng.choice(("male", "female")) for _ in names]
@@ -83,6 +85,7 @@ class Game(LegalMixin):
         self.decisions = 0
         self.phase = "setup"
         self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
+        self.set_aside: list[int] = []  # out of the game (a scenario that empties a deck)
         self.charity_given: dict[int, int] = {}
         self.transferred = False  # a Transferral Potion moved this turn's fight to another player
         self._roll_state: dict[str, Any] = {}
@@ -272,10 +275,12 @@ class Game(LegalMixin):
             return False
         if p.received or p.races or p.classes or self.has_ability(p, "theft"):
             return True
+        if p.sidekicks and self.sidekicks_discardable:
+            return True
         cdef = self.cdef
         for c in p.hand:
             d = cdef[c]
-            if d.is_curse or d.is_gual or d.is_hireling or d.is_special:
+            if d.is_curse or d.is_gual or d.is_sidekick or d.is_special:
                 return True
         return any(c not in p.equipped and cdef[c].is_item for c in p.items)
 
@@ -505,6 +510,7 @@ class Game(LegalMixin):
             self.treasure_deck,
             self.door_discard,
             self.treasure_discard,
+            self.set_aside,
             self._prompt.kind,
             list(self._prompt.seats),
         ]
@@ -518,8 +524,8 @@ class Game(LegalMixin):
                     p.classes,
                     p.items,
                     sorted(p.equipped),
-                    p.hireling,
-                    p.hireling_item,
+                    p.sidekicks,
+                    sorted(p.carried.items()),
                     p.cheat,
                     p.cheat_item,
                     p.curses,

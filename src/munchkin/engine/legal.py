@@ -146,23 +146,29 @@ class LegalMixin(CombatMixin):
                     out.append(Action(A.UNEQUIP, seat, c))
                 elif cdef[c].is_item and self.equip_problem(p, c) is None:
                     out.append(Action(A.EQUIP, seat, c))
-            for c in p.races + p.classes:
+            for c in p.races + p.classes + self.discardable_sidekicks(p):
                 out.append(Action(A.DISCARD, seat, c))
             out += self.sale_actions(p)
-            if p.hireling >= 0 and p.hireling_item < 0:
-                for c in p.items:
-                    if c not in p.equipped or cdef[c].big:
-                        out.append(Action(A.GIVE, seat, c, flag="hireling"))
+            for k in p.sidekicks:
+                if cdef[k].carries and k not in p.carried:
+                    exempt = p.exempt()
+                    for c in p.items:
+                        if c not in exempt and (c not in p.equipped or cdef[c].big):
+                            out.append(Action(A.GIVE, seat, c, flag="hireling", cards=(k,)))
             out += self.exchange_actions(p, gifts=True)
         else:
             for c in p.items:
                 if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None:
                     out.append(Action(A.EQUIP, seat, c))
-            out += [Action(A.DISCARD, seat, c) for c in p.races + p.classes]
+            out += [Action(A.DISCARD, seat, c) for c in p.races + p.classes + self.discardable_sidekicks(p)]
             out += self.exchange_actions(p, gifts=False)
         if self.has_ability(p, "theft") and (p.hand or p.items):
             out += self.theft_actions(p)
         return out
+
+    def discardable_sidekicks(self, p: Player) -> list[int]:
+        """Star Munchkin: Sidekicks may be discarded at any time (Deluxe says nothing of Hirelings)."""
+        return p.sidekicks if self.sidekicks_discardable else []
 
     def charity_recipients(self, p: Player) -> list[int]:
         """Lowest-Level living players other than the giver; empty when the giver is lowest."""
@@ -177,7 +183,7 @@ class LegalMixin(CombatMixin):
         since it rarely changes from one decision to the next."""
         parts: list[int] = [p.seat, gifts]
         for q in self.players:  # everything the lists depend on: who is alive, Items, Big-item rights
-            parts += (q.dead, *q.items, -2, *q.races, *q.classes, q.hireling_item, q.cheat_item, -3)
+            parts += (q.dead, *q.items, -2, *q.races, *q.classes, *q.carried.values(), q.cheat_item, -3)
         key = tuple(parts)
         hit = self._exchange_cache.get(key)
         if hit is not None:
@@ -228,7 +234,7 @@ class LegalMixin(CombatMixin):
 
     def _any_time(self, c: int) -> bool:
         d = self.cdef[c]
-        return d.is_curse or d.is_gual or d.is_hireling or (d.is_special and d.when == "any")
+        return d.is_curse or d.is_gual or d.is_sidekick or (d.is_special and d.when == "any")
 
     def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]:
         """Ways to play one card from the hand outside combat."""
@@ -240,8 +246,8 @@ class LegalMixin(CombatMixin):
             return [Action(A.PLAY, seat, c)] if self.can_play_class(p, c) else []
         if d.is_item:
             return [Action(A.PLAY, seat, c)] if (not d.big or self.may_carry_big(p)) else []
-        if d.is_hireling:
-            return [Action(A.PLAY, seat, c)] if p.hireling < 0 else []
+        if d.is_sidekick:  # any time, even in combat, while there is room for one more
+            return [Action(A.PLAY, seat, c)] if len(p.sidekicks) < self.sidekick_limit(p) else []
         if d.is_curse:
             return [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead]
         if d.is_gual:
@@ -375,8 +381,8 @@ class LegalMixin(CombatMixin):
                 out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead]
             elif d.is_gual:  # on yourself or anyone, any time, never the winning level
                 out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead and q.level < 9]
-            elif d.is_hireling:
-                if p.hireling < 0:
+            elif d.is_sidekick:
+                if len(p.sidekicks) < self.sidekick_limit(p):
                     out.append(Action(A.PLAY, seat, k))
             elif d.is_monster:
                 if d.undead and any(cdef[m.base].undead for m in c.monsters):
@@ -414,7 +420,8 @@ class LegalMixin(CombatMixin):
                 out.append(Action(A.BACK_OUT, seat))
         elif seat in self.help_candidates(c) and not self.fighters_win(c):
             out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
-        out += [Action(A.DISCARD, seat, k) for k in p.races + p.classes]  # any time, even in combat
+        # any time, even in combat
+        out += [Action(A.DISCARD, seat, k) for k in p.races + p.classes + self.discardable_sidekicks(p)]
         return out
 
     def _may_answer_combat(self, p: Player, c: Combat) -> bool:
@@ -426,7 +433,7 @@ class LegalMixin(CombatMixin):
                 return True
             if d.is_monster and d.undead:
                 return True
-        if p.races or p.classes or any(cdef[k].is_one_shot for k in p.items):
+        if p.races or p.classes or self.discardable_sidekicks(p) or any(cdef[k].is_one_shot for k in p.items):
             return True
         if c.helper < 0 and not self.fighters_win(c):
             return True  # may offer to help
@@ -461,7 +468,7 @@ class LegalMixin(CombatMixin):
     def do_combat_action(self, act: Action) -> Flow:
         """Apply an answer in a combat window, then settle any Big items that no longer fit."""
         yield from self._do_combat_action(act)
-        yield from self.settle_big_items()
+        yield from self.settle_table()
 
     def _do_combat_action(self, act: Action) -> Flow:
         c = self.combat
@@ -571,10 +578,10 @@ class LegalMixin(CombatMixin):
         p = self.players[seat]
         self.ctx, self.ctx_data = "run", data
         out = [Action(A.FLEE_FROM, seat, monster=m.card) for m in remaining]
-        if p.hireling >= 0:
-            out.append(Action(A.SACRIFICE, seat, p.hireling))
+        for k in p.sidekicks:  # instead of rolling: escape every monster, even an inescapable one
+            out.append(Action(A.SACRIFICE, seat, k))
             if c.helper >= 0 and seat == c.fighter:
-                out.append(Action(A.SACRIFICE, seat, p.hireling, flag="both"))
+                out.append(Action(A.SACRIFICE, seat, k, flag="both"))
         if self.has_ability(p, "flight_spell") and flight["used"] < 3:
             out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(p.hand + p.items, self.cdef)]
         for m in remaining:
@@ -613,7 +620,7 @@ class LegalMixin(CombatMixin):
     def do_free_action(self, act: Action) -> Flow:
         """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
         yield from self._do_free_action(act)
-        yield from self.settle_big_items()
+        yield from self.settle_table()
 
     def _do_free_action(self, act: Action) -> Flow:
         p = self.players[act.seat]
@@ -655,9 +662,9 @@ class LegalMixin(CombatMixin):
                 if self.equip_problem(p, act.card) is None:
                     p.equipped.add(act.card)
                 self.events.append(("play", act.seat, act.card))
-            elif d.is_hireling:
+            elif d.is_sidekick:
                 p.hand.remove(act.card)
-                p.hireling = act.card
+                p.sidekicks.append(act.card)
                 self.events.append(("play", act.seat, act.card))
             else:
                 h = card_hook(self, act.card)
@@ -681,7 +688,7 @@ class LegalMixin(CombatMixin):
             self.gain_levels(p, total // 1000, "selling Items")
         elif k == A.GIVE:
             if act.flag == "hireling":
-                p.hireling_item = act.card
+                p.carried[act.cards[0]] = act.card
                 p.equipped.add(act.card)
             else:
                 q = self.players[act.target]

@@ -20,8 +20,8 @@ class Player:
         "super_munchkin",
         "items",
         "equipped",
-        "hireling",
-        "hireling_item",
+        "sidekicks",
+        "carried",
         "cheat",
         "cheat_item",
         "curses",
@@ -44,8 +44,8 @@ class Player:
         self.super_munchkin = -1
         self.items: list[int] = []  # carried Items in play (equipped or not)
         self.equipped: set[int] = set()
-        self.hireling = -1
-        self.hireling_item = -1
+        self.sidekicks: list[int] = []  # Sidekicks and Hirelings in play
+        self.carried: dict[int, int] = {}  # Sidekick -> the Item it carries (also among items)
         self.cheat = -1
         self.cheat_item = -1
         self.curses: list[int] = []  # Curses kept in play as reminders
@@ -57,11 +57,15 @@ class Player:
 
     def in_play(self) -> list[int]:
         """Every card this player has on the table."""
-        out = self.races + self.classes + self.items + self.curses
-        for c in (self.half_breed, self.super_munchkin, self.hireling, self.cheat):
+        out = self.races + self.classes + self.items + self.curses + self.sidekicks
+        for c in (self.half_breed, self.super_munchkin, self.cheat):
             if c >= 0:
                 out.append(c)
         return out
+
+    def exempt(self) -> tuple[int, ...]:
+        """Items used beyond the usual limits: carried by a Sidekick, or under Cheat!."""
+        return (*self.carried.values(), self.cheat_item)
 
 
 class MonsterIn:

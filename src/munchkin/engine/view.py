@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 def card_public(g: Game, c: int) -> dict[str, Any]:
     d = g.cdef[c]
-    return {"id": c, "name": d.name, "kind": d.kind, "deck": d.deck}
+    return {"id": c, "name": d.name, "kind": d.kind, "deck": d.deck, "word": d.word}
 
 
 def player_public(g: Game, seat: int) -> dict[str, Any]:
@@ -28,8 +28,10 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
         "super_munchkin": p.super_munchkin >= 0,
         "equipped": [cp(c) for c in p.items if c in p.equipped],
         "carried": [cp(c) for c in p.items if c not in p.equipped],
-        "hireling": cp(p.hireling) if p.hireling >= 0 else None,
-        "hireling_item": cp(p.hireling_item) if p.hireling_item >= 0 else None,
+        "sidekicks": [
+            {**cp(k), "word": g.cdef[k].word, "carrying": cp(p.carried[k]) if k in p.carried else None}
+            for k in p.sidekicks
+        ],
         "cheat": cp(p.cheat_item) if p.cheat >= 0 else None,
         "curses": [cp(c) for c in p.curses],
         "hand_size": len(p.hand),
@@ -112,7 +114,10 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         _, by, victim, card, face_up = ev
         if face_up:
             return f"{c(card)} strikes {n(victim)}."
-        return f"{n(by)} curses {n(victim)} with {c(card)}."
+        word = g.cdef[card].word
+        if word == "Curse":
+            return f"{n(by)} curses {n(victim)} with {c(card)}."
+        return f"{n(by)} plays the {word} {c(card)} on {n(victim)}."
     if k == "cancel":
         return f"{c(ev[2])} is cancelled by {ev[3]}."
     if k == "ask":
@@ -137,7 +142,7 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "chase":
         return f"{n(ev[1])} chases {c(ev[2])} away (booga booga!)."
     if k == "dowse":
-        return f"{n(ev[1])} takes {c(ev[2])} from the discards (Wand of Dowsing)."
+        return f"{n(ev[1])} takes {c(ev[2])} from the discards ({c(ev[3])})."
     if k == "resurrect":
         return f"{n(ev[1])} takes the top discard instead of drawing: {c(ev[2])}."
     if k == "slay":
@@ -147,7 +152,7 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "walk_past":
         return f"{n(ev[1])} waves and walks past {c(ev[2])}."
     if k == "wall":
-        return f"{n(ev[1])} raises an Instant Wall: the fighters escape."
+        return f"{n(ev[1])} plays {c(ev[2])}: the fighters escape."
     if k == "charity_done":
         return ""
     if k == "divine":
@@ -208,9 +213,9 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "no_attack":
         return f"{c(ev[2])} will not attack {n(ev[1])}."
     if k == "friendship":
-        return f"{n(ev[1])} plays the Friendship Potion: every monster leaves the fight."
+        return f"{n(ev[1])} plays {c(ev[2])}: every monster leaves the fight."
     if k == "out_to_lunch":
-        return f"{n(ev[1])} plays Out To Lunch: the monsters leave and {n(ev[2])} draws 2 Treasures."
+        return f"{n(ev[1])} plays {c(ev[3])}: the monsters leave and {n(ev[2])} draws 2 Treasures."
     if k == "combat_over":
         return "The combat ends with no monster left."
     if k == "reshuffle":
@@ -224,7 +229,11 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "remove":
         return f"{n(ev[1])} removes {c(ev[2])} from the fight with {c(ev[3])}."
     if k == "mate":
-        return f"{n(ev[1])} gives {c(ev[2])} a Mate."
+        return f"{n(ev[1])} gives {c(ev[2])} a {ev[3]}."
+    if k == "destroy":
+        return f"{n(ev[1])} destroys {n(ev[2])}'s {c(ev[3])} with {c(ev[4])}."
+    if k == "unequip":
+        return f"{n(ev[1])} unequips {c(ev[2])}."
     if k == "illusion":
-        return f"{n(ev[1])}'s Illusion replaces {c(ev[2])} with {c(ev[3])}."
+        return f"{n(ev[1])}'s {c(ev[4])} replaces {c(ev[2])} with {c(ev[3])}."
     return ""

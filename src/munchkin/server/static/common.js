@@ -103,10 +103,12 @@ const M = (() => {
     one_shot: "One-shot",
     go_up_a_level: "Go Up a Level",
     hireling: "Hireling",
+    sidekick: "Sidekick",
   };
 
-  function kindLabel(kind) {
+  function kindLabel(kind, word) {
     if (!kind) return "";
+    if (word && kind === "curse") return word; // a set's own word: Star Munchkin's Traps
     return KIND_LABEL[kind] || kind.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
   }
 

@@ -708,7 +708,7 @@
   function cardBody(c, extra) {
     return [
       el("span", { class: "card-name" }, c.name),
-      el("span", { class: "card-kind" }, [deckLabel(c.deck), kindLabel(c.kind)].filter(Boolean).join(" · ")),
+      el("span", { class: "card-kind" }, [deckLabel(c.deck), kindLabel(c.kind, c.word)].filter(Boolean).join(" · ")),
       extra || null,
     ];
   }
@@ -735,7 +735,7 @@
         class: `table-card deck-${c.deck || "none"} kind-${c.kind}${usable.has(c.id) ? " usable" : ""}${selected ? " selected" : ""}`,
         dataset: { cardId: c.id },
         "aria-pressed": selected ? "true" : "false",
-        title: `${c.name} (${[deckLabel(c.deck), kindLabel(c.kind)].filter(Boolean).join(", ")})${usable.has(c.id) ? ": you can use it now" : ""}`,
+        title: `${c.name} (${[deckLabel(c.deck), kindLabel(c.kind, c.word)].filter(Boolean).join(", ")})${usable.has(c.id) ? ": you can use it now" : ""}`,
       },
       el("span", { class: "card-name" }, c.name),
       note ? el("span", { class: "card-note" }, note) : null,
@@ -931,16 +931,20 @@
           ),
           chips(p.equipped, usable, "Equipped"),
           chips(p.carried, usable, "Carried"),
-          p.hireling
+          (p.sidekicks || []).length
             ? el(
                 "div",
                 { class: "row" },
-                el("span", { class: "row-label" }, "Hireling"),
-                el("span", { class: "chips" }, tableCard(p.hireling, usable), p.hireling_item ? [" carrying ", tableCard(p.hireling_item, usable)] : null)
+                el("span", { class: "row-label" }, (p.sidekicks[0].word || "Sidekick") + (p.sidekicks.length > 1 ? "s" : "")),
+                el(
+                  "span",
+                  { class: "chips" },
+                  p.sidekicks.map((k) => [tableCard(k, usable), k.carrying ? [" carrying ", tableCard(k.carrying, usable)] : null, " "])
+                )
               )
             : null,
           p.cheat ? chips([p.cheat], usable, "Cheat! on") : null,
-          chips(p.curses, usable, "Curses")
+          chips(p.curses, usable, "Curses & Traps")
         );
       })
     );
@@ -968,7 +972,7 @@
               "details",
               { "data-key": k, open: openDetails.has(k) },
               el("summary", null, `All ${cards.length}, newest first`),
-              el("ol", { class: "pile-list" }, cards.slice().reverse().map((c) => el("li", null, tableCard(c, usable), " ", el("span", { class: "card-kind" }, kindLabel(c.kind)))))
+              el("ol", { class: "pile-list" }, cards.slice().reverse().map((c) => el("li", null, tableCard(c, usable), " ", el("span", { class: "card-kind" }, kindLabel(c.kind, c.word)))))
             )
           : null
       );

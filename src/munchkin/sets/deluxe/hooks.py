@@ -139,6 +139,15 @@ def _uniq(g: Game, cards: list[int]) -> list[int]:
 
 
 class Mate(_CombatCard):
+    """Mate (Deluxe) and ...And Its Clone (Star): a copy that shares every enhancer."""
+
+    def __init__(self, word: str = "Mate", run_penalty: int = 1) -> None:
+        self.word = word
+        self.penalty = run_penalty
+
+    def run_penalty(self) -> int:
+        return self.penalty
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         if not self.legal_here(g, seat):
             return []
@@ -153,7 +162,7 @@ class Mate(_CombatCard):
         orig = next(m for m in c.monsters if m.card == act.monster)
         c.monsters.append(MonsterIn(act.card, mate_of=orig))
         c.played.append(act.card)
-        g.events.append(("mate", act.seat, act.monster))
+        g.events.append(("mate", act.seat, act.monster, self.word))
         return
         yield
 
@@ -189,7 +198,7 @@ class Illusion(_CombatCard):
                 c.monsters.remove(m)
         c.monsters.append(MonsterIn(new))
         c.played += [act.card, new]
-        g.events.append(("illusion", act.seat, act.monster, new))
+        g.events.append(("illusion", act.seat, act.monster, new, act.card))
         return
         yield
 
@@ -208,7 +217,7 @@ class OutToLunch(_CombatCard):
         c.played.append(act.card)
         c.monsters.clear()
         c.ended = True
-        g.events.append(("out_to_lunch", act.seat, c.fighter))
+        g.events.append(("out_to_lunch", act.seat, c.fighter, act.card))
         g.draw_to_hand(g.players[c.fighter], "treasure", 2)
         return
         yield
@@ -799,7 +808,7 @@ class FriendshipPotion(CardHook):
         c.played.append(act.card)
         c.monsters.clear()
         c.ended = True
-        g.events.append(("friendship", act.seat))
+        g.events.append(("friendship", act.seat, act.card))
         return
         yield
 
@@ -875,7 +884,7 @@ class InstantWall(CardHook):
         g.spend(g.players[act.seat], act.card)
         for f in c.fighters():
             c.escapes.add(f)
-        g.events.append(("wall", act.seat))
+        g.events.append(("wall", act.seat, act.card))
         return
         yield
 
@@ -936,7 +945,7 @@ class WandOfDowsing(CardHook):
         g.limbo.remove(act.card)
         g.discard(act.card)
         g.give_card(p, k)
-        g.events.append(("dowse", act.seat, k))
+        g.events.append(("dowse", act.seat, k, act.card))
 
 
 hook("deluxe.wand_of_dowsing")(WandOfDowsing())
@@ -980,8 +989,9 @@ class LevelCard(CardHook):
                 if q.seat != seat and g.players[seat].level < 9:
                     out.append(Action(A.PLAY, seat, card, q.seat))
             elif self.which == "kill_hireling":
-                if q.hireling >= 0 and g.players[seat].level < 9:
-                    out.append(Action(A.PLAY, seat, card, q.seat))
+                if g.players[seat].level < 9 and q.sidekicks:  # name the Sidekick when there are two
+                    many = len(q.sidekicks) > 1
+                    out += [Action(A.PLAY, seat, card, q.seat, monster=k if many else -1) for k in q.sidekicks]
             elif self.which == "whine":
                 top = max(x.level for x in g.players)
                 if q.level < top and q.level < 9:
@@ -998,8 +1008,9 @@ class LevelCard(CardHook):
             if g.lose_levels(q, 1, "Steal a Level"):
                 g.gain_levels(p, 1, "Steal a Level")
         elif self.which == "kill_hireling":
-            g.lose_card(q, q.hireling, "Kill the Hireling")
-            g.gain_levels(p, 1, "Kill the Hireling")
+            # the target owns the Sidekick (or Hireling); the player of the card gains the Level
+            g.lose_card(q, act.monster if act.monster >= 0 else q.sidekicks[0], g.cdef[act.card].name)
+            g.gain_levels(p, 1, g.cdef[act.card].name)
         else:
             g.gain_levels(q, 1, "Whine at the GM")
         return

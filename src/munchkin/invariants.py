@@ -41,7 +41,7 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
         for k in p.carried:
             if k not in p.sidekicks:
                 out.append(f"{p.name}'s {g.name(k)} carries an Item but is not in play")
-        if len(p.sidekicks) > g.sidekick_limit(p) and not p.dead:
+        if len(p.sidekicks) > g.sidekick_limit(p) and not p.dead and g.prompt.kind != "before":
             out.append(f"{p.name} has {len(p.sidekicks)} Sidekicks in play (limit {g.sidekick_limit(p)})")
         if g.equipment_overflow(p) and g.prompt.kind != "before":
             out.append(f"{p.name} has equipped more than the limits allow")

@@ -245,6 +245,7 @@ class CombatMixin(EffectsMixin):
         if not c.ended:
             yield from self._combat_rounds(c)
         self._end_combat(c)
+        yield from self.settle_table()
 
     def _combat_rounds(self, c: Combat) -> Flow:
         changed = True
@@ -481,6 +482,7 @@ class CombatMixin(EffectsMixin):
                 self.events.append(("escape", p.seat, -1, f"sacrificed {self.cdef[act.card].name}"))
                 if act.flag == "both" and c.helper >= 0:
                     c.escapes.add(c.helper)
+                yield from self.settle_table()  # a Whiz Kid sacrificed takes its exception along
                 return
             if act.kind == A.FLIGHT:
                 for k in act.cards:

@@ -3,7 +3,10 @@
 - 1000 random-agent games (4 players, seeds 1..1000) in 20 chunks of 50;
 - 200 heuristic-agent games (4 players, seeds 1..200) in 10 chunks of 20;
 - 300 mixed games: 3 to 6 players, Listen At The Door and shared victories on and off,
-  random and heuristic agents at one table, in 10 chunks of 30.
+  random and heuristic agents at one table, in 10 chunks of 30;
+- 1000 Star Munchkin games and 1000 Star Munchkin + Deluxe games (seeds 1..1000 each, in
+  chunks of 50), tables varied by seed: 3 to 6 players, random agents, heuristic agents or
+  both at one table, the Faster Play options on and off.
 
 Each chunk asserts: no game raises, no invariant is ever violated, every game that was not
 stopped by the turn cap has a winner, and the chunk alone does not use up its batch's budget
@@ -26,6 +29,7 @@ from munchkin.simulate import play_game
 RANDOM_GAMES, RANDOM_CHUNK = 1000, 50
 HEURISTIC_GAMES, HEURISTIC_CHUNK = 200, 20
 MIXED_GAMES, MIXED_CHUNK = 300, 30
+STAR_GAMES, STAR_CHUNK = 1000, 50
 CAP_SHARE = 0.01  # capped games must be fewer than 1% of a batch
 
 
@@ -37,13 +41,27 @@ def mixed_table(seed: int) -> tuple[int, list[str], Options]:
     return players, agents, opts
 
 
+def varied_table(seed: int) -> tuple[int, list[str], Options]:
+    """Players, agents and options for a Star game, varied by seed (a quarter all random)."""
+    players = 3 + seed % 4
+    agents = [["random"], ["heuristic"], ["random", "heuristic"], ["heuristic", "random"]][seed // 4 % 4]
+    opts = Options(listen_at_the_door=seed % 2 == 0, shared_victories=seed % 3 == 0, turn_cap=5000)
+    return players, agents, opts
+
+
+SET_BATCHES = {"star": ["star"], "star+deluxe": ["star", "deluxe"]}
+
+
 def run_chunk(agent: str, seeds: range, batch: int, record_property: Callable[[str, Any], None]) -> None:
     t0 = time.perf_counter()
     problems: list[str] = []
     capped: list[int] = []
     for seed in seeds:
         try:
-            if agent == "mixed":
+            if agent in SET_BATCHES:
+                players, agents, opts = varied_table(seed)
+                r = play_game(SET_BATCHES[agent], players, seed, agents, check=True, options=opts)
+            elif agent == "mixed":
                 players, agents, opts = mixed_table(seed)
                 r = play_game(["deluxe"], players, seed, agents, check=True, options=opts)
             else:
@@ -67,6 +85,8 @@ BATCHES = {
     "random": (RANDOM_GAMES, RANDOM_CHUNK),
     "heuristic": (HEURISTIC_GAMES, HEURISTIC_CHUNK),
     "mixed": (MIXED_GAMES, MIXED_CHUNK),
+    "star": (STAR_GAMES, STAR_CHUNK),
+    "star+deluxe": (STAR_GAMES, STAR_CHUNK),
 }
 CHUNKS = [(agent, start) for agent, (total, size) in BATCHES.items() for start in range(1, total + 1, size)]
 

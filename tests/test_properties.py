@@ -54,7 +54,22 @@ HELD_KINDS = {
     A.SACRIFICE,
     A.SELL,
 }
-FLAGS = ["", "with", "target", "plain", "hireling", "double", "all", "you", "me", "both", "retry", "roll", "monster"]
+FLAGS = [
+    "",
+    "with",
+    "target",
+    "plain",
+    "hireling",
+    "double",
+    "all",
+    "you",
+    "me",
+    "both",
+    "retry",
+    "roll",
+    "monster",
+    "destroy",
+]
 FLAGS += ["x", "Roll", " "]
 JUNK_WORDS = ["the", "on", "to", "for", "with", "discarding", "offering", "and", "of", "door", "zzz", "42", "-1", ","]
 

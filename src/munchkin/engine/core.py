@@ -171,6 +171,9 @@ class GameCore:
     def do_free_action(self, act: Action) -> Flow:
         raise NotImplementedError
 
+    def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]:
+        raise NotImplementedError
+
     def sale_actions(self, p: Player) -> list[Action]:
         raise NotImplementedError
 

@@ -68,13 +68,11 @@ class EffectsMixin(CharacterMixin):
             if not p.races and p.half_breed >= 0:
                 self.discard(p.half_breed)
                 p.half_breed = -1
-            self.fix_after_loss(p)
         elif c in p.classes:
             p.classes.remove(c)
             if not p.classes and p.super_munchkin >= 0:
                 self.discard(p.super_munchkin)
                 p.super_munchkin = -1
-            self.fix_after_loss(p)
         elif c in p.curses:
             p.curses.remove(c)
         elif c in p.sidekicks:
@@ -114,13 +112,6 @@ class EffectsMixin(CharacterMixin):
         h = HOOKS.get(name) if name else None
         return h if isinstance(h, CardHook) else None
 
-    def fix_after_loss(self, p: Player) -> None:
-        """After losing a Race/Class: unequip Items no longer usable (extra Big items are
-        settled by settle_table at the next step of the flow)."""
-        for c in list(p.equipped):
-            if not self.can_use(p, c):
-                p.equipped.discard(c)
-
     def settle_table(self) -> Flow:
         """Whoever lost the right to something they have in play puts it right at once:
         extra Big items, a second Headgear or Complex Item equipped, a second Sidekick."""
@@ -130,13 +121,32 @@ class EffectsMixin(CharacterMixin):
                 continue
             while len(p.sidekicks) > self.sidekick_limit(p):
                 acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
-                act = yield Prompt(BEFORE, (p.seat,), (-1, acts))
-                self.lose_card(p, act.card, f"one {self.cdef[act.card].word} only")
+                act = yield Prompt(BEFORE, (p.seat,), (-1, acts + self.corrections(p, "two_sidekicks")))
+                if act.kind == A.DISCARD:
+                    self.lose_card(p, act.card, f"one {self.cdef[act.card].word} only")
+                else:
+                    yield from self.do_free_action(act)
             while over := self.equipment_overflow(p):
+                need = "equip_any_complex" if any(self.cdef[k].complex for k in over) else "extra_headgear"
                 acts = tuple(Action(A.UNEQUIP, p.seat, k) for k in over)
-                act = yield Prompt(BEFORE, (p.seat,), (-1, acts))
-                p.equipped.discard(act.card)
-                self.events.append(("unequip", p.seat, act.card))
+                act = yield Prompt(BEFORE, (p.seat,), (-1, acts + self.corrections(p, need)))
+                if act.kind == A.UNEQUIP:
+                    p.equipped.discard(act.card)
+                    self.events.append(("unequip", p.seat, act.card))
+                else:
+                    yield from self.do_free_action(act)
+
+    def corrections(self, p: Player, ability: str) -> tuple[Action, ...]:
+        """Cards in hand that would "correct the problem immediately": a Class, Race or Sidekick
+        giving back the lost right, where it may be played now."""
+        cdef = self.cdef
+        out: list[Action] = []
+        for c in dict.fromkeys(p.hand):
+            if ability in cdef[c].abilities:
+                own = p.seat == self.active  # a Race or Class on your own turn, a Sidekick any time
+                if cdef[c].is_sidekick or own:
+                    out += [a for a in self.card_actions(p.seat, c, own_turn=own) if a.kind == A.PLAY]
+        return tuple(out)
 
     def settle_big_items(self) -> Flow:
         """Whoever lost the right to several Big items puts it right at once: sells the extras
@@ -288,7 +298,6 @@ class EffectsMixin(CharacterMixin):
         if e.change_sex:
             p.sex = "female" if p.sex == "male" else "male"
             self.events.append(("sex", p.seat, p.sex))
-            self.fix_after_loss(p)
             return True
         if e.next_combat_bonus is not None:
             return True  # counted while the Curse is kept (see curse_bonus)

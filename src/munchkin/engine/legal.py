@@ -365,7 +365,7 @@ class LegalMixin(CombatMixin):
         for k in _unique(p.hand + carried_one_shots, cdef):
             d = cdef[k]
             if d.is_one_shot:
-                if d.when != "combat":
+                if d.when != "combat" and d.when != "curse":  # a Curse canceller works any time
                     continue
                 h = card_hook(self, k)
                 if h is not None:
@@ -645,7 +645,6 @@ class LegalMixin(CombatMixin):
                     self.lose_card(p, p.races[0], "replaced")
                 p.races.append(act.card)
                 self.events.append(("play", act.seat, act.card))
-                self.fix_after_loss(p)
             elif d.is_class:
                 p.hand.remove(act.card)
                 if p.classes and p.super_munchkin < 0:
@@ -655,7 +654,6 @@ class LegalMixin(CombatMixin):
                     self.lose_card(p, p.classes[0], "replaced")
                 p.classes.append(act.card)
                 self.events.append(("play", act.seat, act.card))
-                self.fix_after_loss(p)
             elif d.is_item:
                 p.hand.remove(act.card)
                 p.items.append(act.card)

@@ -36,6 +36,8 @@ def action_text(g: Game, a: Action) -> str:
     if k == A.KEEP:
         return f"keep {n(a.card)}"
     if k == A.PLAY:
+        if a.flag == "destroy" and a.cards and a.target >= 0:  # Annihilate, Antimatter
+            return f"play {n(a.card)} on {who(a.target)}'s {n(a.cards[0])}"
         s = f"play {n(a.card)}"
         if a.flag == "with" or (a.cards and a.flag != "target"):
             s += f" with {_list(g, a.cards)}"
@@ -60,8 +62,8 @@ def action_text(g: Game, a: Action) -> str:
     if k == A.DISCARD:
         return f"discard {n(a.card)}"
     if k == A.GIVE:
-        if a.flag == "hireling":
-            return f"give {n(a.card)} to the Hireling"
+        if a.flag == "hireling":  # to a Sidekick or Hireling to carry
+            return f"give {n(a.card)} to the {n(a.cards[0]) if a.cards else 'Hireling'}"
         return f"give {n(a.card)} to {who(a.target)}"
     if k == A.SELL:
         parts = [n(c) + (" at double price" if c == a.card else "") for c in a.cards]

@@ -94,7 +94,7 @@ class DestroyItem(CardHook):
             if q.dead:
                 continue
             items = _uniq(g, [k for k in q.items if g.cdef[k].is_item])
-            out += [Action(A.PLAY, seat, card, q.seat, cards=(k,), flag="with") for k in items]
+            out += [Action(A.PLAY, seat, card, q.seat, cards=(k,), flag="destroy") for k in items]
         return out
 
     def apply(self, g: Game, act: Action) -> Flow:

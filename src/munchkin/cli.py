@@ -106,8 +106,12 @@ def card_summary(d: CardDef) -> str:
             parts.append("1 hand" if d.hands == 1 else f"{d.hands} hands")
         elif d.slot != "none":
             parts.append(d.slot)
+        if d.laser:
+            parts.append("laser")
         if d.big:
             parts.append("Big")
+        if d.complex:
+            parts.append("Complex")
         if d.gold:
             parts.append(f"{d.gold} gold")
         return ", ".join(parts)
@@ -159,19 +163,27 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
         "copies": copies,
         "text": d.text,
     }
+    if d.model.note:
+        rec["note"] = d.model.note
     m = d.model
     if m.monster is not None:
         rec.update(level=d.level, treasures=d.treasures, levels=d.levels, undead=d.undead)
+        if d.bonus_doors:
+            rec.update(bonus_doors=d.bonus_doors)
     elif m.item is not None:
-        rec.update(bonus=d.bonus, gold=d.gold, slot=d.slot, hands=d.hands, big=d.big)
+        rec.update(bonus=d.bonus, gold=d.gold, slot=d.slot, hands=d.hands, big=d.big, complex=d.complex, laser=d.laser)
     elif m.one_shot is not None:
         rec.update(bonus=d.bonus, gold=d.gold, when=d.when)
     elif m.enhancer is not None:
         rec.update(strength=d.strength, treasures=d.treasures)
     elif m.curse is not None:
-        rec.update(duration=d.duration)
+        rec.update(duration=d.duration, word=d.word)
     elif m.race is not None or m.class_ is not None:
         rec.update(abilities=sorted(d.abilities), run_away=d.run_away)
+        if d.alone_bonus:
+            rec.update(alone_bonus=d.alone_bonus)
+    elif d.is_sidekick:
+        rec.update(bonus=d.bonus, run_away=d.run_away, carries=d.carries, grants=sorted(d.abilities))
     elif m.special is not None:
         rec.update(when=d.when)
     return rec
@@ -353,6 +365,7 @@ class Seat:
         return ", ".join(out) or "none"
 
     def sidekick_word(self, cards: list[int]) -> str:
+        """What the cards' set calls them (Curses or Traps, Hirelings or Sidekicks)."""
         word = self.g.cdef[cards[0]].word
         return word + ("s" if len(cards) > 1 else "")
 
@@ -384,7 +397,7 @@ class Seat:
         if me.sidekicks:
             o.print(f"  {self.sidekick_word(me.sidekicks)}: {self.cards(me.sidekicks)}")
         if me.curses:
-            o.print(f"  Curses: {self.cards(me.curses)}")
+            o.print(f"  {self.sidekick_word(me.curses)}: {self.cards(me.curses)}")
         limit = g.hand_limit(me)
         o.print(f"  Hand ({_plural(len(me.hand), 'card')}, limit {limit} at the end of your turn):")
         if me.hand:
@@ -406,7 +419,7 @@ class Seat:
             if q.sidekicks:
                 extras.append(f"{self.sidekick_word(q.sidekicks)}: {self.cards(q.sidekicks)}")
             if q.curses:
-                extras.append(f"Curses: {self.cards(q.curses)}")
+                extras.append(f"{self.sidekick_word(q.curses)}: {self.cards(q.curses)}")
             o.print("    " + "; ".join(extras))
         dd = escape(g.name(g.door_discard[-1])) if g.door_discard else "empty"
         td = escape(g.name(g.treasure_discard[-1])) if g.treasure_discard else "empty"
@@ -859,7 +872,7 @@ def cards_list(
             _err().print(f"Error: {exc}")
             raise typer.Exit(1) from None
         for card in cs.cards:
-            d = build_def(len(defs), name, card)
+            d = build_def(len(defs), name, card, cs.terms)
             defs.append((d, card.copies))
             for k in range(card.copies):
                 records.append(card_record(d, k + 1, card.copies))

@@ -44,7 +44,6 @@ ONE_SHOT_VALUE = {
 }
 SPECIAL_VALUE = {
     "steal_a_level": 5.0,
-    "blame_the_sidekick": 4.0,
     "whine_at_the_gm": 4.0,
     "kill_the_hireling": 4.0,
     "hoard": 4.5,
@@ -80,9 +79,34 @@ STOPPERS = ("friendship_potion", "out_to_lunch", "transferral_potion")
 REMOVERS = ("pollymorph_potion", "magic_lamp")
 
 
+# Cards of other sets whose hook works like a Deluxe card's: the agent plays them alike.
+SAME_AS = {
+    "and_its_clone": "mate",
+    "hologram": "illusion",
+    "shift_change": "out_to_lunch",
+    "larval": "baby",
+    "genetic_accident": "change_race",
+    "reassigned_to_waste_disposal": "change_class",
+    "docking_fee": "income_tax",
+    "emergency_teleporter": "invisibility_potion",
+    "smoke_screen": "instant_wall",
+    "tractor_beam": "flask_of_glue",
+    "improbability_die": "loaded_die",
+    "freeze_ray": "pollymorph_potion",
+    "peace_treaty": "friendship_potion",
+    "replicator": "doppleganger",
+    "reset_button": "wishing_ring",
+    "salvage_scanner": "wand_of_dowsing",
+    "blame_the_sidekick": "kill_the_hireling",
+    "borrow_some_experience": "steal_a_level",
+    "cargo_hold": "hoard",
+}
+
+
 def _hook(g: Game, card: int) -> str:
     h = g.cdef[card].hook
-    return h.split(".", 1)[-1] if h else ""
+    name = h.split(".", 1)[-1] if h else ""
+    return SAME_AS.get(name, name)
 
 
 class _Unit(NamedTuple):
@@ -266,38 +290,55 @@ class HeuristicAgent:
         return s
 
     def best_equip(self, g: Game, p: Player) -> set[int]:
-        """The best set of carried Items to equip (Hireling's and Cheat!'s Items aside)."""
+        """The best set of carried Items to equip (Sidekicks' and Cheat!'s Items aside): the best
+        of each slot (two Headgear for a Mutant), the best hands (all laser barrels together are
+        one 2-Hand weapon), and one Complex Item unless any number may be equipped."""
         cdef = g.cdef
         exempt = p.exempt()
-        slot_best: dict[str, tuple[float, int]] = {}
+        slot_best: dict[str, list[tuple[float, int]]] = {}
         target: set[int] = set()
-        one: list[tuple[float, int]] = []
-        two: list[tuple[float, int]] = []
+        one: list[tuple[float, tuple[int, ...]]] = []
+        two: list[tuple[float, tuple[int, ...]]] = []
+        lasers: list[tuple[float, int]] = []
+        value: dict[int, float] = {}
         for c in p.items:
             if c in exempt:
                 continue
             d = cdef[c]
             if not d.is_item or not g.can_use(p, c):
                 continue
-            v = self.item_value(g, p, c)
+            v = value[c] = self.item_value(g, p, c)
             if v <= 0:
                 continue
             if d.slot in SLOTS1:
-                cur = slot_best.get(d.slot)
-                if cur is None or v > cur[0]:
-                    slot_best[d.slot] = (v, c)
+                slot_best.setdefault(d.slot, []).append((v, c))
+            elif d.laser:
+                lasers.append((v, c))
             elif d.slot == "hands":
-                (one if d.hands <= 1 else two).append((v, c))
+                (one if d.hands <= 1 else two).append((v, (c,)))
             else:
                 target.add(c)
-        target.update(c for _, c in slot_best.values())
+        for slot, best in slot_best.items():
+            best.sort(reverse=True)
+            target.update(c for _, c in best[: g.slot_limit(p, slot)])
+        if lasers:
+            two.append((sum(v for v, _ in lasers), tuple(c for _, c in lasers)))
         one.sort(reverse=True)
         two.sort(reverse=True)
         v1 = sum(v for v, _ in one[:2])
         if two and two[0][0] > v1:
-            target.add(two[0][1])
+            target.update(two[0][1])
         else:
-            target.update(c for _, c in one[:2])
+            target.update(c for _, cs in one[:2] for c in cs)
+        if not g.has_ability(p, "equip_any_complex"):
+            units = [c for c in target if cdef[c].complex and not cdef[c].laser]
+            complex_lasers = [c for c in target if cdef[c].complex and cdef[c].laser]
+            groups: list[tuple[float, tuple[int, ...]]] = [(value[c], (c,)) for c in units]
+            if complex_lasers:
+                groups.append((sum(value[c] for c in complex_lasers), tuple(complex_lasers)))
+            groups.sort(reverse=True)
+            for _, cs in groups[1:]:  # keep the best Complex unit only
+                target.difference_update(cs)
         return target
 
     # ------------------------------------------------------------------ threats
@@ -535,6 +576,10 @@ class HeuristicAgent:
                 return a
             if h == "hoard":
                 return a
+            if h == "annihilate" and lead is not None and a.target == lead.seat:
+                item = a.cards[0]
+                if item in lead.equipped and g.can_use(lead, item) and g.item_bonus(lead, item) >= 3:
+                    return a
             if h == "divine_intervention" and self._is_class(g, p, "cleric"):
                 if not any(q.level >= 9 and self._is_class(g, q, "cleric") for q in g.players if q is not p):
                     return a
@@ -779,6 +824,12 @@ class HeuristicAgent:
     def _on_before(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
         p = g.players[seat]
         source = g.prompt.data[0]
+        if source < 0:  # putting a lost limit right: correct it with a card, else give up the least
+            plays = [a for a in legal if a.kind == A.PLAY]
+            if plays:
+                return plays[0]
+            target = self.best_equip(g, p)
+            return min(legal, key=lambda a: self.table_value(g, p, a.card, target) if a.card >= 0 else 99.0)
         h = _hook(g, source)
         flags = {a.flag: a for a in legal if a.kind == A.CHOOSE}
         if "to discard your hand" in flags and "to lose 2 levels" in flags:
@@ -1010,6 +1061,10 @@ class HeuristicAgent:
                     if h == "potion_of_halitosis" and _hook(g, a.monster) == "floating_nose":
                         continue
                     units.append(_Unit(float(d.bonus), cost, a, a.card))
+                elif h == "antimatter" and a.cards and a.target in c.fighters():
+                    q = g.players[a.target]
+                    if a.cards[0] in q.equipped and g.can_use(q, a.cards[0]) and g.item_bonus(q, a.cards[0]) > 0:
+                        units.append(_Unit(float(g.item_bonus(q, a.cards[0])), cost, a, a.card))
                 elif h == "wandering_monster" and a.cards:
                     s = self.mon_strength(g, c, a.cards[0])
                     units.append(_Unit(float(s), cost + 1.5, a, a.card))

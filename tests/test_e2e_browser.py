@@ -27,6 +27,7 @@ from playwright.sync_api import Page, WebSocket, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from munchkin.engine.game import Game
+from munchkin.engine.view import narrate
 from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages, free_port
 
 SEED = 3
@@ -82,7 +83,7 @@ def choose(actions: list[Msg], view: Msg, done: set[str]) -> str:
     return texts[0]
 
 
-def play_offline(seed: int) -> Msg:
+def play_offline(seed: int, sets: tuple[str, ...] = ("deluxe",)) -> Msg:
     """The browser game without a browser: the person's policy, the bots answering first (as the server
     has them do), with the server's own TableBots; no restart here, since a restarted server plays on
     exactly as if it had never stopped. What the browser test needs to see."""
@@ -93,7 +94,7 @@ def play_offline(seed: int) -> Msg:
     def new_bots() -> TableBots:
         return TableBots(STRENGTHS, seed)
 
-    g = Game(Setup(sets=["deluxe"], players=NAMES, seed=seed, options=Options()))
+    g = Game(Setup(sets=list(sets), players=NAMES, seed=seed, options=Options()))
     bots, done = new_bots(), set[str]()
     out: Msg = {"moves": 0, "windows": 0, "asks": [], "fight_before_crash": False, "crash_turn": None}
     while not g.over:
@@ -120,6 +121,8 @@ def play_offline(seed: int) -> Msg:
         out["moves"] += 1
     out["turns"], out["winners"] = g.turn + 1, [NAMES[s] for s in g.winners]
     out["actions"] = json.loads(json.dumps([e[1] for e in g.log if e[0] == "act"]))  # as a replay holds them
+    out["narration"] = narrate(g, 0)
+    out["sidekicks_seen"] = any(e[0] == "play" and g.cdef[e[2]].is_sidekick for e in g.events)
     return out
 
 
@@ -244,6 +247,8 @@ SNAPSHOT_JS = """() => {
       (n) => n.dataset.cardId + ':' + n.querySelector('.card-name').textContent),
     buttons: buttons.map((b) => ({text: b.dataset.text, kind: b.dataset.kind, disabled: b.disabled})),
     logLines: document.querySelectorAll('#log li').length,
+    sidekickRow: [...document.querySelectorAll('#players .row-label')].some(
+      (n) => n.textContent.startsWith('Sidekick')),
   };
 }"""
 
@@ -251,8 +256,9 @@ SNAPSHOT_JS = """() => {
 class Table:
     """The person's seat, driven through the page."""
 
-    def __init__(self, page: Page, frames: Frames, server: Server) -> None:
+    def __init__(self, page: Page, frames: Frames, server: Server, prefix: str = "") -> None:
         self.page, self.frames, self.server = page, frames, server
+        self.prefix = prefix  # of the screenshot files
         self.done: set[str] = set()
         self.clicked: tuple[int, float] | None = None  # (version, when) of the last move sent
         self.errors_seen = 0
@@ -263,6 +269,7 @@ class Table:
         self.phone = False
         self.moves = 0
         self.misses: list[str] = []  # moves whose button went away before the click landed
+        self.sidekick_shown = False  # a Sidekick row was seen on the players' table (Star Munchkin)
 
     def snapshot(self) -> Msg:
         snap: Msg = self.page.evaluate(SNAPSHOT_JS)
@@ -314,7 +321,10 @@ class Table:
             assert not snap["connBanner"], "the page lost its connection to the server"
             if snap["combat"] and self.combat is None:
                 self.combat = snap["combat"]
-                self.shot("04-combat.png")
+                self.shot(f"{self.prefix}04-combat.png")
+            if snap["sidekickRow"] and not self.sidekick_shown:
+                self.sidekick_shown = True
+                self.shot(f"{self.prefix}sidekick.png", full_page=True)
             st = self.my_move(snap)
             if st is None:
                 continue
@@ -418,10 +428,12 @@ class Table:
 
 
 # ---------------------------------------------------------------------- the test
-def create_table(page: Page, base: str) -> str:
+def create_table(page: Page, base: str, sets: tuple[str, ...] = ("deluxe",), prefix: str = "") -> str:
     """Fill in the lobby's form as a person would and open the person's join link; returns it."""
     page.goto(base + "/")
     expect(page.locator("#set-deluxe")).to_be_checked()
+    for box in page.locator('input[name="set"]').all():
+        box.set_checked(box.get_attribute("value") in sets)
     page.fill("#table-name", "End to end")
     page.select_option("#seat-count", "4")
     expect(page.locator(".seat-row")).to_have_count(4)
@@ -433,7 +445,7 @@ def create_table(page: Page, base: str) -> str:
     page.fill("#bot-delay", str(BOT_DELAY))
     expect(page.locator("#window-seconds")).to_have_value(str(WINDOW_SECONDS))
     page.fill("#seed", str(SEED))
-    page.screenshot(path=str(ARTIFACTS / "01-lobby.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{prefix}01-lobby.png"), full_page=True)
     page.click("#create-table")
     link = page.locator('#created-links a.join-link[data-seat="0"]')
     expect(link).to_be_visible()
@@ -443,7 +455,7 @@ def create_table(page: Page, base: str) -> str:
     page.wait_for_function(
         "() => new Promise((ok) => { const y = scrollY; setTimeout(() => ok(scrollY === y), 150); })", polling=50
     )
-    page.screenshot(path=str(ARTIFACTS / "02-created-links.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{prefix}02-created-links.png"))
     href = link.get_attribute("href")
     assert href and "seat=0&token=" in href, href
     link.click()
@@ -463,7 +475,7 @@ def save_failure(page: Page, console: list[str], server: Server) -> None:
 def test_one_person_against_three_bots_in_the_browser(server: Server) -> None:
     ensure_debian_packages("chromium")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in [*ARTIFACTS.glob("[0-9][0-9]-*.png"), *ARTIFACTS.glob("failure*")]:
+    for old in [*ARTIFACTS.glob("[0-9][0-9]-*.png"), *ARTIFACTS.glob("failure.*"), *ARTIFACTS.glob("failure-*")]:
         old.unlink()  # this test's files from an earlier run, and nothing else in the folder
     console: list[str] = []  # every console message of type error, and every page error
     frames = Frames()
@@ -514,7 +526,9 @@ def test_one_person_against_three_bots_in_the_browser(server: Server) -> None:
     )
 
 
-def check_end(page: Page, frames: Frames, server: Server) -> None:
+def check_end(
+    page: Page, frames: Frames, server: Server, sets: tuple[str, ...] = ("deluxe",), prefix: str = ""
+) -> None:
     """(d) The end screen names the winner and links the replay, a munchkin-game/1 save."""
     end = page.locator("#end-screen")
     expect(end).to_be_visible()
@@ -526,7 +540,7 @@ def check_end(page: Page, frames: Frames, server: Server) -> None:
     expect(end).to_contain_text("wins the game!" if len(winners) == 1 else "win the game!")
     replay = page.locator("#replay-link")
     expect(replay).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "10-end-screen.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{prefix}10-end-screen.png"))
     href = replay.get_attribute("href")
     assert href, "the replay link has no href"
     url = href if href.startswith("http") else server.url + href
@@ -537,13 +551,61 @@ def check_end(page: Page, frames: Frames, server: Server) -> None:
     save = json.loads(body)
     assert save["format"] == "munchkin-game/1"
     assert save["setup"]["players"] == NAMES and save["setup"]["seed"] == SEED
+    assert save["setup"]["sets"] == list(sets)
     game = Game.from_json(body)
     assert game.over and [NAMES[s] for s in game.winners] == winners
     # the browser game is the game the policy plays offline: every click and every bot move as foreseen
     played = [e["raw"] for e in save["log"] if "act" in e]
-    foreseen = play_offline(SEED)["actions"]
+    foreseen = play_offline(SEED, sets)["actions"]
     differ = next((i for i, (a, b) in enumerate(zip(played, foreseen)) if a != b), min(len(played), len(foreseen)))
     assert played == foreseen, (
         f"the game went its own way from action {differ} of {len(played)} (offline: {len(foreseen)}): "
         f"{played[differ : differ + 3]} instead of {foreseen[differ : differ + 3]}"
     )
+
+
+STAR = ("star",)
+
+
+def test_the_seed_gives_the_star_game_what_it_checks() -> None:
+    """Browserless: SEED also makes a Star Munchkin game where a Sidekick is played and a Trap is
+    played from a hand (narrated with the edition's word), ending well in time."""
+    out = play_offline(SEED, STAR)
+    assert out["winners"] and out["turns"] < 60, out["turns"]
+    assert out["sidekicks_seen"], "no Sidekick was played"
+    assert any(" plays the Trap " in line for line in out["narration"]), "no Trap was played from a hand"
+
+
+def test_a_star_munchkin_game_in_the_browser(server: Server) -> None:
+    """A whole game of Star Munchkin in the browser (one person, three bots): the lobby's set
+    choice, Sidekicks on the players' table, Traps in the narration, the end screen and a replay
+    that is exactly the game the policy plays offline."""
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("star-*"):
+        old.unlink()
+    console: list[str] = []
+    frames = Frames()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport=DESKTOP)
+            page.on("console", lambda m: console.append(f"console.error: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+            page.on("websocket", frames.attach)
+            try:
+                create_table(page, server.url, STAR, prefix="star-")
+                expect(page.locator("#hand .hand-card").first).to_be_visible()
+                table = Table(page, frames, server, prefix="star-")
+                table.restarted = table.phone = True  # the Deluxe test covers the crash and the phone
+                table.window = (0.0, 0.0, 0.0)  # ... and the window's countdown
+                table.play()
+                expect(page.locator("#log")).to_contain_text(" plays the Trap ")
+                check_end(page, frames, server, STAR, prefix="star-")
+            except BaseException:
+                save_failure(page, console, server)
+                raise
+        finally:
+            browser.close()
+    assert table.sidekick_shown, "no Sidekick was ever shown on the players' table"
+    assert not console, "the browser logged errors:\n" + "\n".join(console)

@@ -20,6 +20,7 @@ from munchkin.server.tables import Client, TableRunner
 from server_oracle import Oracle
 
 NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
+DX = ("deluxe",)
 
 
 class Recorder:
@@ -54,7 +55,9 @@ class Recorder:
             self.client.send(reply)
 
 
-async def _play_tables(db: Path, layouts: list[list[str]], seed: int) -> list[dict[str, Any]]:
+async def _play_tables(
+    db: Path, layouts: list[list[str]], seed: int, sets: tuple[str, ...] = ("deluxe",)
+) -> list[dict[str, Any]]:
     store = Store(f"sqlite:///{db}")
     hub = Hub(store)
     rng = random.Random(seed)
@@ -66,7 +69,13 @@ async def _play_tables(db: Path, layouts: list[list[str]], seed: int) -> list[di
         ]
         opts = OptionsIn(listen_at_the_door=(seed + i) % 2 == 0, shared_victories=i == 1)
         spec = TableIn(
-            name=f"leak {i}", seats=seats, options=opts, window_seconds=0.5, bot_delay=0, seed=seed * 100 + i
+            name=f"leak {i}",
+            sets=list(sets),
+            seats=seats,
+            options=opts,
+            window_seconds=0.5,
+            bot_delay=0,
+            seed=seed * 100 + i,
         )
         runner, _tokens = hub.create(spec)
         runner.window_seconds = 0.05  # the lobby's floor is 0.5 s; a test need not wait that long
@@ -102,15 +111,20 @@ async def _play_tables(db: Path, layouts: list[list[str]], seed: int) -> list[di
 
 
 @pytest.mark.parametrize(
-    "seed,layouts",
+    "seed,layouts,sets",
     [
-        (1, [["human", "bot", "bot"], ["human", "human", "bot", "bot"], ["bot", "human", "bot", "human", "bot"]]),
-        (2, [["human", "human", "human"], ["bot", "bot", "human", "bot", "bot", "human"], ["bot", "bot", "bot"]]),
-        (3, [["human", "bot", "human", "bot"], ["human", "human", "human", "human"], ["bot", "human", "bot"]]),
+        (1, [["human", "bot", "bot"], ["human", "human", "bot", "bot"], ["bot", "human", "bot", "human", "bot"]], DX),
+        (2, [["human", "human", "human"], ["bot", "bot", "human", "bot", "bot", "human"], ["bot", "bot", "bot"]], DX),
+        (3, [["human", "bot", "human", "bot"], ["human", "human", "human", "human"], ["bot", "human", "bot"]], DX),
+        (4, [["human", "bot", "bot", "bot"], ["bot", "human", "bot"]], ("star",)),
+        (5, [["human", "bot", "bot", "bot"], ["bot", "bot", "human", "bot"]], ("star", "deluxe")),
     ],
+    ids=["deluxe-1", "deluxe-2", "deluxe-3", "star-4", "star+deluxe-5"],
 )
-def test_no_message_shows_a_seat_what_it_may_not_know(tmp_path: Path, seed: int, layouts: list[list[str]]) -> None:
-    results = asyncio.run(_play_tables(tmp_path / "leaks.db", layouts, seed))
+def test_no_message_shows_a_seat_what_it_may_not_know(
+    tmp_path: Path, seed: int, layouts: list[list[str]], sets: tuple[str, ...]
+) -> None:
+    results = asyncio.run(_play_tables(tmp_path / "leaks.db", layouts, seed, sets))
     for i, r in enumerate(results):
         o: Oracle = r["oracle"]
         assert r["over"] and not r["failed"], f"table {i} did not finish: {r['failed']}"

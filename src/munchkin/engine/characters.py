@@ -112,20 +112,6 @@ class CharacterMixin(GameCore):
             return 2  # a Mutant's spare head
         return SLOT_LIMITS[slot]
 
-    def hands_used(self, p: Player, items: set[int] | list[int]) -> int:
-        """Hands taken by equipped Items: all laser barrels together make one 2-Hand weapon."""
-        cdef = self.cdef
-        used = 0
-        laser = False
-        for c in items:
-            d = cdef[c]
-            if d.slot == "hands":
-                if d.laser:
-                    laser = True
-                else:
-                    used += d.hands
-        return used + (2 if laser else 0)
-
     def complex_count(self, p: Player, items: set[int] | list[int]) -> int:
         """Equipped Complex Items as the limit counts them: Complex barrels snapped together are one."""
         cdef = self.cdef
@@ -142,22 +128,36 @@ class CharacterMixin(GameCore):
 
     def equip_problem(self, p: Player, item: int) -> str | None:
         """Why this carried Item cannot be equipped now, or None if it can."""
-        d = self.cdef[item]
+        cdef = self.cdef
+        d = cdef[item]
         if not self.can_use(p, item):
             return f"{p.name} may not use {d.name}"
-        exempt = p.exempt()
+        exempt = p.exempt() if p.carried or p.cheat_item >= 0 else ()
         if item in exempt:
             return None
-        cdef = self.cdef
-        worn = [c for c in p.equipped if c not in exempt]
-        if d.slot in SLOT_LIMITS:
-            same = [c for c in worn if cdef[c].slot == d.slot]
-            if len(same) >= self.slot_limit(p, d.slot):
-                return f"{p.name} already wears {cdef[same[0]].name} ({d.slot})"
-        elif d.slot == "hands":
-            if self.hands_used(p, [*worn, item]) > 2:
+        slot = d.slot
+        if slot in SLOT_LIMITS:
+            same = [c for c in p.equipped if cdef[c].slot == slot and c not in exempt]
+            if same and len(same) >= self.slot_limit(p, slot):
+                return f"{p.name} already wears {cdef[same[0]].name} ({slot})"
+        elif slot == "hands":
+            used = 0
+            laser = False
+            for c in p.equipped:
+                k = cdef[c]
+                if k.slot == "hands" and c not in exempt:
+                    if k.laser:
+                        laser = True
+                    else:
+                        used += k.hands
+            if d.laser:  # a barrel snaps onto those already equipped
+                need = 0 if laser else 2
+            else:
+                need = d.hands
+            if used + 2 * laser + need > 2:
                 return f"{p.name} has no free hand for {d.name}"
         if d.complex and not self.has_ability(p, "equip_any_complex"):
+            worn = [c for c in p.equipped if c not in exempt]
             if self.complex_count(p, [*worn, item]) > 1:
                 return f"{p.name} may equip only one Complex Item"
         return None
@@ -165,16 +165,36 @@ class CharacterMixin(GameCore):
     def equipment_overflow(self, p: Player) -> list[int]:
         """Equipped Items of which one must be unequipped because a limit no longer holds
         (a Mutant's second Headgear, a Gadgeteer's extra Complex Items); empty if all is well."""
+        if len(p.equipped) < 2:
+            return []
         cdef = self.cdef
-        exempt = p.exempt()
+        exempt = p.exempt() if p.carried or p.cheat_item >= 0 else ()
+        count = {"headgear": 0, "armor": 0, "footgear": 0}
+        hands = complex_units = 0
+        laser = complex_laser = False
+        for c in p.equipped:
+            if c in exempt:
+                continue
+            d = cdef[c]
+            if d.slot in count:
+                count[d.slot] += 1
+            elif d.slot == "hands":
+                if d.laser:
+                    laser = True
+                else:
+                    hands += d.hands
+            if d.complex:
+                if d.laser:
+                    complex_laser = True
+                else:
+                    complex_units += 1
         worn = [c for c in p.equipped if c not in exempt]
-        for slot in SLOT_LIMITS:
-            same = [c for c in worn if cdef[c].slot == slot]
-            if len(same) > self.slot_limit(p, slot):
-                return same
-        if self.hands_used(p, worn) > 2:
+        for slot, n in count.items():
+            if n > 1 and n > self.slot_limit(p, slot):
+                return [c for c in worn if cdef[c].slot == slot]
+        if hands + 2 * laser > 2:
             return [c for c in worn if cdef[c].slot == "hands"]
-        if self.complex_count(p, worn) > 1 and not self.has_ability(p, "equip_any_complex"):
+        if complex_units + complex_laser > 1 and not self.has_ability(p, "equip_any_complex"):
             return [c for c in worn if cdef[c].complex]
         return []
 

@@ -119,14 +119,14 @@ class EffectsMixin(CharacterMixin):
         for p in self.players:
             if p.dead:
                 continue
-            while len(p.sidekicks) > self.sidekick_limit(p):
+            while len(p.sidekicks) > 1 and len(p.sidekicks) > self.sidekick_limit(p):
                 acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
                 act = yield Prompt(BEFORE, (p.seat,), (-1, acts + self.corrections(p, "two_sidekicks")))
                 if act.kind == A.DISCARD:
                     self.lose_card(p, act.card, f"one {self.cdef[act.card].word} only")
                 else:
                     yield from self.do_free_action(act)
-            while over := self.equipment_overflow(p):
+            while len(p.equipped) > 1 and (over := self.equipment_overflow(p)):
                 need = "equip_any_complex" if any(self.cdef[k].complex for k in over) else "extra_headgear"
                 acts = tuple(Action(A.UNEQUIP, p.seat, k) for k in over)
                 act = yield Prompt(BEFORE, (p.seat,), (-1, acts + self.corrections(p, need)))

@@ -1,5 +1,6 @@
-"""Speed of the engine on one core: 4-player Deluxe games and decisions per second,
-random and heuristic agents, with RLCard's bare UNO engine measured in the same run."""
+"""Speed of the engine on one core: 4-player games (Deluxe, or --set star / star,deluxe) and
+decisions per second, random and heuristic agents, with RLCard's bare UNO engine measured in
+the same run."""
 
 from __future__ import annotations
 
@@ -23,15 +24,15 @@ class MunchkinRunner:
     """Plays whole games back to back; `run(seconds)` resumes where the last slice stopped.
     A decision is one agent call that applies an action (forced moves are not counted)."""
 
-    def __init__(self, agent: str, seed: int = 0) -> None:
-        self.agent, self.seed = agent, seed
+    def __init__(self, agent: str, seed: int = 0, sets: tuple[str, ...] = ("deluxe",)) -> None:
+        self.agent, self.seed, self.sets = agent, seed, sets
         self.games = self.decisions = 0
         self.seconds = 0.0
         self._new_game()
 
     def _new_game(self) -> None:
         s = self.seed + self.games
-        self.g = Game(Setup(["deluxe"], NAMES, s, Options(turn_cap=5000)))
+        self.g = Game(Setup(list(self.sets), NAMES, s, Options(turn_cap=5000)))
         self.bots = [make_agent(self.agent, s * 7919 + i) for i in range(4)]
 
     def run(self, seconds: float) -> None:
@@ -65,10 +66,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per engine, in all")
     ap.add_argument("--rounds", type=int, default=10, help="interleaved slices (cancels machine drift)")
+    ap.add_argument("--set", default="deluxe", help="card set(s), comma-separated")
     args = ap.parse_args()
     slice_s = args.seconds / args.rounds
-    rnd, heu = MunchkinRunner("random"), MunchkinRunner("heuristic")
-    out: dict[str, Any] = {}
+    sets = tuple(x.strip() for x in args.set.split(",") if x.strip())
+    rnd, heu = MunchkinRunner("random", sets=sets), MunchkinRunner("heuristic", sets=sets)
+    out: dict[str, Any] = {"sets": list(sets)}
     try:
         from rlcard_uno import uno_steps_per_second
     except ImportError:  # pragma: no cover - the file sits beside this one

@@ -965,7 +965,7 @@ class WishingRing(CardHook):
         g.spend(g.players[act.seat], act.card)
         for q in g.players:
             if act.monster in q.curses:
-                g.lose_card(q, act.monster, "Wishing Ring")
+                g.lose_card(q, act.monster, g.cdef[act.card].name)
         return
         yield
 
@@ -1005,14 +1005,14 @@ class LevelCard(CardHook):
         g.discard(act.card)
         g.events.append(("play", act.seat, act.card))
         if self.which == "steal":
-            if g.lose_levels(q, 1, "Steal a Level"):
-                g.gain_levels(p, 1, "Steal a Level")
+            if g.lose_levels(q, 1, g.cdef[act.card].name):
+                g.gain_levels(p, 1, g.cdef[act.card].name)
         elif self.which == "kill_hireling":
             # the target owns the Sidekick (or Hireling); the player of the card gains the Level
             g.lose_card(q, act.monster if act.monster >= 0 else q.sidekicks[0], g.cdef[act.card].name)
             g.gain_levels(p, 1, g.cdef[act.card].name)
         else:
-            g.gain_levels(q, 1, "Whine at the GM")
+            g.gain_levels(q, 1, g.cdef[act.card].name)
         return
         yield
 

@@ -265,25 +265,9 @@ class EffectsMixin(CharacterMixin):
                 self.lose_card(p, c, why)
             return True
         if e.lose_race is not None:
-            if not p.races:
-                return False
-            if e.lose_race == "all" or len(p.races) == 1:
-                for c in list(p.races):
-                    self.lose_card(p, c, why)
-            else:
-                c = yield from self.choose_card(p.seat, p.races, f"lose a Race to {why}")
-                self.lose_card(p, c, why)
-            return True
+            return (yield from self.lose_some(p, p.races, e.lose_race, "a Race", why))
         if e.lose_class is not None:
-            if not p.classes:
-                return False
-            if e.lose_class == "all" or len(p.classes) == 1:
-                for c in list(p.classes):
-                    self.lose_card(p, c, why)
-            else:
-                c = yield from self.choose_card(p.seat, p.classes, f"lose a Class to {why}")
-                self.lose_card(p, c, why)
-            return True
+            return (yield from self.lose_some(p, p.classes, e.lose_class, "a Class", why))
         if e.level_becomes is not None:
             if e.level_becomes == "lowest":
                 target = min(q.level for q in self.players)
@@ -306,21 +290,25 @@ class EffectsMixin(CharacterMixin):
         if e.draw_doors is not None:
             return bool(self.draw_to_hand(p, "door", e.draw_doors))
         if e.lose_sidekick is not None:
-            if not p.sidekicks:
-                return False
-            if e.lose_sidekick == "all" or len(p.sidekicks) == 1:
-                for k in list(p.sidekicks):
-                    self.lose_card(p, k, why)
-            else:
-                k = yield from self.choose_card(p.seat, p.sidekicks, f"lose a Sidekick to {why}")
-                self.lose_card(p, k, why)
-            return True
+            return (yield from self.lose_some(p, p.sidekicks, e.lose_sidekick, "a Sidekick", why))
         if e.hook is not None:
             out = HOOKS[e.hook](self, p, source)
             if hasattr(out, "send"):
                 out = yield from out
             return out is not False
         return False
+
+    def lose_some(self, p: Player, cards: list[int], how: str, what: str, why: str) -> Flow:
+        """Lose `all` of these cards, or `one` of the victim's choice; False if there are none."""
+        if not cards:
+            return False
+        if how == "all" or len(cards) == 1:
+            for c in list(cards):
+                self.lose_card(p, c, why)
+        else:
+            c = yield from self.choose_card(p.seat, cards, f"lose {what} to {why}")
+            self.lose_card(p, c, why)
+        return True
 
     def lose_gold(self, p: Player, amount: int, why: str) -> Flow:
         """Lose Items worth at least `amount` (the victim chooses); all of them if short."""

@@ -65,3 +65,65 @@ def test_missing_hook_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_not_yaml_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     msg = _broken_set(tmp_path, monkeypatch, "cards:", "cards: [")
     assert "doors.yaml" in msg and "YAML" in msg
+
+
+RULEBOOK_STAR = {
+    "Diamondoid Teeth",
+    "Bottle Bottle",
+    "...From Another Dimension",
+    "Bobaser",
+    "Starfish",
+    "Fanged Fuzzball",
+    "Neuronic Whip",
+    "Laser",
+    "Dazer",
+    "Maser",
+    "Radioactive",
+    "...And Its Clone",
+    "Annihilate",
+    "Antimatter",
+    "Great Cthulhu",
+    "Red Shirt",
+    "Battle Armor",
+    "Lose Your Armor",
+    "Mutant",
+    "Feline",
+    "Cyborg",
+    "Gadgeteer",
+    "Psychic",
+    "Trader",
+    "Bounty Hunter",
+}
+
+
+def test_star_counts_and_provenance() -> None:
+    cs = load_set("star")
+    doors = sum(c.copies for c in cs.cards if c.deck == "door")
+    treasures = sum(c.copies for c in cs.cards if c.deck == "treasure")
+    assert (doors, treasures) == (94, 74)
+    by_name = {c.name: c for c in cs.cards}
+    for name in RULEBOOK_STAR:  # every card the rulebook names is in the box, and says so
+        assert by_name[name].provenance == "rulebook", name
+    for c in cs.cards:  # a real card whose facts are partly ours says which
+        if c.provenance != "original":
+            assert c.note, f"{c.name} ({c.provenance}) has no note on where its facts come from"
+    assert cs.terms == {"curse": "Trap", "curses": "Traps"}
+    lasers = [c for c in cs.cards if c.item and c.item.laser]
+    assert {c.name for c in lasers} >= {"Laser", "Dazer", "Maser", "Bobaser"}
+    assert sum(c.copies for c in cs.cards if c.kind == "sidekick") == 8
+
+
+def test_star_vocabulary_errors_say_what_is_wrong() -> None:
+    from pydantic import ValidationError
+
+    from munchkin.cards.schema import Card
+
+    base = {"id": "star.x", "name": "X", "provenance": "original", "text": "A test card, nothing more."}
+    with pytest.raises(ValidationError, match="2-Hand weapon"):
+        Card.model_validate({**base, "deck": "treasure", "kind": "item", "item": {"laser": True, "slot": "none"}})
+    with pytest.raises(ValidationError, match="carries"):
+        Card.model_validate({**base, "deck": "door", "kind": "sidekick", "sidekick": {"carries": 2}})
+    with pytest.raises(ValidationError, match="grants"):
+        Card.model_validate({**base, "deck": "door", "kind": "sidekick", "sidekick": {"grants": ["fly"]}})
+    ok = Card.model_validate({**base, "deck": "door", "kind": "sidekick", "sidekick": {"bonus": 2}})
+    assert ok.sidekick is not None and ok.sidekick.bonus == 2

@@ -56,7 +56,10 @@ def connect(client: TestClient, created: Msg, seat: int) -> tuple[WebSocketTestS
 
 def test_lobby_pages_and_api(client: TestClient) -> None:
     assert "Munchkin" in client.get("/").text
-    assert client.get("/api/sets").json() == [{"id": "deluxe", "name": "Munchkin Deluxe"}]
+    assert client.get("/api/sets").json() == [
+        {"id": "deluxe", "name": "Munchkin Deluxe"},
+        {"id": "star", "name": "Star Munchkin"},
+    ]
     created = new_table(client, ["human", "bot", "bot"])
     tid = created["table"]["id"]
     assert created["watch"] == f"/table/{tid}"

@@ -149,12 +149,13 @@ class LegalMixin(CombatMixin):
             for c in p.races + p.classes + self.discardable_sidekicks(p):
                 out.append(Action(A.DISCARD, seat, c))
             out += self.sale_actions(p)
-            for k in p.sidekicks:
-                if cdef[k].carries and k not in p.carried:
-                    exempt = p.exempt()
-                    for c in p.items:
-                        if c not in exempt and (c not in p.equipped or cdef[c].big):
-                            out.append(Action(A.GIVE, seat, c, flag="hireling", cards=(k,)))
+            carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
+            for k in carriers:  # the Sidekick is named only when two could take the Item
+                exempt = p.exempt()
+                named = (k,) if len(carriers) > 1 else ()
+                for c in p.items:
+                    if c not in exempt and (c not in p.equipped or cdef[c].big):
+                        out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
             out += self.exchange_actions(p, gifts=True)
         else:
             for c in p.items:
@@ -165,6 +166,10 @@ class LegalMixin(CombatMixin):
         if self.has_ability(p, "theft") and (p.hand or p.items):
             out += self.theft_actions(p)
         return out
+
+    def free_carrier(self, p: Player) -> int:
+        """The Sidekick (or Hireling) that can carry an Item and has none yet; -1 if none."""
+        return next((k for k in p.sidekicks if self.cdef[k].carries and k not in p.carried), -1)
 
     def discardable_sidekicks(self, p: Player) -> list[int]:
         """Star Munchkin: Sidekicks may be discarded at any time (Deluxe says nothing of Hirelings)."""
@@ -686,7 +691,8 @@ class LegalMixin(CombatMixin):
             self.gain_levels(p, total // 1000, "selling Items")
         elif k == A.GIVE:
             if act.flag == "hireling":
-                p.carried[act.cards[0]] = act.card
+                carrier = act.cards[0] if act.cards else self.free_carrier(p)
+                p.carried[carrier] = act.card
                 p.equipped.add(act.card)
             else:
                 q = self.players[act.target]

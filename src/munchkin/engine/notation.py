@@ -63,7 +63,8 @@ def action_text(g: Game, a: Action) -> str:
         return f"discard {n(a.card)}"
     if k == A.GIVE:
         if a.flag == "hireling":  # to a Sidekick or Hireling to carry
-            return f"give {n(a.card)} to the {n(a.cards[0]) if a.cards else 'Hireling'}"
+            carrier = a.cards[0] if a.cards else g.free_carrier(g.players[a.seat])
+            return f"give {n(a.card)} to the {n(carrier) if carrier >= 0 else 'Hireling'}"
         return f"give {n(a.card)} to {who(a.target)}"
     if k == A.SELL:
         parts = [n(c) + (" at double price" if c == a.card else "") for c in a.cards]

@@ -69,6 +69,7 @@ FLAGS = [
     "roll",
     "monster",
     "destroy",
+    "only",
 ]
 FLAGS += ["x", "Roll", " "]
 JUNK_WORDS = ["the", "on", "to", "for", "with", "discarding", "offering", "and", "of", "door", "zzz", "42", "-1", ","]

@@ -152,6 +152,8 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "walk_past":
         return f"{n(ev[1])} waves and walks past {c(ev[2])}."
     if k == "wall":
+        if len(ev) > 3 and ev[3] >= 0:
+            return f"{n(ev[1])} plays {c(ev[2])}: {n(ev[3])} escapes."
         return f"{n(ev[1])} plays {c(ev[2])}: the fighters escape."
     if k == "charity_done":
         return ""

@@ -875,16 +875,25 @@ hook("deluxe.transferral_potion")(TransferralPotion())
 
 
 class InstantWall(CardHook):
+    """Instant Wall (Smoke Screen): both fighters escape automatically, or one of them (your choice)."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        return [Action(A.PLAY, seat, card)] if g.ctx == "run" else []
+        if g.ctx != "run" or g.combat is None:
+            return []
+        out = [Action(A.PLAY, seat, card)]
+        fighters = g.combat.fighters()
+        if len(fighters) > 1:
+            out += [Action(A.PLAY, seat, card, f, flag="only") for f in fighters]
+        return out
 
     def apply(self, g: Game, act: Action) -> Flow:
         c = g.combat
         assert c is not None
         g.spend(g.players[act.seat], act.card)
         for f in c.fighters():
-            c.escapes.add(f)
-        g.events.append(("wall", act.seat, act.card))
+            if act.flag != "only" or f == act.target:
+                c.escapes.add(f)
+        g.events.append(("wall", act.seat, act.card, act.target if act.flag == "only" else -1))
         return
         yield
 

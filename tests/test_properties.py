@@ -462,9 +462,12 @@ class Driver:
         self.check_accepted(desc)
 
 
-def new_game(seed: int, players: int, fast: bool) -> Game:
+SETS = [["deluxe"], ["star"], ["star", "deluxe"]]
+
+
+def new_game(seed: int, players: int, fast: bool, sets: list[str] | None = None) -> Game:
     options = Options(listen_at_the_door=fast, shared_victories=fast)
-    return Game(Setup(["deluxe"], NAMES[:players], seed, options))
+    return Game(Setup(sets or ["deluxe"], NAMES[:players], seed, options))
 
 
 def fast_forward(g: Game, steps: int, r: random.Random, checker: Checker) -> None:
@@ -542,10 +545,13 @@ def run_step(d: Driver, kind: str, r: random.Random, unicode_text: Callable[[], 
     players=st.sampled_from([3, 4, 6]),
     fast=st.booleans(),
     warmup=st.integers(min_value=0, max_value=3000),
+    sets=st.sampled_from(SETS),
     data=st.data(),
 )
-def test_random_input_never_corrupts_the_game(seed: int, players: int, fast: bool, warmup: int, data: Any) -> None:
-    g = new_game(seed, players, fast)
+def test_random_input_never_corrupts_the_game(
+    seed: int, players: int, fast: bool, warmup: int, sets: list[str], data: Any
+) -> None:
+    g = new_game(seed, players, fast, sets)
     checker = Checker()
     fast_forward(g, warmup, random.Random(seed), checker)
     d = Driver(g, seed, checker)
@@ -561,10 +567,11 @@ def test_random_input_never_corrupts_the_game(seed: int, players: int, fast: boo
     players=st.sampled_from([3, 4, 6]),
     warmup=st.integers(min_value=0, max_value=3000),
     text=st.one_of(st.text(max_size=60), st.sampled_from(["", " ", "\x00", "\u202e", "ｋｉｃｋ open the door"])),
+    sets=st.sampled_from(SETS),
 )
-def test_unicode_text_is_rejected_cleanly(seed: int, players: int, warmup: int, text: str) -> None:
+def test_unicode_text_is_rejected_cleanly(seed: int, players: int, warmup: int, text: str, sets: list[str]) -> None:
     """Any text at any seat: accepted (then invariants hold) or rejected without a trace."""
-    g = new_game(seed, players, fast=False)
+    g = new_game(seed, players, fast=False, sets=sets)
     checker = Checker()
     fast_forward(g, warmup, random.Random(seed), checker)
     d = Driver(g, seed, checker)

@@ -29,9 +29,14 @@ NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 CASES = [(seed, [4, 3, 6][seed % 3], seed % 2 == 0) for seed in range(1, 61)]
 
 
+def sets_for(seed: int) -> list[str]:
+    """Half the cases Deluxe, a quarter Star Munchkin, a quarter both shuffled together."""
+    return {1: ["star"], 3: ["star", "deluxe"]}.get(seed % 4, ["deluxe"])
+
+
 def setup_for(seed: int, players: int, fast: bool) -> Setup:
     options = Options(listen_at_the_door=True, shared_victories=True) if fast else Options()
-    return Setup(["deluxe"], NAMES[:players], seed, options)
+    return Setup(sets_for(seed), NAMES[:players], seed, options)
 
 
 Record = tuple[int, str, Action]
@@ -63,7 +68,7 @@ def same_game(g: Game, h: Game, what: str) -> None:
 
 def case_id(case: tuple[int, int, bool]) -> str:
     seed, players, fast = case
-    return f"seed{seed}-{players}p" + ("-faster" if fast else "")
+    return f"seed{seed}-{'+'.join(sets_for(seed))}-{players}p" + ("-faster" if fast else "")
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

@@ -14,7 +14,7 @@ SLOT_NONE, SLOT_HEAD, SLOT_ARMOR, SLOT_FEET, SLOT_HANDS = "none", "headgear", "a
 class CardDef:
     """Everything the engine reads about one card, flattened from its set file."""
 
-    idx: int
+    idx: int  # the card's identity: copies share it, and so do same-named cards of combined sets
     id: str
     name: str
     set: str
@@ -161,10 +161,15 @@ def build_table(sets: list[str]) -> tuple[list[CardDef], list[int]]:
     """Card definitions for a mix of sets, and the definition index of every physical card."""
     defs: list[CardDef] = []
     physical: list[int] = []
+    first: dict[tuple[str, str], int] = {}
     for name in sets:
         cs = load_set(name)
         for c in cs.cards:
-            d = build_def(len(defs), name, c, cs.terms)
+            pos = len(defs)
+            d = build_def(pos, name, c, cs.terms)
+            # in a combined game, cards of the same name and kind (each box's Half-Breed, Cheat!, ...)
+            # are one card: the same identity for "one of each" rules and for listing actions once
+            d.idx = first.setdefault((c.name.lower(), c.kind), pos)
             defs.append(d)
-            physical.extend([d.idx] * c.copies)
+            physical.extend([pos] * c.copies)
     return defs, physical

@@ -70,6 +70,7 @@ FLAGS = [
     "monster",
     "destroy",
     "only",
+    "face",
 ]
 FLAGS += ["x", "Roll", " "]
 JUNK_WORDS = ["the", "on", "to", "for", "with", "discarding", "offering", "and", "of", "door", "zzz", "42", "-1", ","]

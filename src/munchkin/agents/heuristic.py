@@ -831,6 +831,11 @@ class HeuristicAgent:
             target = self.best_equip(g, p)
             return min(legal, key=lambda a: self.table_value(g, p, a.card, target) if a.card >= 0 else 99.0)
         h = _hook(g, source)
+        if h == "loaded_die" and len(g.prompt.data) > 2:  # a roll of ours: set the die where it matters
+            why, value, best = g.prompt.data[2]
+            if why != "loot order" and abs(value - best) >= 2:
+                return next((a for a in legal if a.kind == A.PLAY and a.n == best), None)
+            return next((a for a in legal if a.kind == A.PASS), None)
         flags = {a.flag: a for a in legal if a.kind == A.CHOOSE}
         if "to discard your hand" in flags and "to lose 2 levels" in flags:
             hand = sum(self.card_value(g, p, c) for c in p.hand)
@@ -1218,7 +1223,7 @@ class HeuristicAgent:
             for a in legal:
                 if a.kind == A.PLAY:
                     h = _hook(g, a.card)
-                    if h == "loaded_die" and 6 + (total - die) < 5:
+                    if h == "loaded_die" and (a.n != 6 or 6 + (total - die) < 5):
                         continue
                     if h in ("invisibility_potion", "loaded_die") and sev >= self.card_value(g, p, a.card):
                         return a

@@ -41,6 +41,10 @@ class CardHook:
     def flee_actions(self, g: Any, p: Player, c: Combat, m: MonsterIn) -> list[Action]:
         return []
 
+    def sets_die(self) -> bool:
+        """A card that turns the die its holder just rolled to any face (Loaded Die)."""
+        return False
+
     def run_penalty(self) -> int:
         """A Mate-like copy of a monster: how much harder it is to Run Away from."""
         return 0

@@ -557,6 +557,7 @@ class CombatMixin(EffectsMixin):
         while True:
             die = self.roll_die(p.seat, f"run away from {self.cdef[m.base].name}")
             state: dict[str, Any] = {"die": die, "escaped": None, "reroll": False}
+            self._roll_state = state  # what answers to the roll read (the face a Loaded Die may change)
             passed: set[int] = set()
             while True:
                 total = state["die"] + self.run_away_bonus(c, p, m) + flight_bonus

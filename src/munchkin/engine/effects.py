@@ -298,6 +298,27 @@ class EffectsMixin(CharacterMixin):
             return out is not False
         return False
 
+    def die_roll(self, p: Player, why: str, best: int = 6) -> Flow:
+        """A roll of p's own: p may answer it with a card that sets the die (Loaded Die).
+        `best` is the face that serves p best here (for the bots)."""
+        value = self.roll_die(p.seat, why)
+        setters = [k for k in dict.fromkeys(p.hand) if (h := self._hook(k)) is not None and h.sets_die()]
+        if not setters or p.dead:
+            return value
+        acts = [Action(A.PASS, p.seat)]
+        seen: set[int] = set()
+        for k in setters:
+            if self.cdef[k].idx not in seen:
+                seen.add(self.cdef[k].idx)
+                acts += [Action(A.PLAY, p.seat, k, n=f, flag="face") for f in range(1, 7) if f != value]
+        act = yield Prompt(BEFORE, (p.seat,), (setters[0], tuple(acts), (why, value, best)))
+        if act.kind == A.PLAY:
+            self.remove_from_play(p, act.card)
+            self.discard(act.card)
+            value = act.n
+            self.events.append(("face", p.seat, act.card, value))
+        return value
+
     def lose_some(self, p: Player, cards: list[int], how: str, what: str, why: str) -> Flow:
         """Lose `all` of these cards, or `one` of the victim's choice; False if there are none."""
         if not cards:
@@ -428,7 +449,7 @@ class EffectsMixin(CharacterMixin):
             tied = [q for q in others if q.level == lv]
             if len(tied) > 1:
                 for q in tied:
-                    rolls[q.seat] = self.roll_die(q.seat, "loot order")
+                    rolls[q.seat] = yield from self.die_roll(q, "loot order")
                 tied.sort(key=lambda q: -rolls[q.seat])
             order.extend(tied)
         for q in order:

@@ -720,7 +720,7 @@ class LegalMixin(CombatMixin):
         elif k == A.STEAL:
             self.spend(p, act.cards[0])
             q = self.players[act.target]
-            roll = self.roll_die(act.seat, "theft") + self.die_modifier(p)
+            roll = (yield from self.die_roll(p, "theft")) + self.die_modifier(p)
             if roll >= 4 and act.card in q.items:
                 self.remove_from_play(q, act.card)
                 p.items.append(act.card)

@@ -36,6 +36,8 @@ def action_text(g: Game, a: Action) -> str:
     if k == A.KEEP:
         return f"keep {n(a.card)}"
     if k == A.PLAY:
+        if a.flag == "face":  # Loaded Die: the die shows this face instead
+            return f"play {n(a.card)} to make it a {a.n}"
         if a.flag == "only" and a.target >= 0:  # Instant Wall for one of the two fighters
             return f"play {n(a.card)} for {who(a.target)} only"
         if a.flag == "destroy" and a.cards and a.target >= 0:  # Annihilate, Antimatter

@@ -232,6 +232,8 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"{n(ev[1])} removes {c(ev[2])} from the fight with {c(ev[3])}."
     if k == "mate":
         return f"{n(ev[1])} gives {c(ev[2])} a {ev[3]}."
+    if k == "face":
+        return f"{n(ev[1])} plays {c(ev[2])}: the die shows {ev[3]}."
     if k == "destroy":
         return f"{n(ev[1])} destroys {n(ev[2])}'s {c(ev[3])} with {c(ev[4])}."
     if k == "unequip":

@@ -561,7 +561,7 @@ hook("deluxe.stoned_golem")(StonedGolem())
 # ------------------------------------------------------------------ Bad Stuff
 @hook("deluxe.snails_on_speed_bad_stuff")
 def snails(g: Game, p: Player, card: int) -> Flow:
-    n = g.roll_die(p.seat, "Snails on Speed") + g.die_modifier(p)
+    n = (yield from g.die_roll(p, "Snails on Speed", best=1)) + g.die_modifier(p)
     for _ in range(max(0, n)):
         opts = p.items + p.hand
         if not opts:
@@ -618,7 +618,7 @@ def lawyers_bad(g: Game, p: Player, card: int) -> Flow:
 
 @hook("deluxe.3872_orcs_bad_stuff")
 def orcs(g: Game, p: Player, card: int) -> Flow:
-    n = g.roll_die(p.seat, "3,872 Orcs") + g.die_modifier(p)
+    n = (yield from g.die_roll(p, "3,872 Orcs", best=3)) + g.die_modifier(p)
     if n <= 2:
         yield from g.kill_player(p, "stomped by 3,872 Orcs")
     else:
@@ -915,9 +915,13 @@ class RollCard(CardHook):
             return [Action(A.PLAY, seat, card, flag="roll")]
         if self.which == "glue" and seat != runner and ok:
             return [Action(A.PLAY, seat, card, runner, flag="roll")]
-        if self.which == "loaded" and seat == runner and not ok:
-            return [Action(A.PLAY, seat, card, flag="roll")]
+        if self.which == "loaded" and seat == runner:  # any face but the one rolled
+            die = g._roll_state.get("die", 0)
+            return [Action(A.PLAY, seat, card, n=f, flag="face") for f in range(1, 7) if f != die]
         return []
+
+    def sets_die(self) -> bool:
+        return self.which == "loaded"
 
     def apply(self, g: Game, act: Action) -> Flow:
         g.spend(g.players[act.seat], act.card)
@@ -927,7 +931,7 @@ class RollCard(CardHook):
         elif self.which == "glue":
             st["reroll"] = True
         else:
-            st["die"] = 6
+            st["die"] = act.n
         g.events.append(("play", act.seat, act.card))
         return
         yield

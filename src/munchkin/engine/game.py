@@ -280,7 +280,7 @@ class Game(LegalMixin):
         cdef = self.cdef
         for c in p.hand:
             d = cdef[c]
-            if d.is_curse or d.is_gual or d.is_sidekick or d.is_special:
+            if d.is_curse or d.is_gual or d.is_sidekick or d.is_special or (d.is_one_shot and d.when == "any"):
                 return True
         return any(c not in p.equipped and cdef[c].is_item for c in p.items)
 

@@ -239,7 +239,7 @@ class LegalMixin(CombatMixin):
 
     def _any_time(self, c: int) -> bool:
         d = self.cdef[c]
-        return d.is_curse or d.is_gual or d.is_sidekick or (d.is_special and d.when == "any")
+        return d.is_curse or d.is_gual or d.is_sidekick or ((d.is_special or d.is_one_shot) and d.when == "any")
 
     def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]:
         """Ways to play one card from the hand outside combat."""
@@ -370,7 +370,7 @@ class LegalMixin(CombatMixin):
         for k in _unique(p.hand + carried_one_shots, cdef):
             d = cdef[k]
             if d.is_one_shot:
-                if d.when != "combat" and d.when != "curse":  # a Curse canceller works any time
+                if d.when not in ("combat", "curse", "any"):  # Curse cancellers and any-time cards too
                     continue
                 h = card_hook(self, k)
                 if h is not None:

@@ -943,8 +943,10 @@ hook("deluxe.loaded_die")(RollCard("loaded"))
 
 
 class WandOfDowsing(CardHook):
+    """Wand of Dowsing (Salvage Scanner): at any time, any one card from the discards."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if not _own_turn_free(g, seat) or not (g.door_discard or g.treasure_discard):
+        if g.ctx not in ("free", "window") or not (g.door_discard or g.treasure_discard):
             return []
         return [Action(A.PLAY, seat, card)]
 

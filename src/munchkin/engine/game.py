@@ -278,10 +278,8 @@ class Game(LegalMixin):
         if p.sidekicks and self.sidekicks_discardable:
             return True
         cdef = self.cdef
-        for c in p.hand:
-            d = cdef[c]
-            if d.is_curse or d.is_gual or d.is_sidekick or d.is_special or (d.is_one_shot and d.when == "any"):
-                return True
+        if any(cdef[c].is_special or self._any_time(c) for c in p.hand):
+            return True
         return any(c not in p.equipped and cdef[c].is_item for c in p.items)
 
     def _prefill(self, seat: int, acts: list[Action]) -> None:

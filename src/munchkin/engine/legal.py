@@ -150,8 +150,8 @@ class LegalMixin(CombatMixin):
                 out.append(Action(A.DISCARD, seat, c))
             out += self.sale_actions(p)
             carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
+            exempt = p.exempt() if carriers else ()
             for k in carriers:  # the Sidekick is named only when two could take the Item
-                exempt = p.exempt()
                 named = (k,) if len(carriers) > 1 else ()
                 for c in p.items:
                     if c not in exempt and (c not in p.equipped or cdef[c].big):

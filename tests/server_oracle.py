@@ -52,6 +52,10 @@ PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
     "mate": (2,),
     "illusion": (2, 3),
     "walk_past": (2,),
+    "compelled": (3,),
+    "enhance_item": (2, 3),
+    "sidekick_sex": (3,),
+    "sex_bonus": (2, 3),
 }
 
 # Events whose narration names the card that caused them (played face-up) in so many words.
@@ -61,7 +65,6 @@ NAMED_IN_TEXT = {
     "out_to_lunch": "Out To Lunch",
     "friendship": "Friendship Potion",
     "wall": "Instant Wall",
-    "compelled": "Kneepads of Allure",
     "dowse": "Wand of Dowsing",
     "transfer": "Transferral Potion",
 }
@@ -100,6 +103,7 @@ def whereabouts(g: Game, c: int) -> list[str]:
         out += [f"{p.name}.sidekicks" for k in p.sidekicks if k == c]
         out += [f"{p.name}.carried" for it in p.carried.values() if it == c]
         out += [f"{p.name}.cheat_item" for _ in [0] if p.cheat_item == c]
+        out += [f"{p.name}.enhancers" for e in p.enhancers if e == c]
     return out
 
 

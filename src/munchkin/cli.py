@@ -23,7 +23,8 @@ from munchkin.agents.base import Agent, make_agent
 from munchkin.cards.loader import CardError, available_sets, load_set
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
-from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.game import Game, Options, Setup, declared_sexes
+from munchkin.engine.state import Player
 from munchkin.engine.view import narrate
 from munchkin.simulate import NAMES
 
@@ -101,7 +102,11 @@ def card_summary(d: CardDef) -> str:
             s += ", Undead"
         return s
     if d.is_item:
-        parts = ["Item" + (f" {d.bonus:+d}" if d.bonus else "")]
+        parts = [("Steed" if d.steed else "Item") + (f" {d.bonus:+d}" if d.bonus else "")]
+        if d.run_away:
+            parts.append(f"Run Away {d.run_away:+d}")
+        if d.needs_steed:
+            parts.append("needs a Steed")
         if d.slot == "hands":
             parts.append("1 hand" if d.hands == 1 else f"{d.hands} hands")
         elif d.slot != "none":
@@ -141,8 +146,12 @@ def card_summary(d: CardDef) -> str:
         return "Class"
     if d.is_gual:
         return "Go Up a Level"
+    if d.is_item_enhancer:
+        return f"Item Enhancer {d.bonus:+d}" + (f", {d.gold} gold" if d.gold else "")
     if d.is_sidekick:
-        bits = [d.word] + ([f"{d.bonus:+d}"] if d.bonus else []) + (["carries an Item"] if d.carries else [])
+        bits = [d.word + (f" ({d.sex})" if d.sex else "")] + ([f"{d.bonus:+d}"] if d.bonus else [])
+        bits += ["carries an Item"] if d.carries else []
+        bits += [f"+{d.extra_hands} Hand"] if d.extra_hands else []
         return ", ".join(bits)
     if d.is_special:
         timing = {"combat": "in combat", "any": "any time", "own_turn": "on your turn", "immediately": "at once"}
@@ -172,6 +181,10 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
             rec.update(bonus_doors=d.bonus_doors)
     elif m.item is not None:
         rec.update(bonus=d.bonus, gold=d.gold, slot=d.slot, hands=d.hands, big=d.big, complex=d.complex, laser=d.laser)
+        if d.steed:
+            rec.update(steed=True, run_away=d.run_away, as_monster_level=d.level)
+        if d.needs_steed:
+            rec.update(needs_steed=True)
     elif m.one_shot is not None:
         rec.update(bonus=d.bonus, gold=d.gold, when=d.when)
     elif m.enhancer is not None:
@@ -184,6 +197,10 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
             rec.update(alone_bonus=d.alone_bonus)
     elif d.is_sidekick:
         rec.update(bonus=d.bonus, run_away=d.run_away, carries=d.carries, grants=sorted(d.abilities))
+        if d.sex:
+            rec.update(sex=d.sex, hands=d.extra_hands)
+    elif d.is_item_enhancer:
+        rec.update(bonus=d.bonus, gold=d.gold)
     elif m.special is not None:
         rec.update(when=d.when)
     return rec
@@ -361,8 +378,25 @@ class Seat:
                     s += f" (on the {escape(g.name(k))})"
             if c == p.cheat_item:
                 s += " (Cheat!)"
+            for e, it in p.enhancers.items():
+                if it == c:
+                    s += f" (with {escape(g.name(e))})"
             out.append(s)
         return ", ".join(out) or "none"
+
+    def sidekick_list(self, p: Player) -> str:
+        """Sidekicks with their sex (where the card has one) and a Cheat! on one."""
+        g = self.g
+        out = []
+        for k in p.sidekicks:
+            s = escape(g.name(k))
+            sex = g.sidekick_sex(p, k)
+            if sex:
+                s += f" ({sex})"
+            if k == p.cheat_item:
+                s += " (Cheat!)"
+            out.append(s)
+        return ", ".join(out)
 
     def sidekick_word(self, cards: list[int]) -> str:
         """What the cards' set calls them (Curses or Traps, Hirelings or Sidekicks)."""
@@ -395,7 +429,7 @@ class Seat:
         o.print(f"[bold]You ({escape(me.name)})[/bold]: {self.character(self.me)}")
         o.print(f"  Items: {self.item_list(self.me)}")
         if me.sidekicks:
-            o.print(f"  {self.sidekick_word(me.sidekicks)}: {self.cards(me.sidekicks)}")
+            o.print(f"  {self.sidekick_word(me.sidekicks)}: {self.sidekick_list(me)}")
         if me.curses:
             o.print(f"  {self.sidekick_word(me.curses)}: {self.cards(me.curses)}")
         limit = g.hand_limit(me)
@@ -417,7 +451,7 @@ class Seat:
             o.print(f"  [bold]{escape(q.name)}[/bold]: {self.character(q.seat)}, {held} in hand{turn}")
             extras = [f"Items: {self.item_list(q.seat)}"]
             if q.sidekicks:
-                extras.append(f"{self.sidekick_word(q.sidekicks)}: {self.cards(q.sidekicks)}")
+                extras.append(f"{self.sidekick_word(q.sidekicks)}: {self.sidekick_list(q)}")
             if q.curses:
                 extras.append(f"{self.sidekick_word(q.curses)}: {self.cards(q.curses)}")
             o.print("    " + "; ".join(extras))
@@ -572,6 +606,7 @@ def play(
     set_: Annotated[str, typer.Option("--set", help="Card set(s), comma-separated.")] = "deluxe",
     seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (default: random).")] = None,
     name: Annotated[str, typer.Option(help="Your name.")] = "Player",
+    sex: Annotated[str | None, typer.Option(help="Your character's sex, male or female (default: at random).")] = None,
     bot_agent: Annotated[str, typer.Option(help="Bot type: random or heuristic.")] = "heuristic",
     listen_at_the_door: Annotated[
         bool, typer.Option("--listen-at-the-door", help="Faster Play: draw a face-down Door first.")
@@ -601,8 +636,11 @@ def play(
             seed = secrets.randbelow(1_000_000)
         others = [n for n in NAMES if n.lower() != name.lower()][:bots]
         opts = Options(listen_at_the_door=listen_at_the_door, shared_victories=shared_victories)
+        if sex is not None and sex not in ("male", "female"):
+            raise typer.BadParameter("male or female", param_hint="--sex")
+        sexes = declared_sexes([sex] + [None] * len(others), seed) if sex else None
         try:
-            g = Game(Setup(sets, [name] + others, seed, opts))
+            g = Game(Setup(sets, [name] + others, seed, opts, sexes))
         except MunchkinError as exc:
             raise typer.BadParameter(str(exc)) from None
 

@@ -35,13 +35,22 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
             out.append(f"{p.name} is at Level {p.level}")
         if p.equipped - set(p.items):
             out.append(f"{p.name} has equipped Items not carried")
-        for what, c in [(f"{g.name(k)}'s Item", it) for k, it in p.carried.items()] + [("Cheat! Item", p.cheat_item)]:
+        for what, c in [(f"{g.name(k)}'s Item", it) for k, it in p.carried.items()]:
             if c >= 0 and c not in p.items:
                 out.append(f"{p.name}'s {what} {g.name(c)} is not among their Items")
+        if p.cheat_item >= 0 and p.cheat_item not in p.items + p.sidekicks:
+            out.append(f"{p.name}'s Cheat! card {g.name(p.cheat_item)} is not among their Items or Sidekicks")
+        if (p.cheat >= 0) != (p.cheat_item >= 0):
+            out.append(f"{p.name} has a Cheat! without its card, or the reverse")
+        for e, it in p.enhancers.items():
+            if it not in p.items or g.cdef[it].steed:
+                out.append(f"{p.name}'s {g.name(e)} is on {g.name(it)}, not an Item of theirs (or a Steed)")
+        if len([k for k in p.items if g.cdef[k].steed and k != p.cheat_item]) > 1 and g.prompt.kind != "before":
+            out.append(f"{p.name} has more than one Steed")
         for k in p.carried:
             if k not in p.sidekicks:
                 out.append(f"{p.name}'s {g.name(k)} carries an Item but is not in play")
-        if len(p.sidekicks) > g.sidekick_limit(p) and not p.dead and g.prompt.kind != "before":
+        if g.sidekick_count(p) > g.sidekick_limit(p) and not p.dead and g.prompt.kind != "before":
             out.append(f"{p.name} has {len(p.sidekicks)} Sidekicks in play (limit {g.sidekick_limit(p)})")
         if g.equipment_overflow(p) and g.prompt.kind != "before":
             out.append(f"{p.name} has equipped more than the limits allow")

@@ -30,6 +30,8 @@ PLAYER_KEYS = {
     "hireling",
     "sidekicks",
     "curses",
+    "item_enhancers",
+    "cheat",
 }
 TOP_KEYS = {
     "name",
@@ -109,6 +111,22 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
                 p.carried[k] = item
         for n in ps.get("curses", []):
             p.curses.append(_take(g, pool, n, where))
+        for entry in ps.get("item_enhancers") or []:  # {Item Enhancer: the Item of theirs it is on}
+            if not isinstance(entry, dict) or len(entry) != 1:
+                raise ScenarioError(f"{where}: item_enhancers lists {{Item Enhancer: Item}} pairs")
+            ename, iname = next(iter(entry.items()))
+            e = _take(g, pool, str(ename), where)
+            if not g.cdef[e].is_item_enhancer:
+                raise ScenarioError(f"{where}: {ename} is not an Item Enhancer")
+            on = [c for c in p.items if g.cdef[c].name.lower() == str(iname).lower()]
+            if not on:
+                raise ScenarioError(f"{where}: {ename} is on {iname}, which is not among their Items")
+            p.enhancers[e] = on[0]
+        if ps.get("cheat"):  # Cheat! on one of their Items or Sidekicks, named
+            target = [c for c in p.items + p.sidekicks if g.cdef[c].name.lower() == str(ps["cheat"]).lower()]
+            if not target:
+                raise ScenarioError(f"{where}: Cheat! is on {ps['cheat']}, which they do not have in play")
+            p.cheat, p.cheat_item = _take(g, pool, "Cheat!", where), target[0]
     placed_top: dict[str, list[int]] = {}
     for deck in ("door_deck", "treasure_deck", "door_discard", "treasure_discard"):
         placed_top[deck] = [_take(g, pool, n, deck) for n in spec.get(deck, [])]
@@ -275,7 +293,13 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int]) -> list[st
                     out.append(f"{name} dead: expected {v}, got {d}")
         elif key == "sex":
             for name, v in want.items():
-                s = g.players[g.seat_of(name)].sex
+                if "'s " in name:  # "Ann's Schoolmarm": a Sidekick's sex
+                    owner, kname = name.split("'s ", 1)
+                    q = g.players[g.seat_of(owner)]
+                    ks = [k for k in q.sidekicks if g.cdef[k].name.lower() == kname.lower()]
+                    s = g.sidekick_sex(q, ks[0]) if ks else "not in play"
+                else:
+                    s = g.players[g.seat_of(name)].sex
                 if s != v:
                     out.append(f"{name}'s sex: expected {v}, got {s}")
         elif key == "to_act":

@@ -325,11 +325,13 @@ class HeuristicAgent:
             two.append((sum(v for v, _ in lasers), tuple(c for _, c in lasers)))
         one.sort(reverse=True)
         two.sort(reverse=True)
-        v1 = sum(v for v, _ in one[:2])
-        if two and two[0][0] > v1:
+        hands = g.hands_limit(p)
+        v1 = sum(v for v, _ in one[:hands])
+        if two and two[0][0] + sum(v for v, _ in one[: hands - 2]) > v1:
             target.update(two[0][1])
+            target.update(c for _, cs in one[: hands - 2] for c in cs)
         else:
-            target.update(c for _, cs in one[:2] for c in cs)
+            target.update(c for _, cs in one[:hands] for c in cs)
         if not g.has_ability(p, "equip_any_complex"):
             units = [c for c in target if cdef[c].complex and not cdef[c].laser]
             complex_lasers = [c for c in target if cdef[c].complex and cdef[c].laser]
@@ -591,6 +593,16 @@ class HeuristicAgent:
             d = cdef[a.card]
             if d.is_sidekick:
                 return a
+        # Item Enhancers on the best Item that counts
+        best_e: tuple[float, Action] | None = None
+        for a in plays:
+            if cdef[a.card].is_item_enhancer and a.cards:
+                it = a.cards[0]
+                v = self.item_value(g, p, it) + (2.0 if it in p.equipped and g.can_use(p, it) else 0.0)
+                if best_e is None or v > best_e[0]:
+                    best_e = (v, a)
+        if best_e is not None:
+            return best_e[1]
         # Items from hand: usable ones, and small ones to carry (sold or traded later)
         for a in plays:
             d = cdef[a.card]
@@ -614,6 +626,8 @@ class HeuristicAgent:
                 it = a.cards[0]
                 if it in target:
                     continue
+                if cdef[it].is_sidekick and (it in p.sidekicks or g.sidekick_count(p) < g.sidekick_limit(p)):
+                    continue  # Cheat! for a Sidekick only when it makes room for one more
                 gain = float(g.item_bonus(p, it))
                 if gain >= 2 and (best_cheat is None or gain > best_cheat[0]):
                     best_cheat = (gain, a)
@@ -719,7 +733,7 @@ class HeuristicAgent:
     def _curse_on(self, g: Game, p: Player, plays: list[Action], q: Player) -> Action | None:
         best: tuple[float, Action] | None = None
         for a in plays:
-            if g.cdef[a.card].is_curse and a.target == q.seat:
+            if g.cdef[a.card].is_curse and a.target == q.seat and a.flag != "sidekick":
                 s = self.curse_severity(g, q, a.card, p.seat)
                 if s > 0.5 and (best is None or s > best[0]):
                     best = (s, a)
@@ -727,6 +741,12 @@ class HeuristicAgent:
 
     # ================================================================== other prompts out of combat
     def _on_drawn(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        fight = next((x for x in legal if x.kind == A.PLAY and x.flag == "fight"), None)
+        if fight is not None:  # a Steed: fight it when a kill looks safe, or when no room to ride it
+            p = g.players[seat]
+            mine = p.level + g.equipped_bonus(p)
+            if mine > g.cdef[fight.card].level + 2 or (mine > g.cdef[fight.card].level and not g.steed_room(p)):
+                return fight
         a = self.plan_free(g, seat, legal, "drawn")
         if a is not None and a.kind == A.PLAY:
             return a
@@ -836,6 +856,12 @@ class HeuristicAgent:
             if why != "loot order" and abs(value - best) >= 2:
                 return next((a for a in legal if a.kind == A.PLAY and a.n == best), None)
             return next((a for a in legal if a.kind == A.PASS), None)
+        if len(g.prompt.data) > 2 and g.prompt.data[2][0] == "sidekick_sex" and g.combat is not None:
+            # keep the Sidekick unless the monster's bonus would turn the fight
+            bonus = g.prompt.data[2][2]
+            keep = next((a for a in legal if a.kind == A.KEEP), None)
+            drop = next((a for a in legal if a.kind == A.DISCARD), None)
+            return keep if self.slack(g, g.combat) - bonus >= 0 else drop
         flags = {a.flag: a for a in legal if a.kind == A.CHOOSE}
         if "to discard your hand" in flags and "to lose 2 levels" in flags:
             hand = sum(self.card_value(g, p, c) for c in p.hand)
@@ -1187,6 +1213,9 @@ class HeuristicAgent:
             if a.kind == A.PLAY and _hook(g, a.card) == "instant_wall":
                 if expected >= max(6.0, self.card_value(g, p, a.card)):
                     return a
+        drop = next((a for a in legal if a.kind == A.DISCARD), None)
+        if drop is not None and expected >= 4.0:  # let a slow Steed go before rolling
+            return drop
         sac = [a for a in legal if a.kind == A.SACRIFICE]
         if sac and expected >= 8.0:
             return next((a for a in sac if a.flag == "both"), sac[0])

@@ -64,8 +64,8 @@ class CardHook:
         """Curses this character draws face-up from the Door deck do not affect them."""
         return False
 
-    def compels_help(self, g: Any, p: Player) -> bool:
-        """A lower-Level player this character asks for help cannot refuse."""
+    def compels_help(self, g: Any, p: Player, helper: Player) -> bool:
+        """The player this character asks for help cannot refuse (never in a fight for the win)."""
         return False
 
     def on_escape(self, g: Any, p: Player) -> None:

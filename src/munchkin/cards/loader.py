@@ -49,7 +49,8 @@ class CardSet:
 
 
 def available_sets() -> list[str]:
-    return sorted(p.name for p in SETS_DIR.iterdir() if (p / "cards.yaml").exists() or any(p.glob("*.yaml")))
+    # a set's name is its folder's, with "-" for "_" (the folder must be a Python package name)
+    return sorted(p.name.replace("_", "-") for p in SETS_DIR.iterdir() if any(p.glob("*.yaml")))
 
 
 def _set_files(folder: Path) -> list[Path]:
@@ -59,10 +60,11 @@ def _set_files(folder: Path) -> list[Path]:
 @cache
 def load_set(name: str) -> CardSet:
     """Read, validate and return one set; raise CardError naming file and card."""
-    folder = SETS_DIR / name
-    if not folder.is_dir():
+    package = name.replace("-", "_")
+    folder = SETS_DIR / package
+    if name not in available_sets():
         raise CardError(f"unknown set {name!r}; known sets: {', '.join(available_sets())}")
-    importlib.import_module(f"munchkin.sets.{name}.hooks") if (folder / "hooks.py").exists() else None
+    importlib.import_module(f"munchkin.sets.{package}.hooks") if (folder / "hooks.py").exists() else None
     header: dict[str, Any] | None = None
     raw_cards: list[tuple[Path, Any]] = []
     for path in _set_files(folder):

@@ -25,9 +25,35 @@ Kind = Literal[
     "go_up_a_level",
     "hireling",
     "sidekick",
+    "item_enhancer",
 ]
 Sex = Literal["male", "female"]
 Slot = Literal["headgear", "armor", "footgear", "hands", "none"]
+
+
+Ability = Literal[
+    "wins_ties",
+    "berserk",
+    "backstab",
+    "theft",
+    "flight_spell",
+    "charm_spell",
+    "resurrection",
+    "turning",
+    "hand_limit_6",
+    "carry_any_big",
+    "levels_for_helping",
+    "double_sale",
+    "retry_run_away",
+    "equip_any_complex",
+    "two_sidekicks",
+    "bounty",
+    "complex_bonus",
+    "extra_headgear",
+    "headgear_bonus",
+    "bow_bonus",
+    "levels_for_helping_without_treasure",
+]
 
 
 class Strict(BaseModel):
@@ -63,6 +89,7 @@ ItemFilter = Literal[
     "complex",
     "simple",
     "laser",
+    "steed",
 ]
 
 
@@ -180,10 +207,16 @@ class Item(Strict):
     run_away: int = 0
     complex: bool = False  # Star Munchkin: equip only one Complex Item (Gadgeteers any number)
     laser: bool = False  # a laser barrel: 2 Hands, fire, snaps onto other barrels
+    steed: bool = False  # a Steed: no slot, one per player, "big" for Traps and thieves only
+    needs_steed: bool = False  # counts only while its owner has a Steed in play
+    extra_big: int = 0  # this many more Big items may be carried while it is in play
+    grants: list[Ability] = []  # abilities its owner has while it is equipped
     hook: str | None = None
 
     @model_validator(mode="after")
     def _hands_match_slot(self) -> Item:
+        if self.steed and (self.slot != "none" or self.big):
+            raise ValueError("a Steed takes no slot and is not a Big item (slot none, big false)")
         if (self.slot == "hands") != (self.hands > 0):
             raise ValueError("slot 'hands' needs hands: 1 or 2, and only it")
         if self.laser and (self.slot != "hands" or self.hands != 2):
@@ -201,6 +234,14 @@ class OneShot(Strict):
     hook: str | None = None
 
 
+class ItemEnhancer(Strict):
+    """Attached to an Item of its owner (never a Steed): adds to that Item while it counts."""
+
+    bonus: int = 0
+    gold: int = 0
+    usable_if: Condition | None = None  # its bonus counts only for a character who matches
+
+
 class Curse(Strict):
     """Applies `effects` to its victim at once, or on its next combat."""
 
@@ -213,28 +254,6 @@ class Enhancer(Strict):
     strength: int
     treasures: int = 0
     hook: str | None = None
-
-
-Ability = Literal[
-    "wins_ties",
-    "berserk",
-    "backstab",
-    "theft",
-    "flight_spell",
-    "charm_spell",
-    "resurrection",
-    "turning",
-    "hand_limit_6",
-    "carry_any_big",
-    "levels_for_helping",
-    "double_sale",
-    "retry_run_away",
-    "equip_any_complex",
-    "two_sidekicks",
-    "bounty",
-    "complex_bonus",
-    "extra_headgear",
-]
 
 
 class CharacterCard(Strict):
@@ -253,6 +272,9 @@ class Sidekick(Strict):
     run_away: int = 0
     carries: Literal[0, 1] = 0  # carries one Item beyond the usual equipment limits
     grants: list[Ability] = []  # abilities its owner has while it is in play
+    sex: Sex | None = None  # a monster's bonus against this sex counts against its owner
+    hands: int = 0  # this many more Hands while it is in play
+    extra_big: int = 0  # this many more Big items while it is in play
     hook: str | None = None
 
 
@@ -283,6 +305,7 @@ class Card(Strict):
     go_up_a_level: Literal[True] | None = None
     hireling: Literal[True] | None = None
     sidekick: Sidekick | None = None
+    item_enhancer: ItemEnhancer | None = None
 
     @model_validator(mode="after")
     def _block_matches_kind(self) -> Card:
@@ -298,6 +321,7 @@ class Card(Strict):
             "go_up_a_level": self.go_up_a_level,
             "hireling": self.hireling,
             "sidekick": self.sidekick,
+            "item_enhancer": self.item_enhancer,
         }
         given = [k for k, v in blocks.items() if v is not None]
         if given != [self.kind]:
@@ -305,7 +329,10 @@ class Card(Strict):
         door_kinds = {"monster", "curse", "race", "class", "enhancer", "special"}
         if self.kind in door_kinds and self.deck != "door" and self.kind != "special":
             raise ValueError(f"a {self.kind} belongs in the door deck")
-        if self.kind in {"item", "one_shot", "go_up_a_level", "hireling"} and self.deck != "treasure":
+        treasure_kinds = {"item", "one_shot", "go_up_a_level", "hireling", "item_enhancer"}
+        if self.kind == "item" and self.item is not None and self.item.steed:
+            pass  # Steeds come from either deck (the Good, the Bad, and the Munchkin: Door)
+        elif self.kind in treasure_kinds and self.deck != "treasure":
             raise ValueError(f"a {self.kind} belongs in the treasure deck")
         if self.copies < 1:
             raise ValueError("copies must be at least 1")

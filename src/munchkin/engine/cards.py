@@ -50,6 +50,10 @@ class CardDef:
     big: bool = False
     complex: bool = False
     laser: bool = False
+    steed: bool = False
+    needs_steed: bool = False
+    extra_big: int = 0  # more Big items its owner may carry (an Item or a Sidekick)
+    extra_hands: int = 0  # more Hands its owner has (a Sidekick)
     usable_if: Condition | None = None
     not_usable_if: Condition | None = None
     tags: frozenset[str] = frozenset()
@@ -59,11 +63,13 @@ class CardDef:
     effects: tuple[Effect, ...] = ()
     duration: str = "once"
     strength: int = 0
+    changes_sex: bool = False  # a Curse that changes sex (may be played on a Sidekick instead)
     # race / class
     abilities: frozenset[str] = frozenset()
     alone_bonus: int = 0
     # sidekicks and hirelings
     carries: int = 0
+    sex: str = ""  # a Sidekick's sex, as printed (the game may change it)
     hook: str | None = None
     # derived flags
     is_monster: bool = False
@@ -76,6 +82,7 @@ class CardDef:
     is_special: bool = False
     is_gual: bool = False
     is_sidekick: bool = False  # a Sidekick, or a Hireling: the same thing in a combined game
+    is_item_enhancer: bool = False
     word: str = ""  # what the card's own set calls its kind in narration (Curse, Trap, ...)
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -87,7 +94,7 @@ def _character(d: CardDef, block: CharacterCard) -> None:
     d.hook = block.hook
 
 
-KIND_WORDS = {"curse": "Curse", "hireling": "Hireling", "sidekick": "Sidekick"}
+KIND_WORDS = {"curse": "Curse", "hireling": "Hireling", "sidekick": "Sidekick", "item_enhancer": "Item Enhancer"}
 
 
 def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = None) -> CardDef:
@@ -123,6 +130,11 @@ def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = N
         d.conditional_bonus = tuple(i.conditional_bonus)
         d.run_away = i.run_away
         d.hook = i.hook
+        d.steed, d.needs_steed, d.extra_big = i.steed, i.needs_steed, i.extra_big
+        d.abilities = frozenset(i.grants)
+        if i.steed:  # fought as a monster when drawn face-up: Level twice its bonus, 1 Treasure, 1 level
+            d.level, d.treasures, d.levels = max(1, 2 * i.bonus), 1, 1
+            d.bad_stuff = (Effect(lose_levels=1),)
     elif c.one_shot:
         o = c.one_shot
         d.is_one_shot = True
@@ -132,6 +144,7 @@ def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = N
     elif c.curse:
         d.is_curse = True
         d.effects, d.duration, d.hook = tuple(c.curse.effects), c.curse.duration, c.curse.hook
+        d.changes_sex = any(e.change_sex for e in c.curse.effects)
     elif c.enhancer:
         d.is_enhancer = True
         d.strength, d.treasures, d.hook = c.enhancer.strength, c.enhancer.treasures, c.enhancer.hook
@@ -154,6 +167,11 @@ def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = N
         d.is_sidekick = True
         d.bonus, d.run_away, d.carries, d.hook = k.bonus, k.run_away, k.carries, k.hook
         d.abilities = frozenset(k.grants)
+        d.sex, d.extra_hands, d.extra_big = k.sex or "", k.hands, k.extra_big
+    elif c.item_enhancer:
+        e = c.item_enhancer
+        d.is_item_enhancer = True
+        d.bonus, d.gold, d.usable_if = e.bonus, e.gold, e.usable_if
     return d
 
 

@@ -30,11 +30,34 @@ class CharacterMixin(GameCore):
         for c in p.sidekicks:  # abilities a Sidekick grants its owner
             if ability in cdef[c].abilities:
                 return True
+        if self.item_grants:  # abilities an equipped Item grants (Saddle Bags)
+            for c in p.equipped:
+                if ability in cdef[c].abilities and self.can_use(p, c):
+                    return True
         return False
 
     def sidekick_limit(self, p: Player) -> int:
         """One Sidekick (or Hireling) in play; two for a Trader."""
         return 2 if self.has_ability(p, "two_sidekicks") else 1
+
+    def sidekick_count(self, p: Player) -> int:
+        """Sidekicks counted against the limit: one under Cheat! is not."""
+        return len(p.sidekicks) - (p.cheat_item in p.sidekicks)
+
+    def sidekick_sex(self, p: Player, k: int) -> str:
+        """A Sidekick's sex as printed, or switched by a card."""
+        sex = self.cdef[k].sex
+        if k in p.swapped:
+            return "female" if sex == "male" else "male"
+        return sex
+
+    # -------------------------------------------------------------- Steeds
+    def steeds(self, p: Player) -> list[int]:
+        return [c for c in p.items if self.cdef[c].steed]
+
+    def steed_room(self, p: Player) -> bool:
+        """One Steed per player; a Steed under Cheat! does not count."""
+        return not any(self.cdef[c].steed and c != p.cheat_item for c in p.items)
 
     def super_single(self, p: Player) -> bool:
         """Super Munchkin with one Class: its advantages, none of its disadvantages."""
@@ -81,6 +104,8 @@ class CharacterMixin(GameCore):
     def can_use(self, p: Player, item: int) -> bool:
         """May this character get the Item's benefit (its restrictions, Super Munchkin aside)?"""
         d = self.cdef[item]
+        if d.needs_steed and not any(self.cdef[c].steed for c in p.items):
+            return False  # an Item for Steeds counts only while its owner has one
         if p.cheat_item == item:
             return True
         if d.usable_if is not None and not self.matches(p, d.usable_if):
@@ -104,8 +129,24 @@ class CharacterMixin(GameCore):
                 n += 1
         return n
 
+    def big_allowance(self, p: Player) -> int:
+        """How many Big items this character may carry: one, plus what a Steed or Sidekick adds."""
+        cdef = self.cdef
+        n = 1
+        if self.extra_big_cards:
+            for c in p.items + p.sidekicks:
+                n += cdef[c].extra_big
+        return n
+
     def may_carry_big(self, p: Player) -> bool:
-        return self.has_ability(p, "carry_any_big") or self.big_count(p) == 0
+        return self.has_ability(p, "carry_any_big") or self.big_count(p) < self.big_allowance(p)
+
+    def hands_limit(self, p: Player) -> int:
+        """Two Hands, plus any a Sidekick lends."""
+        n = 2
+        for k in p.sidekicks:
+            n += self.cdef[k].extra_hands
+        return n
 
     def slot_limit(self, p: Player, slot: str) -> int:
         if slot == "headgear" and self.has_ability(p, "extra_headgear"):
@@ -154,7 +195,7 @@ class CharacterMixin(GameCore):
                 need = 0 if laser else 2
             else:
                 need = d.hands
-            if used + 2 * laser + need > 2:
+            if used + 2 * laser + need > self.hands_limit(p):
                 return f"{p.name} has no free hand for {d.name}"
         if d.complex and not self.has_ability(p, "equip_any_complex"):
             worn = [c for c in p.equipped if c not in exempt]
@@ -192,7 +233,7 @@ class CharacterMixin(GameCore):
         for slot, n in count.items():
             if n > 1 and n > self.slot_limit(p, slot):
                 return [c for c in worn if cdef[c].slot == slot]
-        if hands + 2 * laser > 2:
+        if hands + 2 * laser > self.hands_limit(p):
             return [c for c in worn if cdef[c].slot == "hands"]
         if complex_units + complex_laser > 1 and not self.has_ability(p, "equip_any_complex"):
             return [c for c in worn if cdef[c].complex]
@@ -204,6 +245,10 @@ class CharacterMixin(GameCore):
         for cb in d.conditional_bonus:
             if self.matches(p, cb.if_):
                 b += cb.value
+        if p.enhancers:
+            for e, it in p.enhancers.items():
+                if it == item and self.matches(p, self.cdef[e].usable_if):
+                    b += self.cdef[e].bonus
         return b
 
     def hand_limit(self, p: Player) -> int:
@@ -220,8 +265,12 @@ class CharacterMixin(GameCore):
                 total += self.item_bonus(p, c)
         return total
 
-    def item_value(self, p: Player, c: int) -> int:
-        return self.cdef[c].gold
+    def sale_value(self, p: Player, c: int) -> int:
+        """What an Item sells for: its own value plus its Item Enhancers'."""
+        v = self.cdef[c].gold
+        if p.enhancers:
+            v += sum(self.cdef[e].gold for e, it in p.enhancers.items() if it == c)
+        return v
 
     def sellable(self, p: Player) -> list[int]:
         """Items that may be sold: carried ones and Items (and valued one-shots) in hand."""

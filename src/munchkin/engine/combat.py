@@ -67,13 +67,51 @@ class CombatMixin(EffectsMixin):
                 floor = True
         if floor and s < 1:
             s = 1
-        fighters = [self.players[f] for f in c.fighters()]
-        for mod in d.modifiers:
-            if any(self.matches(f, mod.if_, monster_bonus=mod.value > 0) for f in fighters):
-                s += mod.value
+        if d.modifiers:
+            fighters = [self.players[f] for f in c.fighters()]
+            for mod in d.modifiers:
+                if self.modifier_applies(c, m, mod, fighters):
+                    s += mod.value
         for _, b in m.oneshots:
             s += b
         return s
+
+    def modifier_applies(self, c: Combat, m: MonsterIn, mod: Any, fighters: list[Player]) -> bool:
+        """A monster's bonus or penalty against some characters: does it count in this fight?
+        A bonus against a sex also counts when a fighter kept a Sidekick of that sex."""
+        if any(self.matches(f, mod.if_, monster_bonus=mod.value > 0) for f in fighters):
+            return True
+        return bool(c.sex_bonus) and mod.value > 0 and (m.card, mod.if_.sex) in c.sex_bonus
+
+    def sidekick_sex_check(self, c: Combat) -> Flow:
+        """A monster with a bonus against a sex faces a fighter's Sidekick of that sex: its owner
+        discards the Sidekick at once, or the bonus counts for the rest of the fight."""
+        if not self.sidekick_sexes:
+            return
+        cdef = self.cdef
+        for m in list(c.monsters):
+            for mod in cdef[m.base].modifiers:
+                cond = mod.if_
+                if mod.value <= 0 or cond.sex is None or (m.card, cond.sex) in c.sex_bonus:
+                    continue
+                if any(v is not None for k, v in vars(cond).items() if k != "sex"):
+                    continue  # only a bonus against a sex alone looks at Sidekicks
+                for f in c.fighters():
+                    q = self.players[f]
+                    if q.sex == cond.sex or (m.card, cond.sex) in c.sex_bonus:
+                        continue  # the bonus counts anyway
+                    for k in list(q.sidekicks):
+                        if self.sidekick_sex(q, k) != cond.sex or (m.card, k) in c.sex_asked:
+                            continue
+                        c.sex_asked.add((m.card, k))
+                        acts = (Action(A.KEEP, f, k), Action(A.DISCARD, f, k))
+                        act = yield Prompt(BEFORE, (f,), (k, acts, ("sidekick_sex", m.card, mod.value)))
+                        if act.kind == A.DISCARD:
+                            self.lose_card(q, k, f"discarded before {cdef[m.base].name}")
+                        else:
+                            c.sex_bonus.add((m.card, cond.sex))
+                            self.events.append(("sex_bonus", f, k, m.card, mod.value))
+                            break
 
     def monsters_strength(self, c: Combat) -> int:
         return sum(self.monster_strength(c, m) for m in c.monsters)
@@ -117,6 +155,14 @@ class CombatMixin(EffectsMixin):
             n = sum(1 for k in p.equipped if cdef[k].complex and self.can_use(p, k))
             if n:
                 parts.append(("Complex gear", n))
+        if p.equipped and self.has_ability(p, "headgear_bonus"):
+            n = sum(1 for k in p.equipped if cdef[k].slot == "headgear" and self.can_use(p, k))
+            if n:
+                parts.append(("Headgear (Dude)", n))
+        if p.equipped and self.has_ability(p, "bow_bonus"):
+            n = sum(1 for k in p.equipped if "Bow" in cdef[k].name and self.can_use(p, k))
+            if n:
+                parts.append(("Items named Bow (Indian)", 2 * n))
         return parts
 
     def side_strength(self, c: Combat) -> int:
@@ -193,7 +239,7 @@ class CombatMixin(EffectsMixin):
             parts = [(f"Level {d.level}", d.level)]
             parts += [(cdef[e].name, cdef[e].strength) for e in m.enhancers]
             for mod in d.modifiers:
-                if any(self.matches(f, mod.if_, monster_bonus=mod.value > 0) for f in fighters_p):
+                if self.modifier_applies(c, m, mod, fighters_p):
                     parts.append(
                         (f"{'+' if mod.value > 0 else ''}{mod.value} against {_cond_words(mod.if_)}", mod.value)
                     )
@@ -273,6 +319,8 @@ class CombatMixin(EffectsMixin):
         passed: set[int] = set()
         order = self.seat_order()
         while not c.ended and not self.over:
+            if self.sidekick_sexes:
+                yield from self.sidekick_sex_check(c)
             seats = tuple(s for s in order if s not in passed and len(self.legal_actions_in_window(s)) > 1)
             if not seats:
                 return
@@ -317,26 +365,25 @@ class CombatMixin(EffectsMixin):
         p = self.players[c.fighter]
         return p.level + sum(self.cdef[m.base].levels for m in c.monsters) >= 10
 
-    def compels_help(self, c: Combat, helper: int) -> bool:
-        """Kneepads of Allure: a lower-Level player cannot refuse, except in a fight for the win."""
+    def compels_help(self, c: Combat, helper: int) -> int:
+        """The Item that compels this player's help (Kneepads of Allure, Sheriff's Badge), or -1:
+        the asked player cannot refuse, except in a fight for the win, which compelled help never is."""
         p, q = self.players[c.fighter], self.players[helper]
-        return (
-            q.level < p.level
-            and not self.for_the_win(c)
-            and any(
-                (h := card_hook(self, k)) is not None and h.compels_help(self, p) and self.can_use(p, k)
-                for k in p.equipped
-            )
-        )
+        if self.for_the_win(c):
+            return -1
+        for k in p.equipped:
+            if (h := card_hook(self, k)) is not None and h.compels_help(self, p, q) and self.can_use(p, k):
+                return k
+        return -1
 
     def ask_for_help(self, c: Combat, act: Action) -> Flow:
         """Ask one player; they accept or refuse. Returns True if the fight changed."""
         helper = act.target
         c.asked.add(helper)
         self.events.append(("ask", c.fighter, helper, act.cards, act.n, act.flag))
-        if self.compels_help(c, helper):
+        if (by := self.compels_help(c, helper)) >= 0:
             c.helper, c.forced_help = helper, True
-            self.events.append(("compelled", helper, c.fighter))
+            self.events.append(("compelled", helper, c.fighter, by))
             return True  # no reward may be demanded
         answer = yield Prompt(HELP, (helper,), act)
         if answer.kind == A.ACCEPT:
@@ -385,6 +432,12 @@ class CombatMixin(EffectsMixin):
             hp = self.players[c.helper]
             if self.has_ability(hp, "levels_for_helping"):
                 self.gain_levels(hp, killed, "helping kill a monster (Elf)", may_win=self.options.shared_victories)
+            elif (
+                self.has_ability(hp, "levels_for_helping_without_treasure")
+                and c.deal_treasures == 0
+                and not c.deal_items
+            ):
+                self.gain_levels(hp, killed, "helping for no reward (Cavalry)", may_win=self.options.shared_victories)
             if self.over and self.options.shared_victories and c.fighter in self.winners:
                 self.declare_winner([c.fighter, c.helper])
         if self.over:
@@ -443,8 +496,7 @@ class CombatMixin(EffectsMixin):
                 turn = c.helper
         for it in c.deal_items:
             if it in p.items and not hp.dead:
-                self.remove_from_play(p, it)
-                hp.items.append(it)
+                self.move_item(p, hp, it)
                 self.events.append(("gift", p.seat, hp.seat, it))
 
     def _hand_over(self, drawn: list[int], k: int, seat: int) -> None:
@@ -466,8 +518,7 @@ class CombatMixin(EffectsMixin):
         for it in c.deal_items:  # the helper was promised these for helping
             p, hp = self.players[c.fighter], self.players[c.helper]
             if it in p.items and not hp.dead and not p.dead:
-                self.remove_from_play(p, it)
-                hp.items.append(it)
+                self.move_item(p, hp, it)
                 self.events.append(("gift", p.seat, hp.seat, it))
 
     def run_away(self, c: Combat, p: Player) -> Flow:
@@ -484,6 +535,10 @@ class CombatMixin(EffectsMixin):
                     c.escapes.add(c.helper)
                 yield from self.settle_table()  # a Whiz Kid sacrificed takes its exception along
                 return
+            if act.kind == A.DISCARD:  # a Steed with a Run Away penalty, let go before the roll
+                self.lose_card(p, act.card, "let go before running")
+                yield from self.settle_table()
+                continue
             if act.kind == A.FLIGHT:
                 for k in act.cards:
                     self.spend(p, k)
@@ -503,14 +558,20 @@ class CombatMixin(EffectsMixin):
 
     def run_away_bonus(self, c: Combat, p: Player, m: MonsterIn) -> int:
         cdef = self.cdef
-        b = cdef[m.base].run_away
+        d = cdef[m.base]
+        b = d.run_away if d.is_monster else 0  # a Steed fought as a monster has no Run Away modifier
         if m.mate_of is not None and (h := card_hook(self, m.card)) is not None:
             b -= h.run_penalty()
+        own = 0
+        steed = None
         for k in p.races + p.classes + p.sidekicks:
-            b += cdef[k].run_away
+            own += cdef[k].run_away
         for k in p.equipped:
             if self.can_use(p, k):
-                b += cdef[k].run_away
+                own += cdef[k].run_away
+                if cdef[k].steed and cdef[k].run_away:
+                    steed = cdef[k].run_away
+        b += own if steed is None else steed  # a Steed's modifier replaces the rider's own
         for k in p.curses:
             h = card_hook(self, k)
             if h is not None:

@@ -33,6 +33,9 @@ class GameCore:
     treasure_discard: list[int]
     limbo: list[int]
     sidekicks_discardable: bool
+    sidekick_sexes: bool  # some Sidekick has a sex (monster bonuses against it)
+    item_grants: bool  # some Item grants abilities (has_ability must look at Items)
+    extra_big_cards: bool  # some card lets its owner carry more Big items
     set_aside: list[int]
     log: list[tuple[Any, ...]]
     events: list[tuple[Any, ...]]

@@ -58,6 +58,11 @@ class EffectsMixin(CharacterMixin):
             for k, it in list(p.carried.items()):
                 if it == c:
                     del p.carried[k]
+            if p.enhancers:  # its Item Enhancers go with it
+                for e, it in list(p.enhancers.items()):
+                    if it == c:
+                        del p.enhancers[e]
+                        self.discard(e)
             if c == p.cheat_item:
                 p.cheat_item = -1
                 if p.cheat >= 0:  # Cheat! is discarded when its Item goes
@@ -75,8 +80,16 @@ class EffectsMixin(CharacterMixin):
                 p.super_munchkin = -1
         elif c in p.curses:
             p.curses.remove(c)
+        elif c in p.enhancers:
+            del p.enhancers[c]
         elif c in p.sidekicks:
             p.sidekicks.remove(c)
+            p.swapped.discard(c)
+            if c == p.cheat_item:  # a Cheat! on this Sidekick goes with it
+                p.cheat_item = -1
+                if p.cheat >= 0:
+                    self.discard(p.cheat)
+                    p.cheat = -1
             item = p.carried.pop(c, -1)
             if item >= 0 and item in p.items:  # a Sidekick goes with anything it carries
                 self.remove_from_play(p, item)  # also lets go of a Cheat! on it
@@ -94,6 +107,16 @@ class EffectsMixin(CharacterMixin):
             p.cheat_item = -1
         elif c in p.hand:
             p.hand.remove(c)
+
+    def move_item(self, p: Player, q: Player, c: int) -> None:
+        """An Item changes hands on the table (gift, trade, theft): its Item Enhancers go along."""
+        moving = [e for e, it in p.enhancers.items() if it == c] if p.enhancers else []
+        for e in moving:
+            del p.enhancers[e]
+        self.remove_from_play(p, c)
+        q.items.append(c)
+        for e in moving:
+            q.enhancers[e] = c
 
     def lose_card(self, p: Player, c: int, why: str = "") -> None:
         """A card in play or in hand goes to its discard pile (with any kept Curse tied to it)."""
@@ -119,13 +142,17 @@ class EffectsMixin(CharacterMixin):
         for p in self.players:
             if p.dead:
                 continue
-            while len(p.sidekicks) > 1 and len(p.sidekicks) > self.sidekick_limit(p):
+            while len(p.sidekicks) > 1 and self.sidekick_count(p) > self.sidekick_limit(p):
                 acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
                 act = yield Prompt(BEFORE, (p.seat,), (-1, acts + self.corrections(p, "two_sidekicks")))
                 if act.kind == A.DISCARD:
                     self.lose_card(p, act.card, f"one {self.cdef[act.card].word} only")
                 else:
                     yield from self.do_free_action(act)
+            while len(p.items) > 1 and len(steeds := [k for k in self.steeds(p) if k != p.cheat_item]) > 1:
+                acts = tuple(Action(A.DISCARD, p.seat, k) for k in steeds)
+                act = yield Prompt(BEFORE, (p.seat,), (-1, acts))
+                self.lose_card(p, act.card, "one Steed only")
             while len(p.equipped) > 1 and (over := self.equipment_overflow(p)):
                 need = "equip_any_complex" if any(self.cdef[k].complex for k in over) else "extra_headgear"
                 acts = tuple(Action(A.UNEQUIP, p.seat, k) for k in over)
@@ -172,8 +199,7 @@ class EffectsMixin(CharacterMixin):
                     acts += [a for a in self.sale_actions(p) if any(cdef[c].big for c in a.cards)]
                 act = yield Prompt(BEFORE, (p.seat,), (-1, tuple(acts)))
                 if act.kind == A.GIVE:
-                    self.remove_from_play(p, act.card)
-                    self.players[act.target].items.append(act.card)
+                    self.move_item(p, self.players[act.target], act.card)
                     self.events.append(("gift", p.seat, act.target, act.card))
                 elif act.kind == A.DISCARD:
                     self.lose_card(p, act.card, "one Big item only")
@@ -184,10 +210,12 @@ class EffectsMixin(CharacterMixin):
         d = self.cdef[c]
         if which == "any":
             return True
-        if which == "big":
-            return d.big
+        if which == "big":  # a Steed is big for Traps and thieves (not for the Big-item limit)
+            return d.big or d.steed
         if which == "small":
-            return not d.big
+            return not d.big and not d.steed
+        if which == "steed":
+            return d.steed
         if which == "below_waist":
             return "below_waist" in d.tags
         if which in ("headgear", "armor", "footgear", "hands"):
@@ -428,7 +456,8 @@ class EffectsMixin(CharacterMixin):
         if p.dead:
             return
         self.events.append(("death", p.seat, why))
-        corpse = list(p.hand) + list(p.items) + list(p.sidekicks)
+        # each Item apart from its Item Enhancers and Cheat!: separate picks
+        corpse = list(p.hand) + list(p.items) + list(p.enhancers) + list(p.sidekicks)
         if p.cheat >= 0:
             corpse.append(p.cheat)
         p.hand.clear()
@@ -436,6 +465,8 @@ class EffectsMixin(CharacterMixin):
         p.equipped.clear()
         p.sidekicks.clear()
         p.carried.clear()
+        p.enhancers.clear()
+        p.swapped.clear()
         p.cheat = p.cheat_item = -1
         p.dead = True
         p.reborn = True

@@ -49,6 +49,14 @@ class Setup:
     scenario: dict[str, Any] | None = None
 
 
+def declared_sexes(declared: list[str | None] | None, seed: int) -> list[str] | None:
+    """Each character's sex: as its player declared it, else drawn from the table's seed."""
+    if not declared:
+        return None
+    pick = random.Random(seed)  # not the game's RNG: the setup comes before it
+    return [s if s in ("male", "female") else pick.choice(("male", "female")) for s in declared]
+
+
 class Game(LegalMixin):
     """One game of Munchkin. Drive it with `to_act`, `legal_actions`, `apply` or `play`."""
 
@@ -65,6 +73,9 @@ class Game(LegalMixin):
         self.ncards = len(self.cdef)
         # Star Munchkin: Sidekicks may be discarded at any time (Hirelings too, in a combined game)
         self.sidekicks_discardable = any(d.kind == "sidekick" for d in self.defs)
+        self.sidekick_sexes = any(d.is_sidekick and d.sex for d in self.defs)
+        self.item_grants = any(d.is_item and d.abilities for d in self.defs)
+        self.extra_big_cards = any(d.extra_big for d in self.defs)
         self.rng = random.Random(setup.seed)
         self.forced_rolls: list[int] = []
         sexes = setup.sexes or [self.rng.choice(("male", "female")) for _ in names]
@@ -184,8 +195,8 @@ class Game(LegalMixin):
             else:
                 p.hand.append(card)
                 p.received.add(card)
-                if self._playable_now(p.seat, card):
-                    yield from self._drawn_choice(p, card)
+                if d.steed or self._playable_now(p.seat, card):
+                    fought = yield from self._drawn_choice(p, card)
         if self.over:
             return
         if not fought and not p.dead:
@@ -225,9 +236,18 @@ class Game(LegalMixin):
                 return act
 
     def _drawn_choice(self, p: Player, card: int) -> Flow:
+        """Keep a face-up Door or play it; a Steed may instead be fought as a monster.
+        Returns True if a fight took place."""
         act = yield Prompt(DRAWN, (p.seat,), card)
+        if act.kind == A.PLAY and act.flag == "fight":
+            p.hand.remove(card)
+            p.received.discard(card)
+            self.transferred = False
+            yield from self.fight(p.seat, card, kicked=True)
+            return not self.transferred
         if act.kind == A.PLAY:
             yield from self.do_free_action(act)
+        return False
 
     def _charity(self, p: Player) -> Flow:
         self.charity_given = {}
@@ -524,6 +544,8 @@ class Game(LegalMixin):
                     sorted(p.equipped),
                     p.sidekicks,
                     sorted(p.carried.items()),
+                    sorted(p.enhancers.items()),
+                    sorted(p.swapped),
                     p.cheat,
                     p.cheat_item,
                     p.curses,

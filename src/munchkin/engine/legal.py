@@ -76,6 +76,8 @@ class LegalMixin(CombatMixin):
             card = pr.data
             out = [Action(A.KEEP, seat, card)]
             out += [a for a in self.card_actions(seat, card, own_turn=True) if a.card == card]
+            if self.cdef[card].steed:  # a Steed drawn face-up may be fought as a monster instead
+                out.append(Action(A.PLAY, seat, card, flag="fight"))
             return out
         if k == CURSE_WINDOW:
             self.ctx = "curse_window"
@@ -154,7 +156,7 @@ class LegalMixin(CombatMixin):
             for k in carriers:  # the Sidekick is named only when two could take the Item
                 named = (k,) if len(carriers) > 1 else ()
                 for c in p.items:
-                    if c not in exempt and (c not in p.equipped or cdef[c].big):
+                    if c not in exempt and (c not in p.equipped or cdef[c].big) and not cdef[c].steed:
                         out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
             out += self.exchange_actions(p, gifts=True)
         else:
@@ -200,6 +202,8 @@ class LegalMixin(CombatMixin):
             for q in self.players:
                 if q is not p and not q.dead:
                     for c in mine:
+                        if cdef[c].steed and not self.steed_room(q):
+                            continue
                         if not cdef[c].big or self.may_carry_big(q):
                             out.append(Action(A.GIVE, p.seat, c, q.seat))
         out += self.trade_actions(p)
@@ -235,7 +239,7 @@ class LegalMixin(CombatMixin):
 
     def _big_room(self, p: Player) -> int:
         """How many more Big items this character may carry (a large number for a Dwarf)."""
-        return 99 if self.has_ability(p, "carry_any_big") else 1 - self.big_count(p)
+        return 99 if self.has_ability(p, "carry_any_big") else self.big_allowance(p) - self.big_count(p)
 
     def _any_time(self, c: int) -> bool:
         d = self.cdef[c]
@@ -250,17 +254,36 @@ class LegalMixin(CombatMixin):
         if d.is_class:
             return [Action(A.PLAY, seat, c)] if self.can_play_class(p, c) else []
         if d.is_item:
+            if d.steed:
+                return [Action(A.PLAY, seat, c)] if self.steed_room(p) else []
             return [Action(A.PLAY, seat, c)] if (not d.big or self.may_carry_big(p)) else []
         if d.is_sidekick:  # any time, even in combat, while there is room for one more
-            return [Action(A.PLAY, seat, c)] if len(p.sidekicks) < self.sidekick_limit(p) else []
+            return [Action(A.PLAY, seat, c)] if self.sidekick_count(p) < self.sidekick_limit(p) else []
+        if d.is_item_enhancer:  # on your own turn, out of combat, onto an Item of yours (not a Steed)
+            if not own_turn or self.combat is not None or seat != self.active:
+                return []
+            cdef = self.cdef
+            targets = _unique([k for k in p.items if cdef[k].is_item and not cdef[k].steed], cdef)
+            return [Action(A.PLAY, seat, c, cards=(k,), flag="on") for k in targets]
         if d.is_curse:
-            return [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead]
+            return self.curse_targets(seat, c)
         if d.is_gual:
             return [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead and q.level < 9]
         h = card_hook(self, c)
         if h is not None and (d.is_special or d.is_one_shot):
             return h.actions(self, seat, c)
         return []
+
+    def curse_targets(self, seat: int, c: int) -> list[Action]:
+        """A Curse (Trap) on any player; one that changes sex also on any Sidekick in play."""
+        out = [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead]
+        if self.cdef[c].changes_sex:
+            cdef = self.cdef
+            for q in self.players:
+                for k in q.sidekicks:
+                    if cdef[k].sex and not q.dead:
+                        out.append(Action(A.PLAY, seat, c, q.seat, cards=(k,), flag="sidekick"))
+        return out
 
     def can_play_race(self, p: Player, c: int) -> bool:
         if any(self.cdef[r].idx == self.cdef[c].idx for r in p.races):
@@ -278,23 +301,23 @@ class LegalMixin(CombatMixin):
         cdef = self.cdef
         items = [c for c in self.sellable(p) if cdef[c].gold > 0]
         double = self.has_ability(p, "double_sale") and not p.double_sale_used
-        key = (p.seat, room, double, tuple(items))
+        key = (p.seat, room, double, tuple(items), tuple(p.enhancers.items()))
         hit = self._sale_cache.get(key)
         if hit is not None:
             return hit
-        out = self._sales(p, items, room, double)
+        out = self._sales(p, items, room, double, {c: self.sale_value(p, c) for c in items})
         if len(self._sale_cache) > 256:
             self._sale_cache.clear()
         self._sale_cache[key] = out
         return out
 
-    def _sales(self, p: Player, items: list[int], room: int, double: bool) -> list[Action]:
+    def _sales(self, p: Player, items: list[int], room: int, double: bool, gold: dict[int, int]) -> list[Action]:
         cdef = self.cdef
-        total = sum(cdef[c].gold for c in items)
-        best = max((cdef[c].gold for c in items), default=0)
+        total = sum(gold[c] for c in items)
+        best = max((gold[c] for c in items), default=0)
         if total + (best if double else 0) < 1000:
             return []
-        items.sort(key=lambda c: (-cdef[c].gold, cdef[c].idx))
+        items.sort(key=lambda c: (-gold[c], cdef[c].idx))
         out: list[Action] = []
         seen: set[tuple[Any, ...]] = set()
 
@@ -306,7 +329,7 @@ class LegalMixin(CombatMixin):
                 return
             lv = levels(t)
             if lv >= 1:
-                vals = [cdef[k].gold * (2 if k == dbl else 1) for k in chosen]
+                vals = [gold[k] * (2 if k == dbl else 1) for k in chosen]
                 if all(levels(t - v) < lv for v in vals):
                     key = (tuple(sorted(cdef[k].idx for k in chosen)), cdef[dbl].idx if dbl >= 0 else -1)
                     if key not in seen:
@@ -315,9 +338,9 @@ class LegalMixin(CombatMixin):
                 return
             for j in range(i, len(items)):
                 k = items[j]
-                rec(j + 1, chosen + [k], t + cdef[k].gold, dbl)
+                rec(j + 1, chosen + [k], t + gold[k], dbl)
                 if double and dbl < 0:
-                    rec(j + 1, chosen + [k], t + 2 * cdef[k].gold, k)
+                    rec(j + 1, chosen + [k], t + 2 * gold[k], k)
 
         rec(0, [], 0, -1)
         return out
@@ -329,7 +352,7 @@ class LegalMixin(CombatMixin):
         for q in self.players:
             if q is p or q.dead:
                 continue
-            for c in _unique([k for k in q.items if not cdef[k].big], cdef):
+            for c in _unique([k for k in q.items if not cdef[k].big and not cdef[k].steed], cdef):
                 for d in pay[:3]:
                     out.append(Action(A.STEAL, p.seat, c, q.seat, cards=(d,)))
         return out
@@ -383,11 +406,11 @@ class LegalMixin(CombatMixin):
                 for m in c.monsters:
                     out.append(Action(A.PLAY, seat, k, monster=m.card))
             elif d.is_curse:  # any player, any time
-                out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead]
+                out += self.curse_targets(seat, k)
             elif d.is_gual:  # on yourself or anyone, any time, never the winning level
                 out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead and q.level < 9]
             elif d.is_sidekick:
-                if len(p.sidekicks) < self.sidekick_limit(p):
+                if self.sidekick_count(p) < self.sidekick_limit(p):
                     out.append(Action(A.PLAY, seat, k))
             elif d.is_monster:
                 if d.undead and any(cdef[m.base].undead for m in c.monsters):
@@ -587,6 +610,9 @@ class LegalMixin(CombatMixin):
             out.append(Action(A.SACRIFICE, seat, k))
             if c.helper >= 0 and seat == c.fighter:
                 out.append(Action(A.SACRIFICE, seat, k, flag="both"))
+        for k in p.items:  # a Steed that slows you may be let go before the roll
+            if self.cdef[k].steed and self.cdef[k].run_away < 0:
+                out.append(Action(A.DISCARD, seat, k))
         if self.has_ability(p, "flight_spell") and flight["used"] < 3:
             out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(p.hand + p.items, self.cdef)]
         for m in remaining:
@@ -669,6 +695,18 @@ class LegalMixin(CombatMixin):
                 p.hand.remove(act.card)
                 p.sidekicks.append(act.card)
                 self.events.append(("play", act.seat, act.card))
+            elif d.is_item_enhancer:
+                p.hand.remove(act.card)
+                p.enhancers[act.card] = act.cards[0]
+                self.events.append(("enhance_item", act.seat, act.card, act.cards[0]))
+            elif d.is_curse and act.flag == "sidekick":  # a sex change played on a Sidekick
+                p.hand.remove(act.card)
+                q = self.players[act.target]
+                k = act.cards[0]
+                self.discard(act.card)
+                if k in q.sidekicks:
+                    q.swapped ^= {k}
+                    self.events.append(("sidekick_sex", act.seat, act.target, k, self.sidekick_sex(q, k)))
             else:
                 h = card_hook(self, act.card)
                 if h is not None:
@@ -682,7 +720,7 @@ class LegalMixin(CombatMixin):
         elif k == A.SELL:
             total = 0
             for c in act.cards:
-                total += cdef[c].gold * (2 if c == act.card else 1)
+                total += self.sale_value(p, c) * (2 if c == act.card else 1)
                 self.remove_from_play(p, c)
                 self.discard(c)
             if act.card >= 0:
@@ -699,8 +737,7 @@ class LegalMixin(CombatMixin):
                 self.events.append(("offer", act.seat, act.target, act.card, -1))
                 answer = yield Prompt(OFFER, (act.target,), act)
                 if answer.kind == A.ACCEPT and act.card in p.items:
-                    self.remove_from_play(p, act.card)
-                    q.items.append(act.card)
+                    self.move_item(p, q, act.card)
                     self.events.append(("gift", act.seat, act.target, act.card))
                 else:
                     self.events.append(("refuse_trade", act.target, act.seat))
@@ -710,10 +747,8 @@ class LegalMixin(CombatMixin):
             self.events.append(("offer", act.seat, act.target, act.card, theirs))
             answer = yield Prompt(OFFER, (act.target,), act)
             if answer.kind == A.ACCEPT and act.card in p.items and theirs in q.items:
-                self.remove_from_play(p, act.card)
-                self.remove_from_play(q, theirs)
-                p.items.append(theirs)
-                q.items.append(act.card)
+                self.move_item(p, q, act.card)
+                self.move_item(q, p, theirs)
                 self.events.append(("trade", act.seat, act.target, act.card, theirs))
             else:
                 self.events.append(("refuse_trade", act.target, act.seat))
@@ -722,8 +757,7 @@ class LegalMixin(CombatMixin):
             q = self.players[act.target]
             roll = (yield from self.die_roll(p, "theft")) + self.die_modifier(p)
             if roll >= 4 and act.card in q.items:
-                self.remove_from_play(q, act.card)
-                p.items.append(act.card)
+                self.move_item(q, p, act.card)
                 self.events.append(("steal", act.seat, act.target, act.card, True))
             else:
                 self.events.append(("steal", act.seat, act.target, act.card, False))
@@ -808,7 +842,7 @@ class LegalMixin(CombatMixin):
                 raise IllegalAction("an Item is listed twice")
             if act.card >= 0 and (not self.has_ability(p, "double_sale") or p.double_sale_used):
                 raise IllegalAction("only a Halfling may sell one Item at double price, once a turn")
-            total = sum(self.cdef[x].gold * (2 if x == act.card else 1) for x in act.cards)
+            total = sum(self.sale_value(p, x) * (2 if x == act.card else 1) for x in act.cards)
             if total < 1000:
                 raise IllegalAction(f"the Items are worth {total} gold; a level costs 1,000")
             if p.level >= 9:

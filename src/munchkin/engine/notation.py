@@ -40,8 +40,12 @@ def action_text(g: Game, a: Action) -> str:
             return f"play {n(a.card)} to make it a {a.n}"
         if a.flag == "only" and a.target >= 0:  # Instant Wall for one of the two fighters
             return f"play {n(a.card)} for {who(a.target)} only"
-        if a.flag == "destroy" and a.cards and a.target >= 0:  # Annihilate, Antimatter
+        if a.flag in ("destroy", "sidekick") and a.cards and a.target >= 0:  # Annihilate; a Trap on a Sidekick
             return f"play {n(a.card)} on {who(a.target)}'s {n(a.cards[0])}"
+        if a.flag == "on" and a.cards:  # an Item Enhancer onto one of your Items
+            return f"play {n(a.card)} on {n(a.cards[0])}"
+        if a.flag == "fight":  # a Steed drawn face-up, fought as a monster
+            return f"fight {n(a.card)}"
         s = f"play {n(a.card)}"
         if a.flag == "with" or (a.cards and a.flag != "target"):
             s += f" with {_list(g, a.cards)}"
@@ -177,6 +181,7 @@ VERBS = (
     "trade",
     "back",
     "ready",
+    "fight",
 )
 
 

@@ -22,6 +22,8 @@ class Player:
         "equipped",
         "sidekicks",
         "carried",
+        "enhancers",
+        "swapped",
         "cheat",
         "cheat_item",
         "curses",
@@ -46,6 +48,8 @@ class Player:
         self.equipped: set[int] = set()
         self.sidekicks: list[int] = []  # Sidekicks and Hirelings in play
         self.carried: dict[int, int] = {}  # Sidekick -> the Item it carries (also among items)
+        self.enhancers: dict[int, int] = {}  # Item Enhancer -> the Item it is attached to
+        self.swapped: set[int] = set()  # Sidekicks whose sex a card changed
         self.cheat = -1
         self.cheat_item = -1
         self.curses: list[int] = []  # Curses kept in play as reminders
@@ -58,6 +62,8 @@ class Player:
     def in_play(self) -> list[int]:
         """Every card this player has on the table."""
         out = self.races + self.classes + self.items + self.curses + self.sidekicks
+        if self.enhancers:
+            out += self.enhancers
         for c in (self.half_breed, self.super_munchkin, self.cheat):
             if c >= 0:
                 out.append(c)
@@ -108,6 +114,8 @@ class Combat:
         "extra_levels",
         "forced_help",
         "kicked",
+        "sex_bonus",
+        "sex_asked",
     )
 
     def __init__(self, fighter: int, kicked: bool) -> None:
@@ -133,6 +141,8 @@ class Combat:
         self.extra_levels = 0
         self.forced_help = False
         self.kicked = kicked
+        self.sex_bonus: set[tuple[int, str]] = set()  # (monster, sex): a bonus kept on by a Sidekick
+        self.sex_asked: set[tuple[int, int]] = set()  # (monster, Sidekick) pairs already put to the owner
 
     def fighters(self) -> tuple[int, ...]:
         return (self.fighter,) if self.helper < 0 else (self.fighter, self.helper)

@@ -29,9 +29,15 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
         "equipped": [cp(c) for c in p.items if c in p.equipped],
         "carried": [cp(c) for c in p.items if c not in p.equipped],
         "sidekicks": [
-            {**cp(k), "word": g.cdef[k].word, "carrying": cp(p.carried[k]) if k in p.carried else None}
+            {
+                **cp(k),
+                "word": g.cdef[k].word,
+                "carrying": cp(p.carried[k]) if k in p.carried else None,
+                "sex": g.sidekick_sex(p, k) or None,
+            }
             for k in p.sidekicks
         ],
+        "item_enhancers": [{**cp(e), "on": cp(it)} for e, it in p.enhancers.items()],
         "cheat": cp(p.cheat_item) if p.cheat >= 0 else None,
         "curses": [cp(c) for c in p.curses],
         "hand_size": len(p.hand),
@@ -134,7 +140,13 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "refuse_trade":
         return f"{n(ev[1])} turns down {n(ev[2])}'s offer."
     if k == "compelled":
-        return f"{n(ev[1])} cannot refuse to help {n(ev[2])} (Kneepads of Allure)."
+        return f"{n(ev[1])} cannot refuse to help {n(ev[2])} ({c(ev[3]) if len(ev) > 3 else 'Kneepads of Allure'})."
+    if k == "enhance_item":
+        return f"{n(ev[1])} puts {c(ev[2])} on {c(ev[3])}."
+    if k == "sidekick_sex":
+        return f"{n(ev[1])} changes the sex of {n(ev[2])}'s {c(ev[3])}: now {ev[4]}."
+    if k == "sex_bonus":
+        return f"{n(ev[1])} keeps {c(ev[2])}, so {c(ev[3])} gets its {ev[4]:+d} against that sex."
     if k == "back_out":
         return f"{n(ev[1])} backs out of {n(ev[2])}'s fight for the win."
     if k == "bribe":

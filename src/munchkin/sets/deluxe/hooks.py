@@ -71,21 +71,39 @@ hook("deluxe.super_munchkin")(_Attachment("class"))
 
 
 class Cheat(CardHook):
+    """Attach to an Item (on your own turn, out of combat). With `sidekicks` (the Good, the Bad,
+    and the Munchkin) it may instead go on a Sidekick, at any time: one more Sidekick in play."""
+
+    def __init__(self, sidekicks: bool = False) -> None:
+        self.sidekicks = sidekicks
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         p = g.players[seat]
-        if not _own_turn_free(g, seat) or p.cheat >= 0:
+        if p.cheat >= 0:
             return []
-        items = [c for c in p.items] + [c for c in p.hand if g.cdef[c].is_item]
-        return [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in dict.fromkeys(items)]
+        out: list[Action] = []
+        if _own_turn_free(g, seat):
+            items = [c for c in p.items] + [c for c in p.hand if g.cdef[c].is_item]
+            out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in dict.fromkeys(items)]
+        if self.sidekicks and g.ctx in ("free", "window"):
+            kicks = p.sidekicks + [c for c in p.hand if g.cdef[c].is_sidekick]
+            out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in dict.fromkeys(kicks)]
+        return out
 
     def apply(self, g: Game, act: Action) -> Flow:
         p = g.players[act.seat]
         p.hand.remove(act.card)
         item = act.cards[0]
+        p.cheat, p.cheat_item = act.card, item
+        if g.cdef[item].is_sidekick:
+            if item in p.hand:
+                p.hand.remove(item)
+                p.sidekicks.append(item)
+            g.events.append(("play", act.seat, act.card))
+            return
         if item in p.hand:
             p.hand.remove(item)
             p.items.append(item)
-        p.cheat, p.cheat_item = act.card, item
         p.equipped.add(item)
         g.events.append(("play", act.seat, act.card))
         return
@@ -260,8 +278,7 @@ class HelpMeOutHere(_CombatCard):
         c.played.append(act.card)
         q = g.players[act.target]
         it = act.cards[0]
-        g.remove_from_play(q, it)
-        p.items.append(it)
+        g.move_item(q, p, it)
         p.equipped.add(it)
         g.events.append(("take_item", act.seat, act.target, it))
         return
@@ -636,8 +653,7 @@ def net_troll(g: Game, p: Player, card: int) -> Flow:
     for q in others:
         if q.level == top and p.items:
             k = yield from g.choose_card(q.seat, p.items, f"take an Item from {p.name}")
-            g.remove_from_play(p, k)
-            q.items.append(k)
+            g.move_item(p, q, k)
             g.events.append(("take_item", q.seat, p.seat, k))
             did = True
     return did
@@ -684,8 +700,8 @@ class SandalsOfProtection(CardHook):
 
 
 class KneepadsOfAllure(CardHook):
-    def compels_help(self, g: Game, p: Player) -> bool:
-        return True
+    def compels_help(self, g: Game, p: Player, helper: Player) -> bool:
+        return helper.level < p.level  # a lower-Level player
 
 
 class TubaOfCharm(CardHook):

@@ -58,6 +58,7 @@ def test_lobby_pages_and_api(client: TestClient) -> None:
     assert "Munchkin" in client.get("/").text
     assert client.get("/api/sets").json() == [
         {"id": "deluxe", "name": "Munchkin Deluxe"},
+        {"id": "good-bad", "name": "The Good, the Bad, and the Munchkin"},
         {"id": "star", "name": "Star Munchkin"},
     ]
     created = new_table(client, ["human", "bot", "bot"])
@@ -244,3 +245,20 @@ def test_finished_tables_come_back_after_a_restart(tmp_path: Path) -> None:
         summary = c.get(f"/api/tables/{tid}").json()
         assert summary["status"] == "over" and summary["winners"] == winners and winners
         assert c.get(f"/api/tables/{tid}/replay").text == first
+
+
+def test_a_seat_declares_its_characters_sex(client: TestClient) -> None:
+    """The Good, the Bad, and the Munchkin: a character's sex is the player's own unless they
+    declare otherwise; the lobby lets each seat declare it, the rest are drawn from the seed."""
+    seats = [
+        {"name": "Kitty", "kind": "human", "sex": "female"},
+        {"name": "Dillon", "kind": "bot", "sex": "male"},
+        {"name": "Bob", "kind": "bot"},
+    ]
+    r = client.post("/api/tables", json={"name": "t", "sets": ["good-bad"], "seats": seats, "bot_delay": 0, "seed": 5})
+    assert r.status_code == 201, r.text
+    g = runner(client, r.json()["table"]["id"]).game
+    assert [p.sex for p in g.players[:2]] == ["female", "male"]
+    assert g.players[2].sex in ("male", "female")
+    bad = client.post("/api/tables", json={"name": "t", "seats": [{**seats[0], "sex": "robot"}, *seats[1:]]})
+    assert bad.status_code == 422 and "sex" in bad.text

@@ -37,6 +37,7 @@ class SeatIn(BaseModel):
     name: str = Field(min_length=1, max_length=24)
     kind: Literal["human", "bot"]
     strength: Literal["random", "heuristic"] = "heuristic"
+    sex: Literal["male", "female"] | None = None  # the character's sex as declared; None: at random
 
     @field_validator("name")
     @classmethod

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from munchkin.agents.base import Agent, make_agent
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
-from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.game import Game, Options, Setup, declared_sexes
 from munchkin.engine.notation import parse
 from munchkin.engine.state import CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
 from munchkin.engine.view import narrate
@@ -128,6 +128,7 @@ class TableRunner:
             players=[s.name for s in row.seats],
             seed=int(cfg["seed"]),
             options=Options(**cfg["options"]),
+            sexes=declared_sexes(cfg.get("sexes"), int(cfg["seed"])),
         )
         self.game = Game(self.setup)
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
@@ -463,12 +464,14 @@ def new_table_row(
         rows.append(
             SeatRow(i, s["name"], s["kind"], s.get("strength", "heuristic"), token_hash(tok) if tok else "", False)
         )
-    cfg = {
+    cfg: dict[str, object] = {
         "sets": sets,
         "options": asdict(Options(**options)),
         "seed": seed if seed is not None else secrets.randbelow(2**31),
         "window_seconds": window_seconds,
         "bot_delay": bot_delay,
     }
+    if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn from the seed
+        cfg["sexes"] = [s.get("sex") for s in seats]
     row = TableRow(secrets.token_hex(6), name, now(), cfg, "playing", 0, [], rows)
     return row, tokens

@@ -93,12 +93,21 @@
     );
     strength.value = "heuristic";
 
+    const sex = el(
+      "select",
+      { class: "seat-sex", id: `seat-sex-${i}`, name: `seat-sex-${i}` },
+      el("option", { value: "" }, "at random"),
+      el("option", { value: "male" }, "male"),
+      el("option", { value: "female" }, "female")
+    );
+
     const row = el(
       "li",
       { class: "seat-row", dataset: { seat: i, kind } },
       el("span", { class: "seat-label" }, `Seat ${i + 1}`),
       el("div", { class: "field" }, el("label", { for: name.id }, "Name"), name),
       el("div", { class: "field" }, el("label", { for: kindSel.id }, "Who plays"), kindSel),
+      el("div", { class: "field" }, el("label", { for: sex.id }, "Character's sex"), sex),
       el(
         "div",
         { class: "field strength-field" },
@@ -131,6 +140,7 @@
       name: row.querySelector(".seat-name").value.trim(),
       kind: row.querySelector(".seat-kind").value,
       strength: row.querySelector(".seat-strength").value,
+      sex: row.querySelector(".seat-sex").value || null,
     }));
     if (seats.some((s) => !s.name)) problems.push("every seat needs a name");
     const lower = seats.map((s) => s.name.toLowerCase());

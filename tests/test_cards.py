@@ -127,3 +127,98 @@ def test_star_vocabulary_errors_say_what_is_wrong() -> None:
         Card.model_validate({**base, "deck": "door", "kind": "sidekick", "sidekick": {"grants": ["fly"]}})
     ok = Card.model_validate({**base, "deck": "door", "kind": "sidekick", "sidekick": {"bonus": 2}})
     assert ok.sidekick is not None and ok.sidekick.bonus == 2
+
+
+RULEBOOK_GOOD_BAD = {
+    "Bowler Hat",
+    "Bowie Knife",
+    "Ghost Rider",
+    "Gol-Darned",
+    "Bullwhip",
+    "Branding Iron",
+    "Civil War Cannon",
+    "Grizzly",
+    "Mechanical Bull",
+    "Killer Jalapeño",
+    "Catamount",
+    "Sheriff's Badge",
+    "20-Gallon Hat",
+    "Crusty Old Prospector",
+    "Schoolmarm",
+    "Cavalry",
+    "Cowboy",
+    "Indian",
+    "Outlaw",
+    "Dude",
+    "Super Munchkin",
+    "Cheat!",
+    "Wandering Monster",
+    "Lose Your Armor",
+}
+
+
+def test_good_bad_counts_and_provenance() -> None:
+    cs = load_set("good-bad")
+    doors = sum(c.copies for c in cs.cards if c.deck == "door")
+    treasures = sum(c.copies for c in cs.cards if c.deck == "treasure")
+    assert doors + treasures == 227 and (doors, treasures) == (cs.door_cards, cs.treasure_cards)
+    by_name = {c.name: c for c in cs.cards}
+    for name in RULEBOOK_GOOD_BAD:  # every card the rulebook names is in the box, and says so
+        assert by_name[name].provenance == "rulebook", name
+    for c in cs.cards:
+        if c.provenance != "original":
+            assert c.note, f"{c.name} ({c.provenance}) has no note on where its facts come from"
+    assert not [c for c in cs.cards if c.kind == "race"], "this edition has no Races"
+    assert "Half-Breed" not in by_name
+    assert {c.name for c in cs.cards if c.kind == "class"} == {"Cavalry", "Cowboy", "Indian", "Outlaw", "Dude"}
+    steeds = [c for c in cs.cards if c.item and c.item.steed]
+    assert steeds and all(c.deck == "door" for c in steeds)
+    sidekicks = [c for c in cs.cards if c.sidekick]
+    assert sidekicks and all(c.deck == "door" and c.sidekick.sex for c in sidekicks if c.sidekick)
+    assert by_name["Schoolmarm"].sidekick and by_name["Schoolmarm"].sidekick.sex == "female"
+    assert [c for c in cs.cards if c.kind == "item_enhancer"]
+    # the Example of Combat's numbers
+    ghost = by_name["Ghost Rider"].monster
+    assert ghost and (ghost.level, ghost.treasures) == (8, 2)
+    assert [(m.value, m.if_.class_) for m in ghost.modifiers] == [(-3, "indian")]
+    gol = by_name["Gol-Darned"].enhancer
+    assert gol and (gol.strength, gol.treasures) == (5, 1)
+    assert [by_name[n].item.bonus for n in ("Bowler Hat", "Bowie Knife", "Bullwhip")] == [2, 2, 3]  # type: ignore[union-attr]
+
+
+def test_good_bad_vocabulary_errors_say_what_is_wrong() -> None:
+    from pydantic import ValidationError
+
+    from munchkin.cards.schema import Card
+
+    base = {"id": "good_bad.x", "name": "X", "provenance": "original", "text": "A test card, nothing more."}
+    with pytest.raises(ValidationError, match="Steed takes no slot"):
+        Card.model_validate({**base, "deck": "door", "kind": "item", "item": {"steed": True, "slot": "headgear"}})
+    with pytest.raises(ValidationError, match="treasure deck"):
+        Card.model_validate({**base, "deck": "door", "kind": "item", "item": {"bonus": 1}})
+    with pytest.raises(ValidationError, match="treasure deck"):
+        Card.model_validate({**base, "deck": "door", "kind": "item_enhancer", "item_enhancer": {"bonus": 1}})
+    with pytest.raises(ValidationError, match="sex"):
+        Card.model_validate({**base, "deck": "door", "kind": "sidekick", "sidekick": {"sex": "robot"}})
+    steed = Card.model_validate({**base, "deck": "door", "kind": "item", "item": {"steed": True, "bonus": 3}})
+    assert steed.item is not None and steed.item.steed
+
+
+def test_bots_play_other_editions_cards_like_their_deluxe_twins() -> None:
+    """The heuristic bot's aliases (SAME_AS) name a Deluxe card whose hook works the same way."""
+    from munchkin.agents.heuristic import SAME_AS
+    from munchkin.cards.hooks import CardHook
+    from munchkin.cards.loader import HOOKS
+
+    for name in ("star", "good-bad", "deluxe"):
+        load_set(name)
+    for prefix in ("star", "good_bad"):
+        for alias, twin in SAME_AS.items():
+            mine = HOOKS.get(f"{prefix}.{alias}")
+            if mine is None:
+                continue
+            theirs = HOOKS[f"deluxe.{twin}"]
+            if isinstance(theirs, CardHook):  # the same rule, perhaps in other words (a Mate's name)
+                assert type(mine) is type(theirs), (prefix, alias, twin)
+            else:  # a Curse's effect function: the very same
+                assert mine is theirs, (prefix, alias, twin)

@@ -83,18 +83,19 @@ def choose(actions: list[Msg], view: Msg, done: set[str]) -> str:
     return texts[0]
 
 
-def play_offline(seed: int, sets: tuple[str, ...] = ("deluxe",)) -> Msg:
+def play_offline(seed: int, sets: tuple[str, ...] = ("deluxe",), sexes: tuple[str | None, ...] = ()) -> Msg:
     """The browser game without a browser: the person's policy, the bots answering first (as the server
     has them do), with the server's own TableBots; no restart here, since a restarted server plays on
     exactly as if it had never stopped. What the browser test needs to see."""
-    from munchkin.engine.game import Options, Setup
+    from munchkin.engine.game import Options, Setup, declared_sexes
     from munchkin.engine.notation import parse
     from munchkin.server.tables import TableBots
 
     def new_bots() -> TableBots:
         return TableBots(STRENGTHS, seed)
 
-    g = Game(Setup(sets=list(sets), players=NAMES, seed=seed, options=Options()))
+    declared = declared_sexes(list(sexes), seed) if sexes else None  # as the lobby's sex choices
+    g = Game(Setup(sets=list(sets), players=NAMES, seed=seed, options=Options(), sexes=declared))
     bots, done = new_bots(), set[str]()
     out: Msg = {"moves": 0, "windows": 0, "asks": [], "fight_before_crash": False, "crash_turn": None}
     while not g.over:
@@ -123,6 +124,8 @@ def play_offline(seed: int, sets: tuple[str, ...] = ("deluxe",)) -> Msg:
     out["actions"] = json.loads(json.dumps([e[1] for e in g.log if e[0] == "act"]))  # as a replay holds them
     out["narration"] = narrate(g, 0)
     out["sidekicks_seen"] = any(e[0] == "play" and g.cdef[e[2]].is_sidekick for e in g.events)
+    out["steeds_seen"] = any(e[0] == "play" and g.cdef[e[2]].steed for e in g.events)
+    out["enhancers_seen"] = any(e[0] == "enhance_item" for e in g.events)
     return out
 
 
@@ -249,6 +252,10 @@ SNAPSHOT_JS = """() => {
     logLines: document.querySelectorAll('#log li').length,
     sidekickRow: [...document.querySelectorAll('#players .row-label')].some(
       (n) => n.textContent.startsWith('Sidekick')),
+    steedShown: document.querySelector('#players .card-note.steed') !== null,
+    enhancerRow: [...document.querySelectorAll('#players .row-label')].some(
+      (n) => n.textContent.startsWith('Item Enhancers')),
+    mySex: (document.querySelector('#players article.me .stats') || {}).textContent || '',
   };
 }"""
 
@@ -270,6 +277,9 @@ class Table:
         self.moves = 0
         self.misses: list[str] = []  # moves whose button went away before the click landed
         self.sidekick_shown = False  # a Sidekick row was seen on the players' table (Star Munchkin)
+        self.steed_shown = False  # a Steed among a player's Items (the Good, the Bad, and the Munchkin)
+        self.enhancer_shown = False  # an Item Enhancers row
+        self.my_sex = ""
 
     def snapshot(self) -> Msg:
         snap: Msg = self.page.evaluate(SNAPSHOT_JS)
@@ -280,7 +290,7 @@ class Table:
 
     def click_move(self, text: str) -> bool:
         """Click a move's button; one folded into a closed <details> needs its summary clicked first."""
-        button = self.page.locator(f"button.action[data-text={json.dumps(text)}]").first
+        button = self.page.locator(f"button.action[data-text={json.dumps(text, ensure_ascii=False)}]").first
         try:
             if not button.is_visible():
                 button.locator("xpath=ancestor::details[1]/summary").click(timeout=2000)
@@ -325,6 +335,13 @@ class Table:
             if snap["sidekickRow"] and not self.sidekick_shown:
                 self.sidekick_shown = True
                 self.shot(f"{self.prefix}sidekick.png", full_page=True)
+            if snap["steedShown"] and not self.steed_shown:
+                self.steed_shown = True
+                self.shot(f"{self.prefix}steed.png", full_page=True)
+            if snap["enhancerRow"] and not self.enhancer_shown:
+                self.enhancer_shown = True
+                self.shot(f"{self.prefix}item-enhancer.png", full_page=True)
+            self.my_sex = self.my_sex or snap["mySex"]
             st = self.my_move(snap)
             if st is None:
                 continue
@@ -428,7 +445,9 @@ class Table:
 
 
 # ---------------------------------------------------------------------- the test
-def create_table(page: Page, base: str, sets: tuple[str, ...] = ("deluxe",), prefix: str = "") -> str:
+def create_table(
+    page: Page, base: str, sets: tuple[str, ...] = ("deluxe",), prefix: str = "", sexes: tuple[str | None, ...] = ()
+) -> str:
     """Fill in the lobby's form as a person would and open the person's join link; returns it."""
     page.goto(base + "/")
     expect(page.locator("#set-deluxe")).to_be_checked()
@@ -442,6 +461,9 @@ def create_table(page: Page, base: str, sets: tuple[str, ...] = ("deluxe",), pre
         page.select_option(f"#seat-strength-{seat}", strength)
     for seat, name in enumerate(NAMES):
         expect(page.locator(f"#seat-name-{seat}")).to_have_value(name)
+    for seat, sex in enumerate(sexes):
+        if sex:
+            page.select_option(f"#seat-sex-{seat}", sex)
     page.fill("#bot-delay", str(BOT_DELAY))
     expect(page.locator("#window-seconds")).to_have_value(str(WINDOW_SECONDS))
     page.fill("#seed", str(SEED))
@@ -527,7 +549,12 @@ def test_one_person_against_three_bots_in_the_browser(server: Server) -> None:
 
 
 def check_end(
-    page: Page, frames: Frames, server: Server, sets: tuple[str, ...] = ("deluxe",), prefix: str = ""
+    page: Page,
+    frames: Frames,
+    server: Server,
+    sets: tuple[str, ...] = ("deluxe",),
+    prefix: str = "",
+    sexes: tuple[str | None, ...] = (),
 ) -> None:
     """(d) The end screen names the winner and links the replay, a munchkin-game/1 save."""
     end = page.locator("#end-screen")
@@ -556,7 +583,7 @@ def check_end(
     assert game.over and [NAMES[s] for s in game.winners] == winners
     # the browser game is the game the policy plays offline: every click and every bot move as foreseen
     played = [e["raw"] for e in save["log"] if "act" in e]
-    foreseen = play_offline(SEED, sets)["actions"]
+    foreseen = play_offline(SEED, sets, sexes)["actions"]
     differ = next((i for i, (a, b) in enumerate(zip(played, foreseen)) if a != b), min(len(played), len(foreseen)))
     assert played == foreseen, (
         f"the game went its own way from action {differ} of {len(played)} (offline: {len(foreseen)}): "
@@ -608,4 +635,54 @@ def test_a_star_munchkin_game_in_the_browser(server: Server) -> None:
         finally:
             browser.close()
     assert table.sidekick_shown, "no Sidekick was ever shown on the players' table"
+    assert not console, "the browser logged errors:\n" + "\n".join(console)
+
+
+GOOD_BAD = ("good-bad",)
+GOOD_BAD_SEXES = ("female", None, None, None)  # the person declares her character's sex in the lobby
+
+
+def test_the_seed_gives_the_good_bad_game_what_it_checks() -> None:
+    """Browserless: SEED also makes a game of the Good, the Bad, and the Munchkin where a Steed
+    and an Item Enhancer are played and a Trap is played from a hand, ending well in time."""
+    out = play_offline(SEED, GOOD_BAD, GOOD_BAD_SEXES)
+    assert out["winners"] and out["turns"] < 80, out["turns"]
+    assert out["steeds_seen"] and out["enhancers_seen"], (out["steeds_seen"], out["enhancers_seen"])
+    assert any(" plays the Trap " in line for line in out["narration"]), "no Trap was played from a hand"
+
+
+def test_a_good_bad_game_in_the_browser(server: Server) -> None:
+    """A whole game of the Good, the Bad, and the Munchkin in the browser (one person, three bots):
+    the lobby's set and sex choices, Steeds and Item Enhancers on the players' table, Traps in the
+    narration, the end screen and a replay that is exactly the game the policy plays offline."""
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("good-bad-*"):
+        old.unlink()
+    console: list[str] = []
+    frames = Frames()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport=DESKTOP)
+            page.on("console", lambda m: console.append(f"console.error: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+            page.on("websocket", frames.attach)
+            try:
+                create_table(page, server.url, GOOD_BAD, prefix="good-bad-", sexes=GOOD_BAD_SEXES)
+                expect(page.locator("#hand .hand-card").first).to_be_visible()
+                table = Table(page, frames, server, prefix="good-bad-")
+                table.restarted = table.phone = True  # the Deluxe test covers the crash and the phone
+                table.window = (0.0, 0.0, 0.0)  # ... and the window's countdown
+                table.play()
+                expect(page.locator("#log")).to_contain_text(" plays the Trap ")
+                check_end(page, frames, server, GOOD_BAD, prefix="good-bad-", sexes=GOOD_BAD_SEXES)
+            except BaseException:
+                save_failure(page, console, server)
+                raise
+        finally:
+            browser.close()
+    assert table.steed_shown, "no Steed was ever shown on the players' table"
+    assert table.enhancer_shown, "no Item Enhancer was ever shown on the players' table"
+    assert "female" in table.my_sex, f"the person's declared sex is not shown: {table.my_sex!r}"
     assert not console, "the browser logged errors:\n" + "\n".join(console)

@@ -42,14 +42,19 @@ def mixed_table(seed: int) -> tuple[int, list[str], Options]:
 
 
 def varied_table(seed: int) -> tuple[int, list[str], Options]:
-    """Players, agents and options for a Star game, varied by seed (a quarter all random)."""
+    """Players, agents and options for a game of another edition, varied by seed (a quarter all random)."""
     players = 3 + seed % 4
     agents = [["random"], ["heuristic"], ["random", "heuristic"], ["heuristic", "random"]][seed // 4 % 4]
     opts = Options(listen_at_the_door=seed % 2 == 0, shared_victories=seed % 3 == 0, turn_cap=5000)
     return players, agents, opts
 
 
-SET_BATCHES = {"star": ["star"], "star+deluxe": ["star", "deluxe"]}
+SET_BATCHES = {
+    "star": ["star"],
+    "star+deluxe": ["star", "deluxe"],
+    "good-bad": ["good-bad"],
+    "good-bad+deluxe": ["good-bad", "deluxe"],
+}
 
 
 def run_chunk(agent: str, seeds: range, batch: int, record_property: Callable[[str, Any], None]) -> None:
@@ -87,6 +92,8 @@ BATCHES = {
     "mixed": (MIXED_GAMES, MIXED_CHUNK),
     "star": (STAR_GAMES, STAR_CHUNK),
     "star+deluxe": (STAR_GAMES, STAR_CHUNK),
+    "good-bad": (STAR_GAMES, STAR_CHUNK),
+    "good-bad+deluxe": (STAR_GAMES, STAR_CHUNK),
 }
 CHUNKS = [(agent, start) for agent, (total, size) in BATCHES.items() for start in range(1, total + 1, size)]
 

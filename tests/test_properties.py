@@ -463,7 +463,7 @@ class Driver:
         self.check_accepted(desc)
 
 
-SETS = [["deluxe"], ["star"], ["star", "deluxe"]]
+SETS = [["deluxe"], ["star"], ["star", "deluxe"], ["good-bad"], ["good-bad", "deluxe"]]
 
 
 def new_game(seed: int, players: int, fast: bool, sets: list[str] | None = None) -> Game:

@@ -30,8 +30,12 @@ CASES = [(seed, [4, 3, 6][seed % 3], seed % 2 == 0) for seed in range(1, 61)]
 
 
 def sets_for(seed: int) -> list[str]:
-    """Half the cases Deluxe, a quarter Star Munchkin, a quarter both shuffled together."""
-    return {1: ["star"], 3: ["star", "deluxe"]}.get(seed % 4, ["deluxe"])
+    """A third of the cases Deluxe; the rest Star Munchkin or The Good, the Bad, and the Munchkin,
+    alone or shuffled together with Deluxe."""
+    return EDITIONS.get(seed % 6, ["deluxe"])
+
+
+EDITIONS = {1: ["star"], 3: ["star", "deluxe"], 2: ["good-bad"], 5: ["good-bad", "deluxe"]}
 
 
 def setup_for(seed: int, players: int, fast: bool) -> Setup:

@@ -118,8 +118,10 @@ async def _play_tables(
         (3, [["human", "bot", "human", "bot"], ["human", "human", "human", "human"], ["bot", "human", "bot"]], DX),
         (4, [["human", "bot", "bot", "bot"], ["bot", "human", "bot"]], ("star",)),
         (5, [["human", "bot", "bot", "bot"], ["bot", "bot", "human", "bot"]], ("star", "deluxe")),
+        (6, [["human", "bot", "bot", "bot"], ["bot", "human", "bot"]], ("good-bad",)),
+        (7, [["human", "bot", "bot", "bot"], ["bot", "bot", "human", "bot"]], ("good-bad", "deluxe")),
     ],
-    ids=["deluxe-1", "deluxe-2", "deluxe-3", "star-4", "star+deluxe-5"],
+    ids=["deluxe-1", "deluxe-2", "deluxe-3", "star-4", "star+deluxe-5", "good-bad-6", "good-bad+deluxe-7"],
 )
 def test_no_message_shows_a_seat_what_it_may_not_know(
     tmp_path: Path, seed: int, layouts: list[list[str]], sets: tuple[str, ...]

@@ -182,7 +182,7 @@ class EffectsMixin(CharacterMixin):
         for p in self.players:
             if len(p.items) < 2:
                 continue
-            while not p.dead and self.big_count(p) > 1 and not self.has_ability(p, "carry_any_big"):
+            while not p.dead and self.big_count(p) > self.big_allowance(p) and not self.has_ability(p, "carry_any_big"):
                 cdef = self.cdef
                 exempt = p.exempt()
                 bigs = [c for c in p.items if cdef[c].big and c not in exempt]

@@ -123,12 +123,19 @@ class LegalMixin(CombatMixin):
             if (d.is_race and not p.races) or (d.is_class and not p.classes):
                 out.append(Action(A.PLAY, p.seat, c))
             elif d.is_item and self.can_use(p, c) and (not d.big or self.may_carry_big(p)):
-                out.append(Action(A.PLAY, p.seat, c))
-        for c in p.items:
-            if c in p.equipped:
-                out.append(Action(A.UNEQUIP, p.seat, c))
-            elif cdef[c].is_item and self.equip_problem(p, c) is None:
-                out.append(Action(A.EQUIP, p.seat, c))
+                if not d.steed or self.steed_room(p):
+                    out.append(Action(A.PLAY, p.seat, c))
+        out += self.equip_actions(p, unequip=True)
+        return out
+
+    def equip_actions(self, p: Player, unequip: bool) -> list[Action]:
+        """Equip a carried Item that fits, or unequip one; identical copies make one action."""
+        cdef = self.cdef
+        out: list[Action] = []
+        if unequip:
+            out += [Action(A.UNEQUIP, p.seat, c) for c in _unique([c for c in p.items if c in p.equipped], cdef)]
+        free = [c for c in p.items if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None]
+        out += [Action(A.EQUIP, p.seat, c) for c in _unique(free, cdef)]
         return out
 
     def free_actions(self, seat: int, own_turn: bool) -> list[Action]:
@@ -143,11 +150,7 @@ class LegalMixin(CombatMixin):
             if own_turn or c in p.received or self._any_time(c):
                 out += self.card_actions(seat, c, own_turn)
         if own_turn:
-            for c in p.items:
-                if c in p.equipped:
-                    out.append(Action(A.UNEQUIP, seat, c))
-                elif cdef[c].is_item and self.equip_problem(p, c) is None:
-                    out.append(Action(A.EQUIP, seat, c))
+            out += self.equip_actions(p, unequip=True)
             for c in p.races + p.classes + self.discardable_sidekicks(p):
                 out.append(Action(A.DISCARD, seat, c))
             out += self.sale_actions(p)
@@ -155,14 +158,12 @@ class LegalMixin(CombatMixin):
             exempt = p.exempt() if carriers else ()
             for k in carriers:  # the Sidekick is named only when two could take the Item
                 named = (k,) if len(carriers) > 1 else ()
-                for c in p.items:
-                    if c not in exempt and (c not in p.equipped or cdef[c].big) and not cdef[c].steed:
-                        out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
+                fits = [c for c in p.items if c not in exempt and (c not in p.equipped or cdef[c].big)]
+                for c in _unique([c for c in fits if not cdef[c].steed], cdef):
+                    out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
             out += self.exchange_actions(p, gifts=True)
         else:
-            for c in p.items:
-                if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None:
-                    out.append(Action(A.EQUIP, seat, c))
+            out += self.equip_actions(p, unequip=False)
             out += [Action(A.DISCARD, seat, c) for c in p.races + p.classes + self.discardable_sidekicks(p)]
             out += self.exchange_actions(p, gifts=False)
         if self.has_ability(p, "theft") and (p.hand or p.items):
@@ -610,9 +611,8 @@ class LegalMixin(CombatMixin):
             out.append(Action(A.SACRIFICE, seat, k))
             if c.helper >= 0 and seat == c.fighter:
                 out.append(Action(A.SACRIFICE, seat, k, flag="both"))
-        for k in p.items:  # a Steed that slows you may be let go before the roll
-            if self.cdef[k].steed and self.cdef[k].run_away < 0:
-                out.append(Action(A.DISCARD, seat, k))
+        for k in _unique([k for k in p.items if self.cdef[k].steed and self.cdef[k].run_away < 0], self.cdef):
+            out.append(Action(A.DISCARD, seat, k))  # a Steed that slows you may be let go before the roll
         if self.has_ability(p, "flight_spell") and flight["used"] < 3:
             out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(p.hand + p.items, self.cdef)]
         for m in remaining:
@@ -659,7 +659,15 @@ class LegalMixin(CombatMixin):
         k = act.kind
         if k == A.PLAY:
             d = cdef[act.card]
-            if d.is_curse:
+            if d.is_curse and act.flag == "sidekick":  # a sex change played on a Sidekick
+                p.hand.remove(act.card)
+                q = self.players[act.target]
+                k = act.cards[0]
+                self.discard(act.card)
+                if k in q.sidekicks:
+                    q.swapped ^= {k}
+                    self.events.append(("sidekick_sex", act.seat, act.target, k, self.sidekick_sex(q, k)))
+            elif d.is_curse:
                 p.hand.remove(act.card)
                 yield from self.curse_flow(act.card, act.seat, act.target)
             elif d.is_gual:
@@ -699,14 +707,6 @@ class LegalMixin(CombatMixin):
                 p.hand.remove(act.card)
                 p.enhancers[act.card] = act.cards[0]
                 self.events.append(("enhance_item", act.seat, act.card, act.cards[0]))
-            elif d.is_curse and act.flag == "sidekick":  # a sex change played on a Sidekick
-                p.hand.remove(act.card)
-                q = self.players[act.target]
-                k = act.cards[0]
-                self.discard(act.card)
-                if k in q.sidekicks:
-                    q.swapped ^= {k}
-                    self.events.append(("sidekick_sex", act.seat, act.target, k, self.sidekick_sex(q, k)))
             else:
                 h = card_hook(self, act.card)
                 if h is not None:

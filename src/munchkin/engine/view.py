@@ -10,7 +10,10 @@ if TYPE_CHECKING:
 
 def card_public(g: Game, c: int) -> dict[str, Any]:
     d = g.cdef[c]
-    return {"id": c, "name": d.name, "kind": d.kind, "deck": d.deck, "word": d.word}
+    out = {"id": c, "name": d.name, "kind": d.kind, "deck": d.deck, "word": d.word}
+    if d.steed:
+        out["steed"] = True
+    return out
 
 
 def player_public(g: Game, seat: int) -> dict[str, Any]:

@@ -738,6 +738,7 @@
         title: `${c.name} (${[deckLabel(c.deck), kindLabel(c.kind, c.word)].filter(Boolean).join(", ")})${usable.has(c.id) ? ": you can use it now" : ""}`,
       },
       el("span", { class: "card-name" }, c.name),
+      c.steed ? el("span", { class: "card-note steed" }, " (Steed)") : null,
       note ? el("span", { class: "card-note" }, note) : null,
       usable.has(c.id) ? el("span", { class: "usable-mark", "aria-hidden": "true" }, " ✓") : null
     );
@@ -939,7 +940,23 @@
                 el(
                   "span",
                   { class: "chips" },
-                  p.sidekicks.map((k) => [tableCard(k, usable), k.carrying ? [" carrying ", tableCard(k.carrying, usable)] : null, " "])
+                  p.sidekicks.map((k) => [
+                    tableCard(k, usable, k.sex === "female" ? " ♀" : k.sex === "male" ? " ♂" : null),
+                    k.carrying ? [" carrying ", tableCard(k.carrying, usable)] : null,
+                    " ",
+                  ])
+                )
+              )
+            : null,
+          (p.item_enhancers || []).length
+            ? el(
+                "div",
+                { class: "row" },
+                el("span", { class: "row-label" }, "Item Enhancers"),
+                el(
+                  "span",
+                  { class: "chips" },
+                  p.item_enhancers.map((e) => [tableCard(e, usable), " on ", tableCard(e.on, usable), " "])
                 )
               )
             : null,

@@ -84,10 +84,10 @@ class Cheat(CardHook):
         out: list[Action] = []
         if _own_turn_free(g, seat):
             items = [c for c in p.items] + [c for c in p.hand if g.cdef[c].is_item]
-            out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in dict.fromkeys(items)]
+            out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in _uniq(g, items)]
         if self.sidekicks and g.ctx in ("free", "window"):
             kicks = p.sidekicks + [c for c in p.hand if g.cdef[c].is_sidekick]
-            out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in dict.fromkeys(kicks)]
+            out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in _uniq(g, kicks)]
         return out
 
     def apply(self, g: Game, act: Action) -> Flow:

@@ -662,11 +662,11 @@ class LegalMixin(CombatMixin):
             if d.is_curse and act.flag == "sidekick":  # a sex change played on a Sidekick
                 p.hand.remove(act.card)
                 q = self.players[act.target]
-                k = act.cards[0]
+                kick = act.cards[0]
                 self.discard(act.card)
-                if k in q.sidekicks:
-                    q.swapped ^= {k}
-                    self.events.append(("sidekick_sex", act.seat, act.target, k, self.sidekick_sex(q, k)))
+                if kick in q.sidekicks:
+                    q.swapped ^= {kick}
+                    self.events.append(("sidekick_sex", act.seat, act.target, kick, self.sidekick_sex(q, kick)))
             elif d.is_curse:
                 p.hand.remove(act.card)
                 yield from self.curse_flow(act.card, act.seat, act.target)

@@ -1019,7 +1019,7 @@ class LevelCard(CardHook):
             if self.which == "steal":
                 if q.seat != seat and g.players[seat].level < 9:
                     out.append(Action(A.PLAY, seat, card, q.seat))
-            elif self.which == "kill_hireling":
+            elif self.which in ("kill_hireling", "kill_sidekick"):
                 if g.players[seat].level < 9 and q.sidekicks:  # name the Sidekick when there are two
                     many = len(q.sidekicks) > 1
                     out += [Action(A.PLAY, seat, card, q.seat, monster=k if many else -1) for k in q.sidekicks]
@@ -1041,6 +1041,12 @@ class LevelCard(CardHook):
         elif self.which == "kill_hireling":
             # the target owns the Sidekick (or Hireling); the player of the card gains the Level
             g.lose_card(q, act.monster if act.monster >= 0 else q.sidekicks[0], g.cdef[act.card].name)
+            g.gain_levels(p, 1, g.cdef[act.card].name)
+        elif self.which == "kill_sidekick":
+            # the Good, the Bad, and the Munchkin: a Sidekick killed leaves its Items to its owner
+            k = act.monster if act.monster >= 0 else q.sidekicks[0]
+            q.carried.pop(k, None)
+            g.lose_card(q, k, g.cdef[act.card].name)
             g.gain_levels(p, 1, g.cdef[act.card].name)
         else:
             g.gain_levels(q, 1, g.cdef[act.card].name)

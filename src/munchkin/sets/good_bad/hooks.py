@@ -97,7 +97,7 @@ hook("good_bad.double_or_nothing")(Doppleganger())
 # ------------------------------------------------------------------ other Treasures
 hook("good_bad.jump_the_claim")(LevelCard("steal"))
 hook("good_bad.win_at_poker")(LevelCard("steal"))
-hook("good_bad.bushwhack_the_sidekick")(LevelCard("kill_hireling"))
+hook("good_bad.bushwhack_the_sidekick")(LevelCard("kill_sidekick"))
 hook("good_bad.complain_to_the_trail_boss")(LevelCard("whine"))
 hook("good_bad.cry_uncle")(LevelCard("whine"))
 hook("good_bad.strike_it_rich")(Hoard())

@@ -256,6 +256,7 @@ SNAPSHOT_JS = """() => {
     enhancerRow: [...document.querySelectorAll('#players .row-label')].some(
       (n) => n.textContent.startsWith('Item Enhancers')),
     mySex: (document.querySelector('#players article.me .stats') || {}).textContent || '',
+    raceRow: [...document.querySelectorAll('#players .row-label')].some((n) => n.textContent.startsWith('Race')),
   };
 }"""
 
@@ -280,6 +281,7 @@ class Table:
         self.steed_shown = False  # a Steed among a player's Items (the Good, the Bad, and the Munchkin)
         self.enhancer_shown = False  # an Item Enhancers row
         self.my_sex = ""
+        self.race_row = False  # a Race row was shown (none in a game without Race cards)
 
     def snapshot(self) -> Msg:
         snap: Msg = self.page.evaluate(SNAPSHOT_JS)
@@ -342,6 +344,7 @@ class Table:
                 self.enhancer_shown = True
                 self.shot(f"{self.prefix}item-enhancer.png", full_page=True)
             self.my_sex = self.my_sex or snap["mySex"]
+            self.race_row = self.race_row or snap["raceRow"]
             st = self.my_move(snap)
             if st is None:
                 continue
@@ -685,4 +688,5 @@ def test_a_good_bad_game_in_the_browser(server: Server) -> None:
     assert table.steed_shown, "no Steed was ever shown on the players' table"
     assert table.enhancer_shown, "no Item Enhancer was ever shown on the players' table"
     assert "female" in table.my_sex, f"the person's declared sex is not shown: {table.my_sex!r}"
+    assert not table.race_row, "a Race row was shown in an edition without Races"
     assert not console, "the browser logged errors:\n" + "\n".join(console)

@@ -412,7 +412,11 @@ class Seat:
         klass = " / ".join(g.name(c) for c in p.classes) or "no Class"
         if p.super_munchkin >= 0:
             klass += " (Super Munchkin)"
-        s = f"Level {p.level} {p.sex} {escape(race)}, {escape(klass)}"
+        s = (
+            f"Level {p.level} {p.sex} {escape(race)}, {escape(klass)}"
+            if g.has_races
+            else f"Level {p.level} {p.sex}, {escape(klass)}"
+        )
         if p.dead:
             s += " [bold](dead)[/bold]"
         return s

@@ -34,6 +34,7 @@ class GameCore:
     limbo: list[int]
     sidekicks_discardable: bool
     sidekick_sexes: bool  # some Sidekick has a sex (monster bonuses against it)
+    has_races: bool  # some card of the game is a Race
     item_grants: bool  # some Item grants abilities (has_ability must look at Items)
     extra_big_cards: bool  # some card lets its owner carry more Big items
     set_aside: list[int]

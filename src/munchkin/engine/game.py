@@ -73,6 +73,7 @@ class Game(LegalMixin):
         self.ncards = len(self.cdef)
         # Star Munchkin: Sidekicks may be discarded at any time (Hirelings too, in a combined game)
         self.sidekicks_discardable = any(d.kind == "sidekick" for d in self.defs)
+        self.has_races = any(d.is_race for d in self.defs)  # the Good, the Bad, and the Munchkin has none
         self.sidekick_sexes = any(d.is_sidekick and d.sex for d in self.defs)
         self.item_grants = any(d.is_item and d.abilities for d in self.defs)
         self.extra_big_cards = any(d.extra_big for d in self.defs)

@@ -68,6 +68,7 @@ def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
         "to_act": list(g.to_act),
         "legal": [g.text(a) for a in g.legal_actions(seat)] if seat is not None and seat in g.to_act else [],
         "prompt": g.prompt.kind,
+        "races_in_game": g.has_races,
     }
 
 

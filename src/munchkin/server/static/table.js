@@ -918,12 +918,14 @@
             el("span", null, `${plural(p.hand_size, "card")} in hand`),
             who ? el("span", { class: "who" }, who) : null
           ),
-          el(
-            "div",
-            { class: "row" },
-            el("span", { class: "row-label" }, p.half_breed ? "Races (Half-Breed)" : "Race"),
-            races ? el("span", { class: "chips" }, races.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "Human")
-          ),
+          v.races_in_game === false && !races
+            ? null
+            : el(
+                "div",
+                { class: "row" },
+                el("span", { class: "row-label" }, p.half_breed ? "Races (Half-Breed)" : "Race"),
+                races ? el("span", { class: "chips" }, races.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "Human")
+              ),
           el(
             "div",
             { class: "row" },

@@ -1,4 +1,4 @@
-"""Speed of the engine on one core: 4-player games (Deluxe, or --set star / star,deluxe) and
+"""Speed of the engine on one core: 4-player games (Deluxe, or --set star, good-bad, star,deluxe, ...) and
 decisions per second, random and heuristic agents, with RLCard's bare UNO engine measured in
 the same run."""
 

@@ -362,7 +362,7 @@ class EffectsMixin(CharacterMixin):
     def lose_gold(self, p: Player, amount: int, why: str) -> Flow:
         """Lose Items worth at least `amount` (the victim chooses); all of them if short."""
         items = [c for c in p.items]
-        total = sum(self.cdef[c].gold for c in items)
+        total = sum(self.sale_value(p, c) for c in items)  # an Item with its Item Enhancers
         if total <= amount:
             for c in items:
                 self.lose_card(p, c, why)
@@ -371,7 +371,7 @@ class EffectsMixin(CharacterMixin):
         while paid < amount:
             opts = [c for c in p.items]
             c = yield from self.choose_card(p.seat, opts, f"pay {amount - paid} more gold to {why}")
-            paid += self.cdef[c].gold
+            paid += self.sale_value(p, c)
             self.lose_card(p, c, why)
 
     # -------------------------------------------------------------- curses

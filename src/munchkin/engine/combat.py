@@ -391,6 +391,7 @@ class CombatMixin(EffectsMixin):
             p = self.players[c.fighter]
             c.deal_items = tuple(k for k in act.cards if k in p.items)
             c.deal_treasures = act.n
+            c.rewarded = bool(act.n or act.cards)
             c.helper_first = act.flag == "you"
             self.events.append(("help", helper, c.fighter))
             for k in act.cards:  # cards from the hand promised to the helper are played on them now
@@ -432,11 +433,7 @@ class CombatMixin(EffectsMixin):
             hp = self.players[c.helper]
             if self.has_ability(hp, "levels_for_helping"):
                 self.gain_levels(hp, killed, "helping kill a monster (Elf)", may_win=self.options.shared_victories)
-            elif (
-                self.has_ability(hp, "levels_for_helping_without_treasure")
-                and c.deal_treasures == 0
-                and not c.deal_items
-            ):
+            elif self.has_ability(hp, "levels_for_helping_without_treasure") and not c.rewarded:
                 self.gain_levels(hp, killed, "helping for no reward (Cavalry)", may_win=self.options.shared_victories)
             if self.over and self.options.shared_victories and c.fighter in self.winners:
                 self.declare_winner([c.fighter, c.helper])

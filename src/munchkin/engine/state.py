@@ -116,6 +116,7 @@ class Combat:
         "kicked",
         "sex_bonus",
         "sex_asked",
+        "rewarded",
     )
 
     def __init__(self, fighter: int, kicked: bool) -> None:
@@ -143,6 +144,7 @@ class Combat:
         self.kicked = kicked
         self.sex_bonus: set[tuple[int, str]] = set()  # (monster, sex): a bonus kept on by a Sidekick
         self.sex_asked: set[tuple[int, int]] = set()  # (monster, Sidekick) pairs already put to the owner
+        self.rewarded = False  # the helper was promised something (Treasures, an Item, a Go Up a Level)
 
     def fighters(self) -> tuple[int, ...]:
         return (self.fighter,) if self.helper < 0 else (self.fighter, self.helper)

@@ -663,8 +663,11 @@ class LegalMixin(CombatMixin):
                 p.hand.remove(act.card)
                 q = self.players[act.target]
                 kick = act.cards[0]
+                self.limbo.append(act.card)
+                cancelled = yield from self.curse_window(act.card, act.target)  # the owner may answer it
+                self.limbo.remove(act.card)
                 self.discard(act.card)
-                if kick in q.sidekicks:
+                if kick in q.sidekicks and not cancelled:
                     q.swapped ^= {kick}
                     self.events.append(("sidekick_sex", act.seat, act.target, kick, self.sidekick_sex(q, kick)))
             elif d.is_curse:

@@ -606,13 +606,15 @@ def test_the_seed_gives_the_star_game_what_it_checks() -> None:
     assert any(" plays the Trap " in line for line in out["narration"]), "no Trap was played from a hand"
 
 
-def test_a_star_munchkin_game_in_the_browser(server: Server) -> None:
-    """A whole game of Star Munchkin in the browser (one person, three bots): the lobby's set
-    choice, Sidekicks on the players' table, Traps in the narration, the end screen and a replay
-    that is exactly the game the policy plays offline."""
+def edition_game_in_browser(
+    server: Server, sets: tuple[str, ...], prefix: str, sexes: tuple[str | None, ...] = ()
+) -> Table:
+    """A whole game of another edition in the browser (one person, three bots) from the lobby's
+    set choice to the end screen, a Trap in the narration and a replay that is exactly the game
+    the policy plays offline; returns the seat's record of what it saw."""
     ensure_debian_packages("chromium")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in ARTIFACTS.glob("star-*"):
+    for old in ARTIFACTS.glob(f"{prefix}*"):
         old.unlink()
     console: list[str] = []
     frames = Frames()
@@ -624,21 +626,29 @@ def test_a_star_munchkin_game_in_the_browser(server: Server) -> None:
             page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
             page.on("websocket", frames.attach)
             try:
-                create_table(page, server.url, STAR, prefix="star-")
+                create_table(page, server.url, sets, prefix=prefix, sexes=sexes)
                 expect(page.locator("#hand .hand-card").first).to_be_visible()
-                table = Table(page, frames, server, prefix="star-")
+                table = Table(page, frames, server, prefix=prefix)
                 table.restarted = table.phone = True  # the Deluxe test covers the crash and the phone
                 table.window = (0.0, 0.0, 0.0)  # ... and the window's countdown
                 table.play()
                 expect(page.locator("#log")).to_contain_text(" plays the Trap ")
-                check_end(page, frames, server, STAR, prefix="star-")
+                check_end(page, frames, server, sets, prefix=prefix, sexes=sexes)
             except BaseException:
                 save_failure(page, console, server)
                 raise
         finally:
             browser.close()
-    assert table.sidekick_shown, "no Sidekick was ever shown on the players' table"
     assert not console, "the browser logged errors:\n" + "\n".join(console)
+    return table
+
+
+def test_a_star_munchkin_game_in_the_browser(server: Server) -> None:
+    """A whole game of Star Munchkin in the browser (one person, three bots): the lobby's set
+    choice, Sidekicks on the players' table, Traps in the narration, the end screen and a replay
+    that is exactly the game the policy plays offline."""
+    table = edition_game_in_browser(server, STAR, "star-")
+    assert table.sidekick_shown, "no Sidekick was ever shown on the players' table"
 
 
 GOOD_BAD = ("good-bad",)
@@ -658,35 +668,8 @@ def test_a_good_bad_game_in_the_browser(server: Server) -> None:
     """A whole game of the Good, the Bad, and the Munchkin in the browser (one person, three bots):
     the lobby's set and sex choices, Steeds and Item Enhancers on the players' table, Traps in the
     narration, the end screen and a replay that is exactly the game the policy plays offline."""
-    ensure_debian_packages("chromium")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in ARTIFACTS.glob("good-bad-*"):
-        old.unlink()
-    console: list[str] = []
-    frames = Frames()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport=DESKTOP)
-            page.on("console", lambda m: console.append(f"console.error: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
-            page.on("websocket", frames.attach)
-            try:
-                create_table(page, server.url, GOOD_BAD, prefix="good-bad-", sexes=GOOD_BAD_SEXES)
-                expect(page.locator("#hand .hand-card").first).to_be_visible()
-                table = Table(page, frames, server, prefix="good-bad-")
-                table.restarted = table.phone = True  # the Deluxe test covers the crash and the phone
-                table.window = (0.0, 0.0, 0.0)  # ... and the window's countdown
-                table.play()
-                expect(page.locator("#log")).to_contain_text(" plays the Trap ")
-                check_end(page, frames, server, GOOD_BAD, prefix="good-bad-", sexes=GOOD_BAD_SEXES)
-            except BaseException:
-                save_failure(page, console, server)
-                raise
-        finally:
-            browser.close()
+    table = edition_game_in_browser(server, GOOD_BAD, "good-bad-", GOOD_BAD_SEXES)
     assert table.steed_shown, "no Steed was ever shown on the players' table"
     assert table.enhancer_shown, "no Item Enhancer was ever shown on the players' table"
     assert "female" in table.my_sex, f"the person's declared sex is not shown: {table.my_sex!r}"
     assert not table.race_row, "a Race row was shown in an edition without Races"
-    assert not console, "the browser logged errors:\n" + "\n".join(console)

@@ -122,9 +122,8 @@ class LegalMixin(CombatMixin):
             d = cdef[c]
             if (d.is_race and not p.races) or (d.is_class and not p.classes):
                 out.append(Action(A.PLAY, p.seat, c))
-            elif d.is_item and self.can_use(p, c) and (not d.big or self.may_carry_big(p)):
-                if not d.steed or self.steed_room(p):
-                    out.append(Action(A.PLAY, p.seat, c))
+            elif d.is_item and self.can_use(p, c):  # as on any turn: Big-item and Steed limits
+                out += self.card_actions(p.seat, c, own_turn=True)
         out += self.equip_actions(p, unequip=True)
         return out
 

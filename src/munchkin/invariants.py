@@ -54,6 +54,14 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
             out.append(f"{p.name} has {len(p.sidekicks)} Sidekicks in play (limit {g.sidekick_limit(p)})")
         if g.equipment_overflow(p) and g.prompt.kind != "before":
             out.append(f"{p.name} has equipped more than the limits allow")
+        if g.rank_total(p) > p.level and g.prompt.kind != "before":
+            out.append(f"{p.name}'s Proficiencies total Rank {g.rank_total(p)}, above Level {p.level}")
+        if len(p.roles) > (2 if p.dual_role >= 0 else 1) or (p.dual_role >= 0 and not p.roles):
+            out.append(f"{p.name} has {len(p.roles)} Roles in play (Dual Role: {p.dual_role >= 0})")
+        if len({g.cdef[c].idx for c in p.roles}) != len(p.roles):
+            out.append(f"{p.name} has two copies of one Role in play")
+        if g.houses and p.house not in g.houses:
+            out.append(f"{p.name} has no House")
         if p.dead and (p.hand or p.items):
             out.append(f"{p.name} is dead but holds cards")
         if p.level >= 10 and not g.over:

@@ -32,6 +32,11 @@ PLAYER_KEYS = {
     "curses",
     "item_enhancers",
     "cheat",
+    "house",
+    "roles",
+    "dual_role",
+    "proficiencies",
+    "allies",
 }
 TOP_KEYS = {
     "name",
@@ -87,6 +92,18 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
             p.half_breed = _take(g, pool, "Half-Breed", where)
         if ps.get("super_munchkin"):
             p.super_munchkin = _take(g, pool, "Super Munchkin", where)
+        for n in ps.get("roles", []):
+            p.roles.append(_take(g, pool, n, where))
+            if not g.cdef[p.roles[-1]].is_role:
+                raise ScenarioError(f"{where}: {n} is not a Role")
+        if ps.get("dual_role"):
+            p.dual_role = _take(g, pool, "Dual Role", where)
+        for n in ps.get("proficiencies", []):
+            p.proficiencies.append(_take(g, pool, n, where))
+            if not g.cdef[p.proficiencies[-1]].is_proficiency:
+                raise ScenarioError(f"{where}: {n} is not a Proficiency")
+        if g.rank_total(p) > p.level:
+            raise ScenarioError(f"{where}: Proficiencies of total Rank {g.rank_total(p)} above Level {p.level}")
         for n in ps.get("equipped", []):
             c = _take(g, pool, n, where)
             p.items.append(c)
@@ -95,7 +112,7 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
             p.items.append(_take(g, pool, n, where))
         for n in ps.get("hand", []):
             p.hand.append(_take(g, pool, n, where))
-        sidekicks: list[Any] = list(ps.get("sidekicks") or [])
+        sidekicks: list[Any] = list(ps.get("sidekicks") or []) + list(ps.get("allies") or [])
         if ps.get("hireling"):  # Deluxe's shorthand: `hireling: true`, or the Item it carries
             sidekicks.append({"Hireling": ps["hireling"]} if isinstance(ps["hireling"], str) else "Hireling")
         for entry in sidekicks:  # a name, or {name: the Item it carries}
@@ -200,13 +217,15 @@ def build_game(spec: dict[str, Any]) -> Game:
     from munchkin.engine.game import Game, Options, Setup
 
     raw = spec.get("options") or {}
-    known = {"listen_at_the_door", "shared_victories", "turn_cap"}
+    known = {"listen_at_the_door", "shared_victories", "turn_cap", "listen_variant"}
     if not isinstance(raw, dict) or set(raw) - known:
         raise ScenarioError(f"options: unknown keys {sorted(set(raw) - known)}; known: {sorted(known)}")
     opts = Options(**raw)
     names = [ps["name"] for ps in spec["players"]]
     sexes = [ps.get("sex", "male") for ps in spec["players"]]
-    return Game(Setup(list(spec.get("sets", ["deluxe"])), names, int(spec.get("seed", 0)), opts, sexes, spec))
+    houses = [ps.get("house") for ps in spec["players"]] if any("house" in ps for ps in spec["players"]) else None
+    sets = list(spec.get("sets", ["deluxe"]))
+    return Game(Setup(sets, names, int(spec.get("seed", 0)), opts, sexes, spec, houses))
 
 
 def zone_of(g: Game, card: int) -> str:

@@ -259,6 +259,10 @@ class HeuristicAgent:
                 return 3.5
             cur = max(self.class_score(g, p, r) for r in p.classes)
             return 3.0 if self.class_score(g, p, c) > cur + 1.5 else 1.0
+        if d.is_role:
+            return 3.0 if not p.roles else 1.0
+        if d.is_proficiency:
+            return 2.5 if g.rank_total(p) + d.rank <= p.level else 1.0
         if d.is_sidekick:
             return 4.0 if len(p.sidekicks) < g.sidekick_limit(p) else 1.0
         if d.is_monster:
@@ -279,10 +283,12 @@ class HeuristicAgent:
             return 0.3 + usable + d.gold / 2000
         if c in p.races:
             return 2.5
-        if c in p.classes:
+        if c in p.classes or c in p.roles:
             return 3.0
+        if c in p.proficiencies:
+            return 2.0 + 0.5 * g.cdef[c].rank
         if c in p.sidekicks:
-            return 4.0
+            return 4.0 + 0.3 * g.cdef[c].bonus
         if c in p.curses:
             return -2.0
         if c in p.hand:
@@ -624,7 +630,11 @@ class HeuristicAgent:
         for a in plays:
             d = cdef[a.card]
             if d.is_sidekick:
-                return a
+                if g.sidekick_count(p) < g.sidekick_limit(p):
+                    return a
+                weakest = min((cdef[k].bonus for k in p.sidekicks), default=0)
+                if d.bonus > weakest + 1:  # an Ally that replaces a weaker one
+                    return a
         # Item Enhancers on the best Item that counts
         best_e: tuple[float, Action] | None = None
         for a in plays:
@@ -720,7 +730,17 @@ class HeuristicAgent:
                 else:
                     old = self.class_score(g, p, p.classes[0])
                     gain = new - old - 1.5
-            elif h in ("half_breed", "super_munchkin"):
+            elif d.is_role:
+                new = 2.0 + len(d.abilities) + d.run_away
+                if not p.roles:
+                    gain = new
+                elif p.dual_role >= 0 and len(p.roles) == 1:
+                    gain = new - 1.0
+                else:
+                    gain = new - (2.0 + len(cdef[p.roles[0]].abilities) + cdef[p.roles[0]].run_away) - 1.5
+            elif d.is_proficiency:
+                gain = 1.0 + d.rank  # no replacement: the Rank limit was checked when listing it
+            elif h in ("half_breed", "super_munchkin", "dual_role"):
                 gain = 1.0
             else:
                 continue
@@ -1013,6 +1033,10 @@ class HeuristicAgent:
                 removals.append((hand - TREASURE * self.treasures(g, c), a))
         if not level_only:
             units += self._discard_units(g, p, legal, A.BERSERK, 1.0, 3 - c.berserk.get(seat, 0), spent)
+            house = [a for a in legal if a.kind == A.HOUSE]  # Slytherin: the cheapest monster, once
+            if house:
+                a = min(house, key=lambda a: self.card_value(g, p, a.card))
+                units.append(_Unit(2.0, self.card_value(g, p, a.card), a, a.card))
         units += self._discard_units(g, p, legal, A.TURNING, 3.0, (9 - c.turning.get(seat, 0)) // 3, spent)
 
         gain_levels = self.kill_levels(g, c)

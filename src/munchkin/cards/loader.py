@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from munchkin.cards.schema import Card, Effect, SetFile
+from munchkin.cards.schema import Card, Effect, House, HouseCard, SetFile
 from munchkin.errors import MunchkinError
 
 SETS_DIR = Path(__file__).resolve().parent.parent / "sets"
@@ -46,6 +46,8 @@ class CardSet:
     door_cards: int
     treasure_cards: int
     terms: dict[str, str]
+    houses: tuple[House, ...] = ()  # chosen at setup, outside both decks (Harry Potter)
+    house_cards: tuple[HouseCard, ...] = ()
 
 
 def available_sets() -> list[str]:
@@ -102,6 +104,8 @@ def load_set(name: str) -> CardSet:
         sf.door_cards,
         sf.treasure_cards,
         {str(k): v for k, v in sf.terms.items()},
+        tuple(sf.houses),
+        tuple(sf.house_cards),
     )
     check_set(cs)
     return cs
@@ -118,6 +122,8 @@ def _hooks_of(card: Card) -> Iterator[str]:
         card.class_,
         card.special,
         card.sidekick,
+        card.role,
+        card.proficiency,
     ):
         name = getattr(block, "hook", None) if block is not None else None
         if name:
@@ -159,6 +165,13 @@ def check_set(cs: CardSet) -> None:
             doors += card.copies
         else:
             treasures += card.copies
+    for house in cs.houses:
+        if not house.id.startswith(cs.name.replace("-", "_") + "."):
+            raise CardError(
+                f"{where}: House {house.name!r}: id {house.id!r} must start with '{cs.name.replace('-', '_')}.'"
+            )
+        if house.house.hook and house.house.hook not in HOOKS:
+            raise CardError(f"{where}: House {house.name!r}: hook {house.house.hook!r} is not registered in hooks.py")
     if doors != cs.door_cards or treasures != cs.treasure_cards:
         raise CardError(
             f"{where}: deck counts are {doors} Door and {treasures} Treasure cards; "

@@ -26,6 +26,8 @@ Kind = Literal[
     "hireling",
     "sidekick",
     "item_enhancer",
+    "role",
+    "proficiency",
 ]
 Sex = Literal["male", "female"]
 Slot = Literal["headgear", "armor", "footgear", "hands", "none"]
@@ -53,7 +55,11 @@ Ability = Literal[
     "headgear_bonus",
     "bow_bonus",
     "levels_for_helping_without_treasure",
+    "monster_discard_bonus",
+    "turning_death_eater",
+    "turning_dragon",
 ]
+MonsterTag = Literal["undead", "death_eater", "dragon"]
 
 
 class Strict(BaseModel):
@@ -74,6 +80,10 @@ class Condition(Strict):
     level_at_least: int | None = None
     no_race: bool | None = None
     no_class: bool | None = None
+    role: str | None = None
+    not_role: str | None = None
+    house: str | None = None
+    not_house: str | None = None
 
 
 ItemFilter = Literal[
@@ -123,6 +133,8 @@ class Effect(Strict):
     draw_treasures: int | None = None
     draw_doors: int | None = None
     lose_sidekick: Literal["one", "all"] | None = None
+    lose_role: Literal["all", "one"] | None = None
+    lose_proficiency: Literal["all", "one"] | None = None
     hook: str | None = None
 
     @model_validator(mode="after")
@@ -144,6 +156,8 @@ class Effect(Strict):
                 "draw_treasures",
                 "draw_doors",
                 "lose_sidekick",
+                "lose_role",
+                "lose_proficiency",
                 "hook",
             )
             if getattr(self, k) is not None
@@ -178,7 +192,7 @@ class Monster(Strict):
     level: int
     treasures: int
     levels: int = 1
-    tags: list[Literal["undead"]] = []
+    tags: list[MonsterTag] = []  # a monster joins a fight against one of its own tag from the hand
     modifiers: list[ConditionalValue] = []
     run_away: int = 0
     escape: Literal["roll", "automatic", "impossible"] = "roll"
@@ -257,12 +271,18 @@ class Enhancer(Strict):
 
 
 class CharacterCard(Strict):
-    """A Race or Class: its abilities, named from the engine's list, and run-away bonus."""
+    """A Race, Class, Role or House: its abilities, named from the engine's list, and run-away bonus."""
 
     abilities: list[Ability] = []
     run_away: int = 0
     alone_bonus: int = 0  # combat strength when fighting with no helping player
     hook: str | None = None
+
+
+class Proficiency(CharacterCard):
+    """A course of study (Harry Potter): a character card with a Rank; total Rank <= Level."""
+
+    rank: Literal[1, 2, 3, 4]
 
 
 class Sidekick(Strict):
@@ -306,6 +326,8 @@ class Card(Strict):
     hireling: Literal[True] | None = None
     sidekick: Sidekick | None = None
     item_enhancer: ItemEnhancer | None = None
+    role: CharacterCard | None = None
+    proficiency: Proficiency | None = None
 
     @model_validator(mode="after")
     def _block_matches_kind(self) -> Card:
@@ -322,11 +344,13 @@ class Card(Strict):
             "hireling": self.hireling,
             "sidekick": self.sidekick,
             "item_enhancer": self.item_enhancer,
+            "role": self.role,
+            "proficiency": self.proficiency,
         }
         given = [k for k, v in blocks.items() if v is not None]
         if given != [self.kind]:
             raise ValueError(f"kind {self.kind!r} needs exactly the block {self.kind!r}, found {given}")
-        door_kinds = {"monster", "curse", "race", "class", "enhancer", "special"}
+        door_kinds = {"monster", "curse", "race", "class", "enhancer", "special", "role", "proficiency"}
         if self.kind in door_kinds and self.deck != "door" and self.kind != "special":
             raise ValueError(f"a {self.kind} belongs in the door deck")
         treasure_kinds = {"item", "one_shot", "go_up_a_level", "hireling", "item_enhancer"}
@@ -339,7 +363,26 @@ class Card(Strict):
         return self
 
 
-Term = Literal["curse", "curses"]
+Term = Literal["curse", "curses", "sidekick", "sidekicks", "kick_open_the_door", "look_for_trouble"]
+
+
+class House(Strict):
+    """A House (Harry Potter): chosen at setup, never in a deck; its strengths from Level 1."""
+
+    id: Annotated[str, Field(pattern=r"^[a-z0-9_]+\.[a-z0-9_]+$")]
+    name: str
+    kind: Literal["house"] = "house"
+    provenance: Provenance
+    text: str
+    note: str | None = None
+    house: CharacterCard
+
+
+class HouseCard(Strict):
+    """One double-sided House card: the two Houses printed on its faces."""
+
+    id: Annotated[str, Field(pattern=r"^[a-z0-9_]+\.[a-z0-9_]+$")]
+    faces: Annotated[list[str], Field(min_length=2, max_length=2)]
 
 
 class SetFile(Strict):
@@ -349,3 +392,16 @@ class SetFile(Strict):
     door_cards: int
     treasure_cards: int
     cards: list[Card]
+    houses: list[House] = []
+    house_cards: list[HouseCard] = []
+
+    @model_validator(mode="after")
+    def _house_cards_show_houses(self) -> SetFile:
+        ids = {h.id for h in self.houses}
+        for hc in self.house_cards:
+            for face in hc.faces:
+                if face not in ids:
+                    raise ValueError(f"House card {hc.id!r} shows {face!r}, which is not among the set's houses")
+        if self.houses and not self.house_cards:
+            raise ValueError("a set with houses needs its house_cards (the physical cards players choose from)")
+        return self

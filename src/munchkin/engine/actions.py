@@ -56,5 +56,6 @@ DECLINE = "decline"
 VOLUNTEER = "volunteer"
 BACK_OUT = "back_out"
 READY = "ready"
+HOUSE = "house"  # a House power (Slytherin: discard a monster from the hand for +2)
 
 KINDS = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and k not in ("KINDS",))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from munchkin.cards.loader import load_set
-from munchkin.cards.schema import Card, CharacterCard, Condition, ConditionalValue, Effect
+from munchkin.cards.schema import Card, CharacterCard, Condition, ConditionalValue, Effect, House
 
 SLOT_NONE, SLOT_HEAD, SLOT_ARMOR, SLOT_FEET, SLOT_HANDS = "none", "headgear", "armor", "footgear", "hands"
 
@@ -22,12 +22,13 @@ class CardDef:
     kind: str
     text: str
     provenance: str
-    model: Card
+    model: Card | House
     # monster
     level: int = 0
     treasures: int = 0
     levels: int = 1
     undead: bool = False
+    kin: frozenset[str] = frozenset()  # tags by which monsters join each other's fights (Undead, Dragon, ...)
     modifiers: tuple[ConditionalValue, ...] = ()
     run_away: int = 0
     escape: str = "roll"
@@ -67,6 +68,7 @@ class CardDef:
     # race / class
     abilities: frozenset[str] = frozenset()
     alone_bonus: int = 0
+    rank: int = 0  # a Proficiency's Rank
     # sidekicks and hirelings
     carries: int = 0
     sex: str = ""  # a Sidekick's sex, as printed (the game may change it)
@@ -78,6 +80,8 @@ class CardDef:
     is_curse: bool = False
     is_race: bool = False
     is_class: bool = False
+    is_role: bool = False
+    is_proficiency: bool = False
     is_enhancer: bool = False
     is_special: bool = False
     is_gual: bool = False
@@ -94,7 +98,14 @@ def _character(d: CardDef, block: CharacterCard) -> None:
     d.hook = block.hook
 
 
-KIND_WORDS = {"curse": "Curse", "hireling": "Hireling", "sidekick": "Sidekick", "item_enhancer": "Item Enhancer"}
+KIND_WORDS = {
+    "curse": "Curse",
+    "hireling": "Hireling",
+    "sidekick": "Sidekick",
+    "item_enhancer": "Item Enhancer",
+    "role": "Role",
+    "proficiency": "Proficiency",
+}
 
 
 def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = None) -> CardDef:
@@ -105,6 +116,7 @@ def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = N
         d.is_monster = True
         d.level, d.treasures, d.levels = m.level, m.treasures, m.levels
         d.undead = "undead" in m.tags
+        d.kin = frozenset(m.tags)
         d.modifiers = tuple(m.modifiers)
         d.run_away = m.run_away
         d.escape = m.escape
@@ -154,6 +166,13 @@ def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = N
     elif c.class_:
         d.is_class = True
         _character(d, c.class_)
+    elif c.role:
+        d.is_role = True
+        _character(d, c.role)
+    elif c.proficiency:
+        d.is_proficiency = True
+        _character(d, c.proficiency)
+        d.rank = c.proficiency.rank
     elif c.special:
         d.is_special = True
         d.when, d.hook = c.special.when, c.special.hook
@@ -173,6 +192,40 @@ def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = N
         d.is_item_enhancer = True
         d.bonus, d.gold, d.usable_if = e.bonus, e.gold, e.usable_if
     return d
+
+
+def build_houses(sets: list[str]) -> dict[str, CardDef]:
+    """The Houses of a mix of sets, by lower-case name (outside both decks; none for most sets)."""
+    out: dict[str, CardDef] = {}
+    for name in sets:
+        cs = load_set(name)
+        for h in cs.houses:
+            d = CardDef(-1, h.id, h.name, name, "", "house", h.text, h.provenance, h)
+            _character(d, h.house)
+            d.word = "House"
+            out.setdefault(h.name.lower(), d)
+    return out
+
+
+def house_faces(sets: list[str]) -> list[tuple[str, str]]:
+    """The double-sided House cards as pairs of lower-case House names."""
+    out: list[tuple[str, str]] = []
+    for name in sets:
+        cs = load_set(name)
+        names = {h.id: h.name.lower() for h in cs.houses}
+        out += [(names[hc.faces[0]], names[hc.faces[1]]) for hc in cs.house_cards]
+    return out
+
+
+PHASE_TERMS = ("kick_open_the_door", "look_for_trouble")
+
+
+def phase_words(sets: list[str]) -> dict[str, str]:
+    """The turn phases' names: a set's own (Unlock the Door) when every set of the game uses them."""
+    words = [{k: v for k, v in load_set(s).terms.items() if k in PHASE_TERMS} for s in sets]
+    if words and all(w == words[0] for w in words):
+        return words[0]
+    return {}
 
 
 def build_table(sets: list[str]) -> tuple[list[CardDef], list[int]]:

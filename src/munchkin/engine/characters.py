@@ -19,8 +19,21 @@ class CharacterMixin(GameCore):
     def class_names(self, p: Player) -> list[str]:
         return [self.cdef[c].name.lower() for c in p.classes]
 
+    def role_names(self, p: Player) -> list[str]:
+        return [self.cdef[c].name.lower() for c in p.roles]
+
+    def rank_total(self, p: Player) -> int:
+        """The total Rank of a character's Proficiencies (at most their Level)."""
+        return sum(self.cdef[c].rank for c in p.proficiencies)
+
     def has_ability(self, p: Player, ability: str) -> bool:
         cdef = self.cdef
+        if p.house and ability in self.houses[p.house].abilities:
+            return True
+        if p.roles or p.proficiencies:
+            for c in p.roles + p.proficiencies:
+                if ability in cdef[c].abilities:
+                    return True
         for c in p.classes:
             if ability in cdef[c].abilities:
                 return True
@@ -66,6 +79,10 @@ class CharacterMixin(GameCore):
     def half_single(self, p: Player) -> bool:
         return p.half_breed >= 0 and len(p.races) == 1
 
+    def dual_single(self, p: Player) -> bool:
+        """Dual Role with one Role: its advantages, none of its disadvantages."""
+        return p.dual_role >= 0 and len(p.roles) == 1
+
     def matches(self, p: Player, cond: Condition | None, monster_bonus: bool = False) -> bool:
         """Does the character meet the condition? With `monster_bonus`, a monster's bonus
         against a Class or Race is ignored for a Super Munchkin / Half-Breed of one."""
@@ -98,6 +115,17 @@ class CharacterMixin(GameCore):
             return False
         if cond.no_class is not None and bool(p.classes) == cond.no_class:
             return False
+        if cond.role is not None:
+            if cond.role not in self.role_names(p):
+                return False
+            if monster_bonus and self.dual_single(p):
+                return False
+        if cond.not_role is not None and cond.not_role in self.role_names(p):
+            return False
+        if cond.house is not None and p.house != cond.house:
+            return False
+        if cond.not_house is not None and p.house == cond.not_house:
+            return False
         return True
 
     # -------------------------------------------------------------- items
@@ -116,6 +144,8 @@ class CharacterMixin(GameCore):
             if nu.class_ is not None and self.super_single(p) and nu.race is None and nu.sex is None:
                 return True
             if nu.race is not None and self.half_single(p) and nu.class_ is None and nu.sex is None:
+                return True
+            if nu.role is not None and self.dual_single(p) and nu.class_ is None and nu.race is None:
                 return True
             return False
         return True

@@ -129,6 +129,8 @@ class CombatMixin(EffectsMixin):
             only_armor = any((h := card_hook(self, k)) is not None and h.only_armor(self, p) for k in p.curses)
             s += self.equipped_bonus(p, only_armor)
             s += c.berserk.get(p.seat, 0) + c.turning.get(p.seat, 0)
+            if c.house_bonus:
+                s += c.house_bonus.get(p.seat, 0)
             if not only_armor:
                 s += self.character_bonus(c, p)
         s += self.curse_bonus(p)
@@ -148,7 +150,7 @@ class CombatMixin(EffectsMixin):
             if cdef[k].bonus:
                 parts.append((cdef[k].name, cdef[k].bonus))
         if p.seat == c.fighter and c.helper < 0:  # a Sidekick is no helper
-            alone = max((cdef[k].alone_bonus for k in p.races + p.classes), default=0)
+            alone = max((cdef[k].alone_bonus for k in p.character_cards()), default=0)
             if alone:
                 parts.append(("fighting alone", alone))
         if p.equipped and self.has_ability(p, "complex_bonus"):
@@ -221,6 +223,8 @@ class CombatMixin(EffectsMixin):
                     parts.append(("Berserking", c.berserk[f]))
                 if c.turning.get(f):
                     parts.append(("Turning", c.turning[f]))
+                if c.house_bonus.get(f):
+                    parts.append((f"{p.house.title()} power", c.house_bonus[f]))
                 if not any((h := card_hook(self, k)) is not None and h.only_armor(self, p) for k in p.curses):
                     parts += self.character_bonus_parts(c, p)
             if self.curse_bonus(p):
@@ -330,6 +334,11 @@ class CombatMixin(EffectsMixin):
                 continue
             yield from self.do_combat_action(act)
             passed = set()
+            if self.players[c.fighter].dead:  # killed mid-fight (a deadly Curse): the fight is over
+                c.ended = True
+                self.events.append(("combat_over", c.fighter))
+            elif c.helper >= 0 and self.players[c.helper].dead:
+                c.helper, c.forced_help = -1, False
 
     def legal_actions_in_window(self, seat: int) -> list[Action]:
         """Legal answers of a seat in a combat window (cached like legal_actions)."""
@@ -561,8 +570,10 @@ class CombatMixin(EffectsMixin):
             b -= h.run_penalty()
         own = 0
         steed = None
-        for k in p.races + p.classes + p.sidekicks:
+        for k in p.character_cards() + p.sidekicks:
             own += cdef[k].run_away
+        if p.house:
+            own += self.houses[p.house].run_away
         for k in p.equipped:
             if self.can_use(p, k):
                 own += cdef[k].run_away
@@ -596,6 +607,7 @@ class CombatMixin(EffectsMixin):
             self.events.append(("escape", p.seat, m.card, ""))
             if d.even_if_escaped:
                 yield from self.run_effects(d.even_if_escaped, p, m.card)
+                yield from self.settle_table()
             for k in list(p.equipped):
                 if (h := card_hook(self, k)) is not None:
                     h.on_escape(self, p)

@@ -35,8 +35,12 @@ class GameCore:
     sidekicks_discardable: bool
     sidekick_sexes: bool  # some Sidekick has a sex (monster bonuses against it)
     has_races: bool  # some card of the game is a Race
+    has_classes: bool  # some card of the game is a Class
     item_grants: bool  # some Item grants abilities (has_ability must look at Items)
     extra_big_cards: bool  # some card lets its owner carry more Big items
+    phase_words: dict[str, str]  # the set's own names of the turn phases (Unlock the Door)
+    listen_variant: str  # Listen At The Door: "loot" or "no_good" (see Options)
+    houses: dict[str, CardDef]  # the Houses of the game (Harry Potter), by lower-case name
     set_aside: list[int]
     log: list[tuple[Any, ...]]
     events: list[tuple[Any, ...]]

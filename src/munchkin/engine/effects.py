@@ -78,6 +78,17 @@ class EffectsMixin(CharacterMixin):
             if not p.classes and p.super_munchkin >= 0:
                 self.discard(p.super_munchkin)
                 p.super_munchkin = -1
+        elif c in p.roles:
+            p.roles.remove(c)
+            if not p.roles and p.dual_role >= 0:
+                self.discard(p.dual_role)
+                p.dual_role = -1
+        elif c in p.proficiencies:
+            p.proficiencies.remove(c)
+        elif c == p.dual_role:
+            p.dual_role = -1
+            while len(p.roles) > 1:
+                self.discard(p.roles.pop())
         elif c in p.curses:
             p.curses.remove(c)
         elif c in p.enhancers:
@@ -142,6 +153,10 @@ class EffectsMixin(CharacterMixin):
         for p in self.players:
             if p.dead:
                 continue
+            while p.proficiencies and self.rank_total(p) > p.level:  # Level fell below the total Rank
+                acts = tuple(Action(A.DISCARD, p.seat, k) for k in dict.fromkeys(p.proficiencies))
+                act = yield Prompt(BEFORE, (p.seat,), (-1, acts))
+                self.lose_card(p, act.card, f"total Rank above Level {p.level}")
             while len(p.sidekicks) > 1 and self.sidekick_count(p) > self.sidekick_limit(p):
                 acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
                 act = yield Prompt(BEFORE, (p.seat,), (-1, acts + self.corrections(p, "two_sidekicks")))
@@ -296,6 +311,10 @@ class EffectsMixin(CharacterMixin):
             return (yield from self.lose_some(p, p.races, e.lose_race, "a Race", why))
         if e.lose_class is not None:
             return (yield from self.lose_some(p, p.classes, e.lose_class, "a Class", why))
+        if e.lose_role is not None:
+            return (yield from self.lose_some(p, p.roles, e.lose_role, "a Role", why))
+        if e.lose_proficiency is not None:
+            return (yield from self.lose_some(p, p.proficiencies, e.lose_proficiency, "a Proficiency", why))
         if e.level_becomes is not None:
             if e.level_becomes == "lowest":
                 target = min(q.level for q in self.players)
@@ -420,7 +439,9 @@ class EffectsMixin(CharacterMixin):
         yield from self.settle_table()
 
     def has_sandals(self, p: Player) -> bool:
-        return any((h := self._hook(c)) is not None and h.stops_drawn_curses(self, p) for c in p.equipped)
+        """An equipped Item (Sandals of Protection) or a Proficiency (Occlumency) stops drawn Curses."""
+        cards = list(p.equipped) + p.proficiencies if p.proficiencies else p.equipped
+        return any((h := self._hook(c)) is not None and h.stops_drawn_curses(self, p) for c in cards)
 
     def curse_window(self, card: int, victim: int) -> Flow:
         """Anyone holding a card that cancels a Curse may answer; returns True if cancelled."""
@@ -452,7 +473,8 @@ class EffectsMixin(CharacterMixin):
 
     # -------------------------------------------------------------- death
     def kill_player(self, p: Player, why: str) -> Flow:
-        """Death: lose all your stuff but Race, Class, Level, Curses, Super Munchkin, Half-Breed."""
+        """Death: lose all your stuff but Race, Class, Role, Proficiencies, Level, Curses, Super
+        Munchkin, Half-Breed, Dual Role (and the House, which is no card in play)."""
         if p.dead:
             return
         self.events.append(("death", p.seat, why))

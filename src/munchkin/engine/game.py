@@ -10,7 +10,7 @@ from typing import Any
 
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
-from munchkin.engine.cards import CardDef, build_table
+from munchkin.engine.cards import CardDef, build_houses, build_table, house_faces, phase_words
 from munchkin.engine.legal import LegalMixin
 from munchkin.engine.state import (
     CHARITY,
@@ -35,6 +35,9 @@ class Options:
     listen_at_the_door: bool = False
     shared_victories: bool = False
     turn_cap: int = 400
+    # Listen At The Door, phase 2: "loot" (Deluxe, Star, GBU: Loot The Room draws a Treasure) or
+    # "no_good" (Harry Potter: going Up to No Good draws a face-down Treasure); "" = by the sets
+    listen_variant: str = ""
 
 
 @dataclass
@@ -47,6 +50,7 @@ class Setup:
     options: Options = field(default_factory=Options)
     sexes: list[str] | None = None
     scenario: dict[str, Any] | None = None
+    houses: list[str | None] | None = None  # each seat's House (Harry Potter); None = drawn from the seed
 
 
 def declared_sexes(declared: list[str | None] | None, seed: int) -> list[str] | None:
@@ -55,6 +59,54 @@ def declared_sexes(declared: list[str | None] | None, seed: int) -> list[str] | 
         return None
     pick = random.Random(seed)  # not the game's RNG: the setup comes before it
     return [s if s in ("male", "female") else pick.choice(("male", "female")) for s in declared]
+
+
+def house_problem(houses: list[str], faces: list[tuple[str, str]]) -> str | None:
+    """Why these Houses cannot all be chosen (each player needs a House card of their own
+    showing their House), or None if they can."""
+
+    def fits(i: int, free: list[tuple[str, str]]) -> bool:
+        if i == len(houses):
+            return True
+        return any(houses[i] in f and fits(i + 1, free[:j] + free[j + 1 :]) for j, f in enumerate(free))
+
+    if fits(0, faces):
+        return None
+    counts = {h: houses.count(h) for h in dict.fromkeys(houses)}
+    listed = ", ".join(f"{n} {h.title()}" for h, n in counts.items())
+    return f"the {len(faces)} double-sided House cards cannot show {listed} at once"
+
+
+def choose_houses(
+    declared: list[str | None] | None,
+    n: int,
+    known: dict[str, CardDef],
+    faces: list[tuple[str, str]],
+    rng: random.Random,
+) -> list[str]:
+    """Each seat's House: as declared, else drawn at random among those a House card is left for."""
+    want = list(declared or []) + [None] * (n - len(declared or []))
+    if len(want) != n:
+        raise MunchkinError(f"{len(want)} Houses declared for {n} players")
+    chosen: list[str] = []
+    for h in want:
+        if h is None or h == "":
+            continue
+        if h.lower() not in known:
+            raise MunchkinError(f"unknown House {h!r}; the Houses are {', '.join(d.name for d in known.values())}")
+        chosen.append(h.lower())
+    problem = house_problem(chosen, faces)
+    if problem:
+        raise MunchkinError(problem)
+    out: list[str] = []
+    for h in want:
+        if h:
+            out.append(h.lower())
+            continue
+        rest = [x.lower() for x in want[len(out) + 1 :] if x]
+        options = [k for k in known if house_problem(out + [k] + rest, faces) is None]
+        out.append(rng.choice(options))
+    return out
 
 
 class Game(LegalMixin):
@@ -74,13 +126,27 @@ class Game(LegalMixin):
         # Star Munchkin: Sidekicks may be discarded at any time (Hirelings too, in a combined game)
         self.sidekicks_discardable = any(d.kind == "sidekick" for d in self.defs)
         self.has_races = any(d.is_race for d in self.defs)  # the Good, the Bad, and the Munchkin has none
+        self.has_classes = any(d.is_class for d in self.defs)  # Harry Potter has Roles instead
         self.sidekick_sexes = any(d.is_sidekick and d.sex for d in self.defs)
         self.item_grants = any(d.is_item and d.abilities for d in self.defs)
         self.extra_big_cards = any(d.extra_big for d in self.defs)
+        self.houses = build_houses(list(setup.sets))
         self.rng = random.Random(setup.seed)
         self.forced_rolls: list[int] = []
         sexes = setup.sexes or [self.rng.choice(("male", "female")) for _ in names]
         self.players = [Player(i, n, sexes[i]) for i, n in enumerate(names)]
+        if self.houses:  # each player chooses a House card before the deal
+            chosen = choose_houses(setup.houses, len(names), self.houses, house_faces(list(setup.sets)), self.rng)
+            for p, h in zip(self.players, chosen, strict=True):
+                p.house = h
+        elif setup.houses and any(setup.houses):
+            raise MunchkinError("Houses are chosen only in a game with Harry Potter cards")
+        self.phase_words = phase_words(list(setup.sets))
+        if self.options.listen_variant not in ("", "loot", "no_good"):
+            raise MunchkinError(f"listen_variant must be 'loot' or 'no_good', not {self.options.listen_variant!r}")
+        self.listen_variant = self.options.listen_variant or (
+            "no_good" if all(x == "harry-potter" for x in setup.sets) else "loot"
+        )
         self.door_deck: list[int] = [c for c in range(self.ncards) if self.cdef[c].deck == "door"]
         self.treasure_deck: list[int] = [c for c in range(self.ncards) if self.cdef[c].deck == "treasure"]
         self.door_discard: list[int] = []
@@ -175,6 +241,10 @@ class Game(LegalMixin):
         act = yield from self._main("start")
         if self.over:
             return
+        if p.dead:  # killed before the door was opened (a Curse of their own): the turn is over
+            self.phase = "end"
+            yield from self._end_window()
+            return
         fought = False
         if act.kind == A.RESURRECT:
             card = self._resurrect(p, "door", act.card)
@@ -208,9 +278,11 @@ class Game(LegalMixin):
             if act.kind == A.TROUBLE:
                 p.hand.remove(act.card)
                 self.events.append(("trouble", p.seat, act.card))
+                if self.options.listen_at_the_door and self.listen_variant == "no_good":
+                    self.draw_to_hand(p, "treasure", 1)  # as this book words it: Up to No Good draws a Treasure
                 yield from self.fight(p.seat, act.card, kicked=False)
             elif act.kind == A.LOOT:
-                deck = "treasure" if self.options.listen_at_the_door else "door"
+                deck = "treasure" if self.options.listen_at_the_door and self.listen_variant == "loot" else "door"
                 self.draw_to_hand(p, deck, 1)
                 self.events.append(("loot", p.seat))
         if self.over:
@@ -233,7 +305,7 @@ class Game(LegalMixin):
             if act.kind in (A.KICK, A.TROUBLE, A.LOOT, A.END, A.RESURRECT):
                 return act
             yield from self.do_free_action(act)
-            if self.over:
+            if self.over or self.players[seat].dead:
                 return act
 
     def _drawn_choice(self, p: Player, card: int) -> Flow:
@@ -294,7 +366,7 @@ class Game(LegalMixin):
         p = self.players[seat]
         if p.dead:
             return False
-        if p.received or p.races or p.classes or self.has_ability(p, "theft"):
+        if p.received or p.races or p.classes or p.roles or p.proficiencies or self.has_ability(p, "theft"):
             return True
         if p.sidekicks and self.sidekicks_discardable:
             return True
@@ -553,6 +625,7 @@ class Game(LegalMixin):
                     p.dead,
                     p.half_breed,
                     p.super_munchkin,
+                    *([p.house, p.roles, p.dual_role, p.proficiencies] if self.houses else []),
                 ]
             )
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]

@@ -33,6 +33,8 @@ from munchkin.engine.state import (
 
 Flow = Generator[Prompt, Action, Any]
 MAX_SALES = 64
+TURNING_TAGS = (("turning", "undead"), ("turning_death_eater", "death_eater"), ("turning_dragon", "dragon"))
+KIN_WORDS = {"undead": "Undead", "death_eater": "Death Eater", "dragon": "Dragon"}
 
 
 def _unique(cards: list[int], cdef: list[Any]) -> list[int]:
@@ -115,14 +117,18 @@ class LegalMixin(CombatMixin):
         return out
 
     def creation_actions(self, p: Player) -> list[Action]:
-        """Character creation: one Race, one Class, usable Items, then ready."""
+        """Character creation: one Race, one Class (or Role, Rank-1 Proficiency), usable Items, then ready."""
         cdef = self.cdef
         out = [Action(A.READY, p.seat)]
         for c in _unique(p.hand, cdef):
             d = cdef[c]
-            if (d.is_race and not p.races) or (d.is_class and not p.classes):
+            if (d.is_race and not p.races) or (d.is_class and not p.classes) or (d.is_role and not p.roles):
+                out.append(Action(A.PLAY, p.seat, c))
+            elif d.is_proficiency and not p.proficiencies and d.rank == 1:  # one, of Rank 1
                 out.append(Action(A.PLAY, p.seat, c))
             elif d.is_item and self.can_use(p, c):  # as on any turn: Big-item and Steed limits
+                out += self.card_actions(p.seat, c, own_turn=True)
+            elif d.is_sidekick and self.houses:  # Harry Potter: Allies too
                 out += self.card_actions(p.seat, c, own_turn=True)
         out += self.equip_actions(p, unequip=True)
         return out
@@ -150,9 +156,12 @@ class LegalMixin(CombatMixin):
                 out += self.card_actions(seat, c, own_turn)
         if own_turn:
             out += self.equip_actions(p, unequip=True)
-            for c in p.races + p.classes + self.discardable_sidekicks(p):
+            for c in p.character_cards() + self.discardable_sidekicks(p):
                 out.append(Action(A.DISCARD, seat, c))
             out += self.sale_actions(p)
+            for c in p.roles + p.proficiencies:  # powers of cards in play (Potions)
+                if (h := card_hook(self, c)) is not None:
+                    out += h.actions(self, seat, c)
             carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
             exempt = p.exempt() if carriers else ()
             for k in carriers:  # the Sidekick is named only when two could take the Item
@@ -163,11 +172,23 @@ class LegalMixin(CombatMixin):
             out += self.exchange_actions(p, gifts=True)
         else:
             out += self.equip_actions(p, unequip=False)
-            out += [Action(A.DISCARD, seat, c) for c in p.races + p.classes + self.discardable_sidekicks(p)]
+            out += [Action(A.DISCARD, seat, c) for c in p.character_cards() + self.discardable_sidekicks(p)]
             out += self.exchange_actions(p, gifts=False)
         if self.has_ability(p, "theft") and (p.hand or p.items):
             out += self.theft_actions(p)
         return out
+
+    def may_play_sidekick(self, p: Player) -> bool:
+        """Room for one more Sidekick; with Harry Potter's Allies a new one may also come in for
+        the old, which is then discarded (the player choosing which goes)."""
+        return self.sidekick_count(p) < self.sidekick_limit(p) or bool(self.houses and p.sidekicks)
+
+    def fuel(self, p: Player) -> list[int]:
+        """Cards that may be discarded to power an ability: any in the hand or in play, but not
+        Curses kept as reminders (nor the cards attached to others: Cheat!, Half-Breed, ...)."""
+        if p.sidekicks or p.enhancers or p.races or p.classes or p.roles or p.proficiencies:
+            return p.hand + p.items + list(p.enhancers) + p.sidekicks + p.character_cards()
+        return p.hand + p.items
 
     def free_carrier(self, p: Player) -> int:
         """The Sidekick (or Hireling) that can carry an Item and has none yet; -1 if none."""
@@ -253,12 +274,16 @@ class LegalMixin(CombatMixin):
             return [Action(A.PLAY, seat, c)] if self.can_play_race(p, c) else []
         if d.is_class:
             return [Action(A.PLAY, seat, c)] if self.can_play_class(p, c) else []
+        if d.is_role:
+            return [Action(A.PLAY, seat, c)] if self.can_play_role(p, c) else []
+        if d.is_proficiency:
+            return [Action(A.PLAY, seat, c)] if self.can_play_proficiency(p, c) else []
         if d.is_item:
             if d.steed:
                 return [Action(A.PLAY, seat, c)] if self.steed_room(p) else []
             return [Action(A.PLAY, seat, c)] if (not d.big or self.may_carry_big(p)) else []
         if d.is_sidekick:  # any time, even in combat, while there is room for one more
-            return [Action(A.PLAY, seat, c)] if self.sidekick_count(p) < self.sidekick_limit(p) else []
+            return [Action(A.PLAY, seat, c)] if self.may_play_sidekick(p) else []
         if d.is_item_enhancer:  # on your own turn, out of combat, onto an Item of yours (not a Steed)
             if not own_turn or self.combat is not None or seat != self.active:
                 return []
@@ -292,6 +317,17 @@ class LegalMixin(CombatMixin):
 
     def can_play_class(self, p: Player, c: int) -> bool:
         return not any(self.cdef[r].idx == self.cdef[c].idx for r in p.classes)
+
+    def can_play_role(self, p: Player, c: int) -> bool:
+        """Never two of one Role; a new Role replaces the old (or joins it under Dual Role)."""
+        return not any(self.cdef[r].idx == self.cdef[c].idx for r in p.roles)
+
+    def can_play_proficiency(self, p: Player, c: int) -> bool:
+        """Any number of Proficiencies while their total Rank is at most the Level."""
+        cdef = self.cdef
+        if any(cdef[r].idx == cdef[c].idx for r in p.proficiencies):
+            return False
+        return self.rank_total(p) + cdef[c].rank <= p.level
 
     def sale_actions(self, p: Player) -> list[Action]:
         """Each sale where every Item counts (removing any one would cost a level)."""
@@ -410,22 +446,24 @@ class LegalMixin(CombatMixin):
             elif d.is_gual:  # on yourself or anyone, any time, never the winning level
                 out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead and q.level < 9]
             elif d.is_sidekick:
-                if self.sidekick_count(p) < self.sidekick_limit(p):
+                if self.may_play_sidekick(p):
                     out.append(Action(A.PLAY, seat, k))
             elif d.is_monster:
-                if d.undead and any(cdef[m.base].undead for m in c.monsters):
+                if d.kin and any(d.kin & cdef[m.base].kin for m in c.monsters):  # joins its own kind
                     out.append(Action(A.PLAY, seat, k))
             elif d.is_special:
                 h = card_hook(self, k)
                 if h is not None:
                     out += h.actions(self, seat, k)
-            elif (d.is_race or d.is_class) and seat == self.active:  # any time on your own turn
+            elif (d.is_race or d.is_class or d.is_role or d.is_proficiency) and (
+                seat == self.active or (k in p.received and (d.is_role or d.is_proficiency))
+            ):  # any time on your own turn; a Role or Proficiency also as soon as you get it
                 out += self.card_actions(seat, k, own_turn=True)
         for m in c.monsters:
             h = card_hook(self, m.card)
             if h is not None:
                 out += h.monster_actions(self, seat, c, m)
-        discards = _unique(p.hand + [k for k in p.items], cdef)
+        discards = _unique(self.fuel(p), cdef)
         if self.has_ability(p, "backstab") and discards:
             for f in fighters:
                 if f != seat and (seat, f) not in c.backstabs:
@@ -434,12 +472,11 @@ class LegalMixin(CombatMixin):
         if is_fighter:
             if self.has_ability(p, "berserk") and c.berserk.get(seat, 0) < 3:
                 out += [Action(A.BERSERK, seat, cards=(d,)) for d in discards]
-            if (
-                self.has_ability(p, "turning")
-                and c.turning.get(seat, 0) < 9
-                and any(cdef[m.base].undead for m in c.monsters)
-            ):
+            if c.turning.get(seat, 0) < 9 and self.turns_any(p, c):
                 out += [Action(A.TURNING, seat, cards=(d,)) for d in discards]
+            if self.has_ability(p, "monster_discard_bonus") and seat not in c.house_bonus:
+                monsters = _unique([k for k in p.hand if cdef[k].is_monster], cdef)
+                out += [Action(A.HOUSE, seat, k) for k in monsters]
             if self.has_ability(p, "charm_spell") and len(p.hand) >= 3:
                 out += [Action(A.CHARM, seat, monster=m.card) for m in c.monsters]
             if seat == c.fighter and not self.fighters_win(c):
@@ -449,8 +486,16 @@ class LegalMixin(CombatMixin):
         elif seat in self.help_candidates(c) and not self.fighters_win(c):
             out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
         # any time, even in combat
-        out += [Action(A.DISCARD, seat, k) for k in p.races + p.classes + self.discardable_sidekicks(p)]
+        out += [Action(A.DISCARD, seat, k) for k in p.character_cards() + self.discardable_sidekicks(p)]
         return out
+
+    def turns_any(self, p: Player, c: Combat) -> bool:
+        """May this fighter turn a monster in the fight (a Cleric's Undead, a Death Eater, a Dragon)?"""
+        cdef = self.cdef
+        for ability, tag in TURNING_TAGS:
+            if self.has_ability(p, ability) and any(tag in cdef[m.base].kin for m in c.monsters):
+                return True
+        return False
 
     def _may_answer_combat(self, p: Player, c: Combat) -> bool:
         """A cheap test: could this non-fighter do anything in the combat at all?"""
@@ -459,9 +504,9 @@ class LegalMixin(CombatMixin):
             d = cdef[k]
             if not d.is_race and not d.is_class and not d.is_item and not d.is_monster:
                 return True
-            if d.is_monster and d.undead:
+            if d.is_monster and d.kin:
                 return True
-        if p.races or p.classes or self.discardable_sidekicks(p) or any(cdef[k].is_one_shot for k in p.items):
+        if p.character_cards() or self.discardable_sidekicks(p) or any(cdef[k].is_one_shot for k in p.items):
             return True
         if c.helper < 0 and not self.fighters_win(c):
             return True  # may offer to help
@@ -530,8 +575,9 @@ class LegalMixin(CombatMixin):
             elif d.is_monster:
                 p.hand.remove(act.card)
                 c.played.append(act.card)
+                kin = next(t for t in sorted(d.kin) if any(t in cdef[m.base].kin for m in c.monsters))
                 c.monsters.append(MonsterIn(act.card))
-                self.events.append(("join", act.seat, act.card, "Undead"))
+                self.events.append(("join", act.seat, act.card, KIN_WORDS[kin]))
             else:
                 yield from self.do_free_action(act)
             return
@@ -544,6 +590,12 @@ class LegalMixin(CombatMixin):
                     c.turning[act.seat] = c.turning.get(act.seat, 0) + 3
             c.bonus_used = True
             self.events.append((k, act.seat, act.cards))
+            return
+        if k == A.HOUSE:  # Slytherin: a monster from the hand for +2 to your own strength
+            self.spend(p, act.card)
+            c.house_bonus[act.seat] = c.house_bonus.get(act.seat, 0) + 2
+            c.bonus_used = True
+            self.events.append(("house_power", act.seat, p.house, act.card, 2))
             return
         if k == A.BACKSTAB:
             self.spend(p, act.card)
@@ -613,7 +665,7 @@ class LegalMixin(CombatMixin):
         for k in _unique([k for k in p.items if self.cdef[k].steed and self.cdef[k].run_away < 0], self.cdef):
             out.append(Action(A.DISCARD, seat, k))  # a Steed that slows you may be let go before the roll
         if self.has_ability(p, "flight_spell") and flight["used"] < 3:
-            out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(p.hand + p.items, self.cdef)]
+            out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(self.fuel(p), self.cdef)]
         for m in remaining:
             h = card_hook(self, m.card)
             if h is not None:
@@ -637,7 +689,7 @@ class LegalMixin(CombatMixin):
             return out
         self.ctx, self.ctx_data = "rolled", (runner.seat, ok)
         if seat == runner.seat and not ok and not retried and self.has_ability(p, "retry_run_away"):
-            out += [Action(A.USE, seat, d, flag="retry") for d in _unique(p.hand + p.items, self.cdef)]
+            out += [Action(A.USE, seat, d, flag="retry") for d in _unique(self.fuel(p), self.cdef)]
         for k in _unique(p.hand, self.cdef):
             d = self.cdef[k]
             if d.is_one_shot and d.when in ("after_roll", "run_away"):
@@ -694,6 +746,19 @@ class LegalMixin(CombatMixin):
                 elif len(p.classes) >= 2:
                     self.lose_card(p, p.classes[0], "replaced")
                 p.classes.append(act.card)
+                self.events.append(("play", act.seat, act.card))
+            elif d.is_role:
+                p.hand.remove(act.card)
+                if p.roles and p.dual_role < 0:
+                    for r in list(p.roles):
+                        self.lose_card(p, r, "replaced")
+                elif len(p.roles) >= 2:
+                    self.lose_card(p, p.roles[0], "replaced")
+                p.roles.append(act.card)
+                self.events.append(("play", act.seat, act.card))
+            elif d.is_proficiency:
+                p.hand.remove(act.card)
+                p.proficiencies.append(act.card)
                 self.events.append(("play", act.seat, act.card))
             elif d.is_item:
                 p.hand.remove(act.card)
@@ -869,9 +934,10 @@ class LegalMixin(CombatMixin):
                 used = pr.data[2]["used"]
             if used + len(act.cards) > 3:
                 raise IllegalAction("at most three cards may be discarded for that")
+            fuel = self.fuel(p)
             for k in act.cards:
-                if k not in p.hand and k not in p.items:
-                    raise IllegalAction(f"{p.name} has no {self.name(k)}")
+                if k not in fuel:
+                    raise IllegalAction(f"{p.name} has no {self.name(k)} to discard")
             return
         from munchkin.engine.notation import explain
 

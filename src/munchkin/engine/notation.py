@@ -22,11 +22,11 @@ def action_text(g: Game, a: Action) -> str:
     n = g.name
     who = g._name
     if k == A.KICK:
-        return "kick open the door"
+        return g.phase_words.get("kick_open_the_door", "kick open the door").lower()
     if k == A.LOOT:
         return "loot the room"
     if k == A.TROUBLE:
-        return f"look for trouble with {n(a.card)}"
+        return f"{_trouble_words(g)} with {n(a.card)}"
     if k == A.END:
         return "end the turn"
     if k == A.READY:
@@ -72,6 +72,8 @@ def action_text(g: Game, a: Action) -> str:
     if k == A.GIVE:
         if a.flag == "hireling":  # to a Sidekick or Hireling to carry
             carrier = a.cards[0] if a.cards else g.free_carrier(g.players[a.seat])
+            if carrier >= 0 and g.cdef[carrier].word == "Ally":  # Allies are people: "to Dobby"
+                return f"give {n(a.card)} to {n(carrier)}"
             return f"give {n(a.card)} to the {n(carrier) if carrier >= 0 else 'Hireling'}"
         return f"give {n(a.card)} to {who(a.target)}"
     if k == A.SELL:
@@ -97,7 +99,9 @@ def action_text(g: Game, a: Action) -> str:
     if k == A.BERSERK:
         return f"berserk discarding {_list(g, a.cards)}"
     if k == A.TURNING:
-        return f"turn undead discarding {_list(g, a.cards)}"
+        return f"turn {_turned(g, a.seat)} discarding {_list(g, a.cards)}"
+    if k == A.HOUSE:
+        return f"use {g.players[a.seat].house.title()} discarding {n(a.card)}"
     if k == A.FLIGHT:
         return f"cast flight discarding {_list(g, a.cards)}"
     if k == A.CHARM:
@@ -143,6 +147,37 @@ def action_text(g: Game, a: Action) -> str:
     return f"{k} {a}"
 
 
+def _trouble_words(g: Game) -> str:
+    """Look For Trouble, or the set's own words for it ("get up to no good")."""
+    w = g.phase_words.get("look_for_trouble")
+    return f"get {w.lower()}" if w else "look for trouble"
+
+
+TURNED = (
+    ("turning", "undead", "undead"),
+    ("turning_death_eater", "death_eater", "death eaters"),
+    ("turning_dragon", "dragon", "dragons"),
+)
+
+
+def _turned(g: Game, seat: int) -> str:
+    """What a fighter turns with their discards: Undead, Death Eaters or Dragons."""
+    c = g.combat
+    if c is not None:
+        p = g.players[seat]
+        for ability, tag, word in TURNED:
+            if g.has_ability(p, ability) and any(tag in g.cdef[m.base].kin for m in c.monsters):
+                return word
+    return "undead"
+
+
+# other phrasings of the same actions, read back as the canonical ones
+ALIASES = (
+    (r"^(?:kick open the door|unlock the door)$", "kick"),
+    (r"^(?:look for trouble|get up to no good|go up to no good|up to no good) with (.+)$", "trouble"),
+)
+
+
 def _norm(text: str) -> str:
     text = text.strip().lower().replace("’", "'")
     text = re.sub(r"\s+", " ", text)
@@ -182,6 +217,10 @@ VERBS = (
     "back",
     "ready",
     "fight",
+    "unlock",
+    "get",
+    "go",
+    "up",
 )
 
 
@@ -204,10 +243,19 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
     for a in legal:
         if _norm(action_text(g, a)) == t:
             return [a]
+    for pattern, kind in ALIASES:  # Unlock the Door = Kick Open the Door; Up to No Good = Look For Trouble
+        m = re.fullmatch(pattern, t)
+        if m:
+            want = action_text(g, Action(A.KICK, seat)) if kind == "kick" else f"{_trouble_words(g)} with {m.group(1)}"
+            for a in legal:
+                if _norm(action_text(g, a)) == _norm(want):
+                    return [a]
     # shorthand and unlisted forms
-    m = re.fullmatch(r"(berserk|turn undead|cast flight) discarding (.+)", t)
+    m = re.fullmatch(r"(berserk|turn undead|turn death eaters|turn dragons|cast flight) discarding (.+)", t)
     if m:
-        kind = {"berserk": A.BERSERK, "turn undead": A.TURNING, "cast flight": A.FLIGHT}[m.group(1)]
+        kind = {"berserk": A.BERSERK, "cast flight": A.FLIGHT}.get(m.group(1), A.TURNING)
+        if kind == A.TURNING and m.group(1) != f"turn {_turned(g, seat)}":
+            raise IllegalAction(f"{t!r} is not legal now: {g._name(seat)} has no {m.group(1)[5:]} to turn here")
         cards = _cards_of(g, seat, m.group(2), zones="discardable")
         a = Action(kind, seat, cards=tuple(cards))
         g.verify_unlisted(a) if a not in legal else None
@@ -261,7 +309,7 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
 def _zone(g: Game, seat: int, zones: str) -> list[int]:
     p = g.players[seat]
     if zones == "discardable":
-        return p.hand + p.items
+        return g.fuel(p)
     if zones == "sellable":
         return g.sellable(p)
     if zones == "items":
@@ -293,6 +341,16 @@ def _explain_text(g: Game, seat: int, t: str, legal: list[Action]) -> str:
     same = [action_text(g, a) for a in legal if action_text(g, a).split(" ", 1)[0] == verb]
     # a card name that nobody's card has (the longest known name after the verb)
     rest = t.split(" ", 1)[1] if " " in t else ""
+    house = rest.split(" ", 1)[0]
+    if verb == "use" and house in g.houses:  # a House power: "use slytherin discarding ..."
+        p = g.players[seat]
+        if p.house != house:
+            return f"{p.name} is no {house.title()}"
+        if g.combat is None or seat not in g.combat.fighters():
+            return f"only a fighter (or the helper) may use the {house.title()} power, in combat"
+        if seat in g.combat.house_bonus:
+            return f"the {house.title()} power is used once per combat"
+        return f"{t!r} is not legal now: the {house.title()} power discards a monster from the hand"
     name = _longest_name(g, rest)
     if verb in ("play", "keep", "equip", "unequip", "discard", "give", "choose", "take", "use", "charm"):
         if name is None:

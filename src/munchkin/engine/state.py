@@ -18,6 +18,10 @@ class Player:
         "classes",
         "half_breed",
         "super_munchkin",
+        "house",
+        "roles",
+        "dual_role",
+        "proficiencies",
         "items",
         "equipped",
         "sidekicks",
@@ -44,6 +48,10 @@ class Player:
         self.classes: list[int] = []
         self.half_breed = -1
         self.super_munchkin = -1
+        self.house = ""  # the House chosen at setup (Harry Potter), lower-case; kept for good
+        self.roles: list[int] = []
+        self.dual_role = -1
+        self.proficiencies: list[int] = []
         self.items: list[int] = []  # carried Items in play (equipped or not)
         self.equipped: set[int] = set()
         self.sidekicks: list[int] = []  # Sidekicks and Hirelings in play
@@ -64,10 +72,18 @@ class Player:
         out = self.races + self.classes + self.items + self.curses + self.sidekicks
         if self.enhancers:
             out += self.enhancers
-        for c in (self.half_breed, self.super_munchkin, self.cheat):
+        if self.roles or self.proficiencies:
+            out += self.roles + self.proficiencies
+        for c in (self.half_breed, self.super_munchkin, self.cheat, self.dual_role):
             if c >= 0:
                 out.append(c)
         return out
+
+    def character_cards(self) -> list[int]:
+        """Race, Class, Role and Proficiency cards: where abilities and Run Away bonuses come from."""
+        if self.roles or self.proficiencies:
+            return self.races + self.classes + self.roles + self.proficiencies
+        return self.races + self.classes
 
     def exempt(self) -> tuple[int, ...]:
         """Items used beyond the usual limits: carried by a Sidekick, or under Cheat!."""
@@ -117,6 +133,7 @@ class Combat:
         "sex_bonus",
         "sex_asked",
         "rewarded",
+        "house_bonus",
     )
 
     def __init__(self, fighter: int, kicked: bool) -> None:
@@ -144,6 +161,7 @@ class Combat:
         self.kicked = kicked
         self.sex_bonus: set[tuple[int, str]] = set()  # (monster, sex): a bonus kept on by a Sidekick
         self.sex_asked: set[tuple[int, int]] = set()  # (monster, Sidekick) pairs already put to the owner
+        self.house_bonus: dict[int, int] = {}  # seat -> strength from a House power (Slytherin's discards)
         self.rewarded = False  # the helper was promised something (Treasures, an Item, a Go Up a Level)
 
     def fighters(self) -> tuple[int, ...]:

@@ -29,6 +29,10 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
         "classes": [cp(c) for c in p.classes],
         "half_breed": p.half_breed >= 0,
         "super_munchkin": p.super_munchkin >= 0,
+        "house": g.houses[p.house].name if p.house else None,
+        "roles": [cp(c) for c in p.roles],
+        "dual_role": p.dual_role >= 0,
+        "proficiencies": [{**cp(c), "rank": g.cdef[c].rank} for c in p.proficiencies],
         "equipped": [cp(c) for c in p.items if c in p.equipped],
         "carried": [cp(c) for c in p.items if c not in p.equipped],
         "sidekicks": [
@@ -69,6 +73,8 @@ def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
         "legal": [g.text(a) for a in g.legal_actions(seat)] if seat is not None and seat in g.to_act else [],
         "prompt": g.prompt.kind,
         "races_in_game": g.has_races,
+        "houses_in_game": bool(g.houses),
+        "classes_in_game": g.has_classes,
     }
 
 
@@ -89,7 +95,15 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "turn":
         return f"--- Turn {ev[2] + 1}: {n(ev[1])} ---"
     if k == "kick":
-        return f"{n(ev[1])} kicks open the door: {c(ev[2])}!"
+        found = c(ev[2]) + ("" if c(ev[2]).endswith("!") else "!")
+        if "kick_open_the_door" in g.phase_words:
+            return f"{n(ev[1])} {g.phase_words['kick_open_the_door'].lower().replace('unlock', 'unlocks')}: {found}"
+        return f"{n(ev[1])} kicks open the door: {found}"
+    if k == "brew":
+        return f"{n(ev[1])} uses {c(ev[2])}: two cards from the hand for a Treasure."
+    if k == "house_power":
+        _, s, house, card, v = ev
+        return f"{n(s)} uses the {house.title()} power, discarding {c(card)}: +{v}."
     if k == "draw":
         _, s, deck, cards, face_up = ev
         if face_up or s == seat:
@@ -102,6 +116,8 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "combat":
         return f"{n(ev[1])} fights {c(ev[2])}."
     if k == "trouble":
+        if "look_for_trouble" in g.phase_words:
+            return f"{n(ev[1])} gets {g.phase_words['look_for_trouble'].lower()} with {c(ev[2])}."
         return f"{n(ev[1])} looks for trouble with {c(ev[2])}."
     if k == "loot":
         return f"{n(ev[1])} loots the room."

@@ -39,7 +39,7 @@ def choose_option(g: Game, seat: int, source: int, options: list[str]) -> Flow:
 
 # ------------------------------------------------------------------ character cards
 class _Attachment(CardHook):
-    """Half-Breed / Super Munchkin: attach to a Race / Class in play."""
+    """Half-Breed / Super Munchkin / Dual Role: attach to a Race / Class / Role in play."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -50,6 +50,8 @@ class _Attachment(CardHook):
             return []
         if self.kind == "race":
             ok = bool(p.races) and p.half_breed < 0
+        elif self.kind == "role":
+            ok = bool(p.roles) and p.dual_role < 0
         else:
             ok = bool(p.classes) and p.super_munchkin < 0
         return [Action(A.PLAY, seat, card)] if ok else []
@@ -59,6 +61,8 @@ class _Attachment(CardHook):
         p.hand.remove(act.card)
         if self.kind == "race":
             p.half_breed = act.card
+        elif self.kind == "role":
+            p.dual_role = act.card
         else:
             p.super_munchkin = act.card
         g.events.append(("play", act.seat, act.card))

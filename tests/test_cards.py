@@ -210,9 +210,9 @@ def test_bots_play_other_editions_cards_like_their_deluxe_twins() -> None:
     from munchkin.cards.hooks import CardHook
     from munchkin.cards.loader import HOOKS
 
-    for name in ("star", "good-bad", "deluxe"):
+    for name in ("star", "good-bad", "harry-potter", "deluxe"):
         load_set(name)
-    for prefix in ("star", "good_bad"):
+    for prefix in ("star", "good_bad", "harry_potter"):
         for alias, twin in SAME_AS.items():
             mine = HOOKS.get(f"{prefix}.{alias}")
             if mine is None:
@@ -222,3 +222,115 @@ def test_bots_play_other_editions_cards_like_their_deluxe_twins() -> None:
                 assert type(mine) is type(theirs), (prefix, alias, twin)
             else:  # a Curse's effect function: the very same
                 assert mine is theirs, (prefix, alias, twin)
+
+
+RULEBOOK_HARRY_POTTER = {
+    "Dress Robes",
+    "Deluminator",
+    "Peter Pettigrew",
+    "Felix Felicis",
+    "Bombarda!",
+    "Nimbus 2001",
+    "Dolores Umbridge",
+    "Crystal Ball",
+    "Hermione Granger",
+    "Quidditch Robes",
+    "Sectumsempra!",
+    "Dual Role",
+    "Quidditch Captain",
+    "Head Boy/Girl",
+    "Prefect",
+    "Inquisitorial Squad",
+    "Cheat!",
+    "Wandering Monster",
+}
+
+
+def test_harry_potter_counts_houses_and_provenance() -> None:
+    cs = load_set("harry-potter")
+    doors = sum(c.copies for c in cs.cards if c.deck == "door")
+    treasures = sum(c.copies for c in cs.cards if c.deck == "treasure")
+    assert (doors, treasures) == (92, 76) == (cs.door_cards, cs.treasure_cards)
+    by_name = {c.name: c for c in cs.cards}
+    for name in RULEBOOK_HARRY_POTTER:
+        assert by_name[name].provenance == "rulebook", name
+    for c in cs.cards:
+        if c.provenance != "original":
+            assert c.note, f"{c.name} ({c.provenance}) has no note on where its facts come from"
+    assert not [c for c in cs.cards if c.kind in ("race", "class")], "Roles, not Races or Classes"
+    roles = [c for c in cs.cards if c.kind == "role"]
+    assert {c.name for c in roles} == {"Quidditch Captain", "Head Boy/Girl", "Prefect", "Inquisitorial Squad"}
+    profs = [c for c in cs.cards if c.proficiency]
+    assert len(profs) == 14 and all(c.copies == 1 and c.deck == "door" for c in profs)
+    assert {c.proficiency.rank for c in profs if c.proficiency} == {1, 2, 3, 4}
+    allies = [c for c in cs.cards if c.sidekick]
+    assert allies and all(c.deck == "treasure" for c in allies) and cs.terms["sidekick"] == "Ally"
+    tags = {t for c in cs.cards if c.monster for t in c.monster.tags}
+    assert {"death_eater", "dragon"} <= tags
+    # four Houses on six double-sided cards, each pair of Houses once
+    assert sorted(h.name for h in cs.houses) == ["Gryffindor", "Hufflepuff", "Ravenclaw", "Slytherin"]
+    pairs = {frozenset(hc.faces) for hc in cs.house_cards}
+    assert len(cs.house_cards) == 6 and len(pairs) == 6
+    slytherin = next(h for h in cs.houses if h.name == "Slytherin")
+    assert slytherin.provenance == "rulebook" and slytherin.house.abilities == ["monster_discard_bonus"]
+    # the Example of Combat's numbers
+    pettigrew = by_name["Peter Pettigrew"].monster
+    assert pettigrew and (pettigrew.level, pettigrew.treasures) == (10, 3)
+    bombarda = by_name["Bombarda!"].enhancer
+    assert bombarda and (bombarda.strength, bombarda.treasures) == (5, 1)
+    felix = by_name["Felix Felicis"].one_shot
+    assert felix and felix.bonus == 5
+    assert [by_name[n].item.bonus for n in ("Dress Robes", "Deluminator", "Nimbus 2001")] == [2, 3, 2]  # type: ignore[union-attr]
+    umbridge = by_name["Dolores Umbridge"].monster
+    assert umbridge and [(m.value, m.if_.role) for m in umbridge.modifiers] == [(3, "quidditch captain")]
+
+
+def test_harry_potter_vocabulary_errors_say_what_is_wrong() -> None:
+    from pydantic import ValidationError
+
+    from munchkin.cards.schema import Card, SetFile
+
+    base = {"id": "harry_potter.x", "name": "X", "provenance": "original", "text": "A test card, nothing more."}
+    with pytest.raises(ValidationError, match="door deck"):
+        Card.model_validate({**base, "deck": "treasure", "kind": "role", "role": {"abilities": ["berserk"]}})
+    with pytest.raises(ValidationError, match="rank"):
+        Card.model_validate({**base, "deck": "door", "kind": "proficiency", "proficiency": {"rank": 5}})
+    with pytest.raises(ValidationError, match="rank"):
+        Card.model_validate({**base, "deck": "door", "kind": "proficiency", "proficiency": {}})
+    with pytest.raises(ValidationError, match="tags"):
+        Card.model_validate(
+            {
+                **base,
+                "deck": "door",
+                "kind": "monster",
+                "monster": {"level": 1, "treasures": 1, "tags": ["wizard"], "bad_stuff": []},
+            }
+        )
+    header = {"set": "x", "title": "X", "door_cards": 0, "treasure_cards": 0, "cards": []}
+    house = {"id": "x.red", "name": "Red", "provenance": "original", "text": "t", "house": {}}
+    with pytest.raises(ValidationError, match="not among the set's houses"):
+        SetFile.model_validate(
+            {**header, "houses": [house], "house_cards": [{"id": "x.c", "faces": ["x.red", "x.blue"]}]}
+        )
+    with pytest.raises(ValidationError, match="house_cards"):
+        SetFile.model_validate({**header, "houses": [house]})
+
+
+def test_harry_potter_cards_list_counts_decks_and_lists_house_cards_apart() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from munchkin.cli import app
+
+    r = CliRunner().invoke(app, ["cards", "list", "--set", "harry-potter", "--json"])
+    assert r.exit_code == 0, r.output
+    records = json.loads(r.output)
+    by_deck: dict[str, int] = {}
+    for rec in records:
+        by_deck[rec["deck"]] = by_deck.get(rec["deck"], 0) + 1
+    assert by_deck == {"door": 92, "treasure": 76, "house": 6}
+    faces = [f["name"] for rec in records if rec["deck"] == "house" for f in rec["faces"]]
+    assert sorted(set(faces)) == ["Gryffindor", "Hufflepuff", "Ravenclaw", "Slytherin"] and len(faces) == 12
+    profs = [rec for rec in records if rec["kind"] == "proficiency"]
+    assert len(profs) == 14 and all(1 <= rec["rank"] <= 4 for rec in profs)

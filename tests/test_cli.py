@@ -244,3 +244,19 @@ def test_play_default_bots_and_options() -> None:
     assert r.exit_code == 0, r.output
     assert r.exception is None
     assert "Ann, Bob, Cid, Dee." in " ".join(r.stdout.split())  # five players: you and four bots
+
+
+def test_play_a_harry_potter_game_in_the_terminal() -> None:
+    """The person chooses a House; the turn is told in this book's words; the game ends."""
+    r = run(
+        "play", "--set", "harry-potter", "--seed", "11", "--house", "Slytherin", "--sex", "female", input="1\n" * 3000
+    )
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "You (Player): Level 1 female Slytherin, no Role" in out
+    assert "one Role, one Proficiency of Rank 1 and any usable Items and Allies" in " ".join(out.split())
+    assert "1. unlock the door" in out and "unlocks the door:" in out and "before Unlock the Door" in out
+    assert "get up to no good with" in out
+    assert "wins the game!" in out
+    bad = run("play", "--set", "harry-potter", "--house", "Durmstrang", input="quit\n")
+    assert bad.exit_code != 0 and "unknown House 'Durmstrang'" in bad.output

@@ -83,7 +83,12 @@ def choose(actions: list[Msg], view: Msg, done: set[str]) -> str:
     return texts[0]
 
 
-def play_offline(seed: int, sets: tuple[str, ...] = ("deluxe",), sexes: tuple[str | None, ...] = ()) -> Msg:
+def play_offline(
+    seed: int,
+    sets: tuple[str, ...] = ("deluxe",),
+    sexes: tuple[str | None, ...] = (),
+    houses: tuple[str | None, ...] = (),
+) -> Msg:
     """The browser game without a browser: the person's policy, the bots answering first (as the server
     has them do), with the server's own TableBots; no restart here, since a restarted server plays on
     exactly as if it had never stopped. What the browser test needs to see."""
@@ -95,7 +100,8 @@ def play_offline(seed: int, sets: tuple[str, ...] = ("deluxe",), sexes: tuple[st
         return TableBots(STRENGTHS, seed)
 
     declared = declared_sexes(list(sexes), seed) if sexes else None  # as the lobby's sex choices
-    g = Game(Setup(sets=list(sets), players=NAMES, seed=seed, options=Options(), sexes=declared))
+    chosen = list(houses) + [None] * (len(NAMES) - len(houses)) if houses else None  # the lobby's House choices
+    g = Game(Setup(sets=list(sets), players=NAMES, seed=seed, options=Options(), sexes=declared, houses=chosen))
     bots, done = new_bots(), set[str]()
     out: Msg = {"moves": 0, "windows": 0, "asks": [], "fight_before_crash": False, "crash_turn": None}
     while not g.over:
@@ -126,6 +132,9 @@ def play_offline(seed: int, sets: tuple[str, ...] = ("deluxe",), sexes: tuple[st
     out["sidekicks_seen"] = any(e[0] == "play" and g.cdef[e[2]].is_sidekick for e in g.events)
     out["steeds_seen"] = any(e[0] == "play" and g.cdef[e[2]].steed for e in g.events)
     out["enhancers_seen"] = any(e[0] == "enhance_item" for e in g.events)
+    out["roles_seen"] = any(e[0] == "play" and g.cdef[e[2]].is_role for e in g.events)
+    out["proficiencies_seen"] = any(e[0] == "play" and g.cdef[e[2]].is_proficiency for e in g.events)
+    out["houses"] = [p.house for p in g.players]
     return out
 
 
@@ -257,6 +266,11 @@ SNAPSHOT_JS = """() => {
       (n) => n.textContent.startsWith('Item Enhancers')),
     mySex: (document.querySelector('#players article.me .stats') || {}).textContent || '',
     raceRow: [...document.querySelectorAll('#players .row-label')].some((n) => n.textContent.startsWith('Race')),
+    myHouse: (document.querySelector('#players article.me .stats .house') || {}).textContent || '',
+    roleShown: [...document.querySelectorAll('#players .row-label')].some(
+      (n) => n.textContent.startsWith('Role') && n.nextElementSibling.classList.contains('chips')),
+    proficiencyRow: [...document.querySelectorAll('#players .row-label')].some(
+      (n) => n.textContent.startsWith('Proficiencies')),
   };
 }"""
 
@@ -282,6 +296,9 @@ class Table:
         self.enhancer_shown = False  # an Item Enhancers row
         self.my_sex = ""
         self.race_row = False  # a Race row was shown (none in a game without Race cards)
+        self.my_house = ""  # the House shown on the person's own player card (Harry Potter)
+        self.role_shown = False  # a Role card on a player's table
+        self.proficiency_shown = False  # a Proficiencies row
 
     def snapshot(self) -> Msg:
         snap: Msg = self.page.evaluate(SNAPSHOT_JS)
@@ -345,6 +362,13 @@ class Table:
                 self.shot(f"{self.prefix}item-enhancer.png", full_page=True)
             self.my_sex = self.my_sex or snap["mySex"]
             self.race_row = self.race_row or snap["raceRow"]
+            self.my_house = self.my_house or snap["myHouse"]
+            if snap["roleShown"] and not self.role_shown:
+                self.role_shown = True
+                self.shot(f"{self.prefix}role.png", full_page=True)
+            if snap["proficiencyRow"] and not self.proficiency_shown:
+                self.proficiency_shown = True
+                self.shot(f"{self.prefix}proficiencies.png", full_page=True)
             st = self.my_move(snap)
             if st is None:
                 continue
@@ -449,7 +473,12 @@ class Table:
 
 # ---------------------------------------------------------------------- the test
 def create_table(
-    page: Page, base: str, sets: tuple[str, ...] = ("deluxe",), prefix: str = "", sexes: tuple[str | None, ...] = ()
+    page: Page,
+    base: str,
+    sets: tuple[str, ...] = ("deluxe",),
+    prefix: str = "",
+    sexes: tuple[str | None, ...] = (),
+    houses: tuple[str | None, ...] = (),
 ) -> str:
     """Fill in the lobby's form as a person would and open the person's join link; returns it."""
     page.goto(base + "/")
@@ -467,6 +496,9 @@ def create_table(
     for seat, sex in enumerate(sexes):
         if sex:
             page.select_option(f"#seat-sex-{seat}", sex)
+    for seat, house in enumerate(houses):
+        if house:
+            page.select_option(f"#seat-house-{seat}", house)
     page.fill("#bot-delay", str(BOT_DELAY))
     expect(page.locator("#window-seconds")).to_have_value(str(WINDOW_SECONDS))
     page.fill("#seed", str(SEED))
@@ -558,6 +590,7 @@ def check_end(
     sets: tuple[str, ...] = ("deluxe",),
     prefix: str = "",
     sexes: tuple[str | None, ...] = (),
+    houses: tuple[str | None, ...] = (),
 ) -> None:
     """(d) The end screen names the winner and links the replay, a munchkin-game/1 save."""
     end = page.locator("#end-screen")
@@ -586,7 +619,7 @@ def check_end(
     assert game.over and [NAMES[s] for s in game.winners] == winners
     # the browser game is the game the policy plays offline: every click and every bot move as foreseen
     played = [e["raw"] for e in save["log"] if "act" in e]
-    foreseen = play_offline(SEED, sets, sexes)["actions"]
+    foreseen = play_offline(SEED, sets, sexes, houses)["actions"]
     differ = next((i for i, (a, b) in enumerate(zip(played, foreseen)) if a != b), min(len(played), len(foreseen)))
     assert played == foreseen, (
         f"the game went its own way from action {differ} of {len(played)} (offline: {len(foreseen)}): "
@@ -607,7 +640,12 @@ def test_the_seed_gives_the_star_game_what_it_checks() -> None:
 
 
 def edition_game_in_browser(
-    server: Server, sets: tuple[str, ...], prefix: str, sexes: tuple[str | None, ...] = ()
+    server: Server,
+    sets: tuple[str, ...],
+    prefix: str,
+    sexes: tuple[str | None, ...] = (),
+    houses: tuple[str | None, ...] = (),
+    log_text: str = " plays the Trap ",
 ) -> Table:
     """A whole game of another edition in the browser (one person, three bots) from the lobby's
     set choice to the end screen, a Trap in the narration and a replay that is exactly the game
@@ -626,14 +664,14 @@ def edition_game_in_browser(
             page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
             page.on("websocket", frames.attach)
             try:
-                create_table(page, server.url, sets, prefix=prefix, sexes=sexes)
+                create_table(page, server.url, sets, prefix=prefix, sexes=sexes, houses=houses)
                 expect(page.locator("#hand .hand-card").first).to_be_visible()
                 table = Table(page, frames, server, prefix=prefix)
                 table.restarted = table.phone = True  # the Deluxe test covers the crash and the phone
                 table.window = (0.0, 0.0, 0.0)  # ... and the window's countdown
                 table.play()
-                expect(page.locator("#log")).to_contain_text(" plays the Trap ")
-                check_end(page, frames, server, sets, prefix=prefix, sexes=sexes)
+                expect(page.locator("#log")).to_contain_text(log_text)
+                check_end(page, frames, server, sets, prefix=prefix, sexes=sexes, houses=houses)
             except BaseException:
                 save_failure(page, console, server)
                 raise
@@ -672,4 +710,33 @@ def test_a_good_bad_game_in_the_browser(server: Server) -> None:
     assert table.steed_shown, "no Steed was ever shown on the players' table"
     assert table.enhancer_shown, "no Item Enhancer was ever shown on the players' table"
     assert "female" in table.my_sex, f"the person's declared sex is not shown: {table.my_sex!r}"
+    assert not table.race_row, "a Race row was shown in an edition without Races"
+
+
+HARRY_POTTER = ("harry-potter",)
+HARRY_POTTER_HOUSES = ("Slytherin", None, None, None)  # the person chooses a House in the lobby
+
+
+def test_the_seed_gives_the_harry_potter_game_what_it_checks() -> None:
+    """Browserless: SEED also makes a Harry Potter game where a Role and a Proficiency are played
+    and a Curse is played from a hand, the turn told in this book's words, ending well in time."""
+    out = play_offline(SEED, HARRY_POTTER, houses=HARRY_POTTER_HOUSES)
+    assert out["winners"] and out["turns"] < 80, out["turns"]
+    assert out["houses"][0] == "slytherin" and all(out["houses"])
+    assert out["roles_seen"] and out["proficiencies_seen"], (out["roles_seen"], out["proficiencies_seen"])
+    assert any(" curses " in line for line in out["narration"]), "no Curse was played from a hand"
+    assert any(" unlocks the door: " in line for line in out["narration"])
+
+
+def test_a_harry_potter_game_in_the_browser(server: Server) -> None:
+    """A whole game of Munchkin Harry Potter Deluxe in the browser (one person, three bots): the
+    lobby's set and House choices, the House on the player's card, Roles and Proficiencies on the
+    players' table, Curses in the narration, the end screen and a replay that is exactly the game
+    the policy plays offline."""
+    table = edition_game_in_browser(
+        server, HARRY_POTTER, "harry-potter-", houses=HARRY_POTTER_HOUSES, log_text=" curses "
+    )
+    assert table.my_house == "Slytherin", f"the person's House is not shown: {table.my_house!r}"
+    assert table.role_shown, "no Role was ever shown on the players' table"
+    assert table.proficiency_shown, "no Proficiencies row was ever shown on the players' table"
     assert not table.race_row, "a Race row was shown in an edition without Races"

@@ -4,9 +4,10 @@
 - 200 heuristic-agent games (4 players, seeds 1..200) in 10 chunks of 20;
 - 300 mixed games: 3 to 6 players, Listen At The Door and shared victories on and off,
   random and heuristic agents at one table, in 10 chunks of 30;
-- 1000 Star Munchkin games and 1000 Star Munchkin + Deluxe games (seeds 1..1000 each, in
-  chunks of 50), tables varied by seed: 3 to 6 players, random agents, heuristic agents or
-  both at one table, the Faster Play options on and off.
+- 1000 games of each other edition alone and 1000 of it shuffled with Deluxe (Star Munchkin,
+  The Good, the Bad, and the Munchkin, Harry Potter; seeds 1..1000 each, in chunks of 50),
+  tables varied by seed: 3 to 6 players, random agents, heuristic agents or both at one
+  table, the Faster Play options on and off.
 
 Each chunk asserts: no game raises, no invariant is ever violated, every game that was not
 stopped by the turn cap has a winner, and the chunk alone does not use up its batch's budget
@@ -54,6 +55,8 @@ SET_BATCHES = {
     "star+deluxe": ["star", "deluxe"],
     "good-bad": ["good-bad"],
     "good-bad+deluxe": ["good-bad", "deluxe"],
+    "harry-potter": ["harry-potter"],
+    "harry-potter+deluxe": ["harry-potter", "deluxe"],
 }
 
 
@@ -94,6 +97,8 @@ BATCHES = {
     "star+deluxe": (STAR_GAMES, STAR_CHUNK),
     "good-bad": (STAR_GAMES, STAR_CHUNK),
     "good-bad+deluxe": (STAR_GAMES, STAR_CHUNK),
+    "harry-potter": (STAR_GAMES, STAR_CHUNK),
+    "harry-potter+deluxe": (STAR_GAMES, STAR_CHUNK),
 }
 CHUNKS = [(agent, start) for agent, (total, size) in BATCHES.items() for start in range(1, total + 1, size)]
 

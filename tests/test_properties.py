@@ -463,7 +463,15 @@ class Driver:
         self.check_accepted(desc)
 
 
-SETS = [["deluxe"], ["star"], ["star", "deluxe"], ["good-bad"], ["good-bad", "deluxe"]]
+SETS = [
+    ["deluxe"],
+    ["star"],
+    ["star", "deluxe"],
+    ["good-bad"],
+    ["good-bad", "deluxe"],
+    ["harry-potter"],
+    ["harry-potter", "deluxe"],
+]
 
 
 def new_game(seed: int, players: int, fast: bool, sets: list[str] | None = None) -> Game:

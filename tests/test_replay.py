@@ -30,12 +30,19 @@ CASES = [(seed, [4, 3, 6][seed % 3], seed % 2 == 0) for seed in range(1, 61)]
 
 
 def sets_for(seed: int) -> list[str]:
-    """A third of the cases Deluxe; the rest Star Munchkin or The Good, the Bad, and the Munchkin,
-    alone or shuffled together with Deluxe."""
-    return EDITIONS.get(seed % 6, ["deluxe"])
+    """A seventh of the cases Deluxe; the rest Star Munchkin, The Good, the Bad, and the Munchkin
+    or Harry Potter, alone or shuffled together with Deluxe."""
+    return EDITIONS.get(seed % 7, ["deluxe"])
 
 
-EDITIONS = {1: ["star"], 3: ["star", "deluxe"], 2: ["good-bad"], 5: ["good-bad", "deluxe"]}
+EDITIONS = {
+    1: ["star"],
+    3: ["star", "deluxe"],
+    2: ["good-bad"],
+    5: ["good-bad", "deluxe"],
+    4: ["harry-potter"],
+    6: ["harry-potter", "deluxe"],
+}
 
 
 def setup_for(seed: int, players: int, fast: bool) -> Setup:

@@ -120,8 +120,20 @@ async def _play_tables(
         (5, [["human", "bot", "bot", "bot"], ["bot", "bot", "human", "bot"]], ("star", "deluxe")),
         (6, [["human", "bot", "bot", "bot"], ["bot", "human", "bot"]], ("good-bad",)),
         (7, [["human", "bot", "bot", "bot"], ["bot", "bot", "human", "bot"]], ("good-bad", "deluxe")),
+        (8, [["human", "bot", "bot", "bot"], ["bot", "human", "bot", "bot", "bot"]], ("harry-potter",)),
+        (9, [["bot", "human", "bot"], ["bot", "bot", "human", "bot"]], ("harry-potter", "deluxe")),
     ],
-    ids=["deluxe-1", "deluxe-2", "deluxe-3", "star-4", "star+deluxe-5", "good-bad-6", "good-bad+deluxe-7"],
+    ids=[
+        "deluxe-1",
+        "deluxe-2",
+        "deluxe-3",
+        "star-4",
+        "star+deluxe-5",
+        "good-bad-6",
+        "good-bad+deluxe-7",
+        "harry-potter-8",
+        "harry-potter+deluxe-9",
+    ],
 )
 def test_no_message_shows_a_seat_what_it_may_not_know(
     tmp_path: Path, seed: int, layouts: list[list[str]], sets: tuple[str, ...]

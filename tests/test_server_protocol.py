@@ -59,6 +59,7 @@ def test_lobby_pages_and_api(client: TestClient) -> None:
     assert client.get("/api/sets").json() == [
         {"id": "deluxe", "name": "Munchkin Deluxe"},
         {"id": "good-bad", "name": "The Good, the Bad, and the Munchkin"},
+        {"id": "harry-potter", "name": "Munchkin Harry Potter Deluxe"},
         {"id": "star", "name": "Star Munchkin"},
     ]
     created = new_table(client, ["human", "bot", "bot"])
@@ -262,3 +263,28 @@ def test_a_seat_declares_its_characters_sex(client: TestClient) -> None:
     assert g.players[2].sex in ("male", "female")
     bad = client.post("/api/tables", json={"name": "t", "seats": [{**seats[0], "sex": "robot"}, *seats[1:]]})
     assert bad.status_code == 422 and "sex" in bad.text
+
+
+def test_a_seat_chooses_its_house(client: TestClient) -> None:
+    """Harry Potter: each player chooses a House card at setup; undeclared Houses are drawn from
+    the seed, an unknown House or one with no House card left is refused with its reason."""
+    seats = [
+        {"name": "Collin", "kind": "human", "house": "Slytherin"},
+        {"name": "Susan", "kind": "bot", "house": "ravenclaw"},
+        {"name": "Bob", "kind": "bot"},
+    ]
+    body = {"name": "t", "sets": ["harry-potter"], "seats": seats, "bot_delay": 0, "seed": 5}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    g = runner(client, r.json()["table"]["id"]).game
+    assert [p.house for p in g.players[:2]] == ["slytherin", "ravenclaw"]
+    assert g.players[2].house in ("gryffindor", "hufflepuff", "ravenclaw", "slytherin")
+    state = g.view(0)
+    assert state["players"][0]["house"] == "Slytherin" and state["houses_in_game"]
+    bad = client.post("/api/tables", json={**body, "seats": [{**seats[0], "house": "Durmstrang"}, *seats[1:]]})
+    assert bad.status_code == 422 and "unknown House 'Durmstrang'" in bad.text
+    four = [{"name": n, "kind": "bot", "house": "Slytherin"} for n in ("A", "B", "C", "D")]
+    full = client.post("/api/tables", json={**body, "seats": four})
+    assert full.status_code == 422 and "cannot show 4 Slytherin" in full.text
+    deluxe = client.post("/api/tables", json={**body, "sets": ["deluxe"]})
+    assert deluxe.status_code == 422 and "Harry Potter" in deluxe.text

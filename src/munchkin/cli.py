@@ -21,6 +21,7 @@ from rich.table import Table
 
 from munchkin.agents.base import Agent, make_agent
 from munchkin.cards.loader import CardError, available_sets, load_set
+from munchkin.cards.schema import House
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
 from munchkin.engine.game import Game, Options, Setup, declared_sexes
@@ -98,8 +99,8 @@ def card_summary(d: CardDef) -> str:
         s = f"Monster, Level {d.level}, {_plural(d.treasures, 'Treasure')}"
         if d.levels != 1:
             s += f", worth {_plural(d.levels, 'level')}"
-        if d.undead:
-            s += ", Undead"
+        for tag in sorted(d.kin):
+            s += ", " + tag.replace("_", " ").title()
         return s
     if d.is_item:
         parts = [("Steed" if d.steed else "Item") + (f" {d.bonus:+d}" if d.bonus else "")]
@@ -144,6 +145,10 @@ def card_summary(d: CardDef) -> str:
         return "Race"
     if d.is_class:
         return "Class"
+    if d.is_role:
+        return "Role"
+    if d.is_proficiency:
+        return f"Proficiency, Rank {d.rank}"
     if d.is_gual:
         return "Go Up a Level"
     if d.is_item_enhancer:
@@ -175,8 +180,12 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
     if d.model.note:
         rec["note"] = d.model.note
     m = d.model
+    if isinstance(m, House):  # pragma: no cover - Houses are listed by house_records
+        return rec
     if m.monster is not None:
         rec.update(level=d.level, treasures=d.treasures, levels=d.levels, undead=d.undead)
+        if d.kin - {"undead"}:
+            rec.update(tags=sorted(d.kin))
         if d.bonus_doors:
             rec.update(bonus_doors=d.bonus_doors)
     elif m.item is not None:
@@ -191,8 +200,10 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
         rec.update(strength=d.strength, treasures=d.treasures)
     elif m.curse is not None:
         rec.update(duration=d.duration, word=d.word)
-    elif m.race is not None or m.class_ is not None:
+    elif m.race is not None or m.class_ is not None or d.is_role or d.is_proficiency:
         rec.update(abilities=sorted(d.abilities), run_away=d.run_away)
+        if d.is_proficiency:
+            rec.update(rank=d.rank)
         if d.alone_bonus:
             rec.update(alone_bonus=d.alone_bonus)
     elif d.is_sidekick:
@@ -412,11 +423,20 @@ class Seat:
         klass = " / ".join(g.name(c) for c in p.classes) or "no Class"
         if p.super_munchkin >= 0:
             klass += " (Super Munchkin)"
-        s = (
-            f"Level {p.level} {p.sex} {escape(race)}, {escape(klass)}"
-            if g.has_races
-            else f"Level {p.level} {p.sex}, {escape(klass)}"
-        )
+        who = f"Level {p.level} {p.sex}"
+        if p.house:
+            who += f" {g.houses[p.house].name}"
+        s = f"{who} {escape(race)}, {escape(klass)}" if g.has_races else f"{who}, {escape(klass)}"
+        if p.house and not g.has_classes:  # Harry Potter alone: Roles, no Classes
+            s = who
+        if p.house or p.roles:
+            role = " / ".join(g.name(c) for c in p.roles) or "no Role"
+            if p.dual_role >= 0:
+                role += " (Dual Role)"
+            s += f", {escape(role)}"
+        if p.proficiencies:
+            profs = ", ".join(f"{g.name(c)} ({g.cdef[c].rank})" for c in p.proficiencies)
+            s += f"; Proficiencies {escape(profs)} (Rank {g.rank_total(p)} of {p.level})"
         if p.dead:
             s += " [bold](dead)[/bold]"
         return s
@@ -428,7 +448,11 @@ class Seat:
         me = g.players[self.me]
         active = g.players[g.active]
         o.print()
-        o.rule(f"Turn {g.turn + 1}: {escape(active.name)}'s turn, {PHASES.get(g.phase, g.phase)}", style="bold")
+        phase = PHASES.get(g.phase, g.phase)
+        for key, words in (("kick_open_the_door", "Kick Open The Door"), ("look_for_trouble", "Look For Trouble")):
+            if key in g.phase_words:  # the set's own words: Unlock the Door, Up to No Good
+                phase = phase.replace(words, g.phase_words[key])
+        o.rule(f"Turn {g.turn + 1}: {escape(active.name)}'s turn, {phase}", style="bold")
         # the person's character
         o.print(f"[bold]You ({escape(me.name)})[/bold]: {self.character(self.me)}")
         o.print(f"  Items: {self.item_list(self.me)}")
@@ -523,15 +547,22 @@ class Seat:
         k = pr.kind
         n = g._name
         if k == "main":
+            kick = g.phase_words.get("kick_open_the_door", "Kick Open The Door")
+            trouble = g.phase_words.get("look_for_trouble", "Look For Trouble")
             if pr.data == "create":
+                has_classes = g.has_classes
+                stats = [w for w, has in (("one Race", g.has_races), ("one Class", has_classes)) if has]
+                if g.houses:
+                    stats += ["one Role", "one Proficiency of Rank 1"]
+                allies = " and Allies" if g.houses else ""
                 return (
-                    "Character creation: you may play one Race, one Class and any usable Items "
+                    f"Character creation: you may play {', '.join(stats)} and any usable Items{allies} "
                     "from your eight cards; say 'ready' when your character is set."
                 )
             if pr.data == "start":
-                return "Your turn. Kick open the door when you are ready (you may play cards, equip or sell first)."
+                return f"Your turn. {kick} when you are ready (you may play cards, equip or sell first)."
             if pr.data == "door":
-                return "No monster behind the door: Look For Trouble (fight a monster from your hand) or Loot The Room."
+                return f"No monster behind the door: {trouble} (fight a monster from your hand) or Loot The Room."
             return "End the turn when you are ready (you may still play cards, equip, sell or trade)."
         if k == "drawn":
             return f"You drew {g.name(pr.data)} face-up: keep it in your hand or play it now."
@@ -611,6 +642,9 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (default: random).")] = None,
     name: Annotated[str, typer.Option(help="Your name.")] = "Player",
     sex: Annotated[str | None, typer.Option(help="Your character's sex, male or female (default: at random).")] = None,
+    house: Annotated[
+        str | None, typer.Option(help="Harry Potter: your House, e.g. Slytherin (default: at random).")
+    ] = None,
     bot_agent: Annotated[str, typer.Option(help="Bot type: random or heuristic.")] = "heuristic",
     listen_at_the_door: Annotated[
         bool, typer.Option("--listen-at-the-door", help="Faster Play: draw a face-down Door first.")
@@ -643,10 +677,11 @@ def play(
         if sex is not None and sex not in ("male", "female"):
             raise typer.BadParameter("male or female", param_hint="--sex")
         sexes = declared_sexes([sex] + [None] * len(others), seed) if sex else None
+        houses: list[str | None] | None = [house] + [None] * len(others) if house else None
         try:
-            g = Game(Setup(sets, [name] + others, seed, opts, sexes))
+            g = Game(Setup(sets, [name] + others, seed, opts, sexes, houses=houses))
         except MunchkinError as exc:
-            raise typer.BadParameter(str(exc)) from None
+            raise typer.BadParameter(str(exc), param_hint="--house" if "House" in str(exc) else None) from None
 
     def warn(msg: str) -> None:
         out.print(f"[yellow]Note:[/yellow] {msg}")
@@ -891,7 +926,8 @@ def cards_check(
             continue
         doors = sum(c.copies for c in cs.cards if c.deck == "door")
         treasures = sum(c.copies for c in cs.cards if c.deck == "treasure")
-        out.print(f"{escape(name)}: {doors} Door, {treasures} Treasure cards OK")
+        houses = f" (and {len(cs.house_cards)} House cards showing {len(cs.houses)} Houses)" if cs.houses else ""
+        out.print(f"{escape(name)}: {doors} Door, {treasures} Treasure cards OK{houses}")
     if bad:
         raise typer.Exit(1)
 
@@ -906,6 +942,7 @@ def cards_list(
 
     names = _split(set_) if set_ else available_sets()
     records: list[dict[str, Any]] = []
+    house_rows: list[dict[str, Any]] = []
     defs: list[tuple[CardDef, int]] = []
     for name in names:
         try:
@@ -918,6 +955,8 @@ def cards_list(
             defs.append((d, card.copies))
             for k in range(card.copies):
                 records.append(card_record(d, k + 1, card.copies))
+        house_rows += house_records(name, cs)
+    records += house_rows  # apart from both decks: "deck": "house"
     if as_json:
         typer.echo(json.dumps(records, indent=1))
         return
@@ -933,6 +972,32 @@ def cards_list(
         for d, n in sorted(rows, key=lambda r: (r[0].kind, r[0].name)):
             t.add_row(escape(d.name), str(n), escape(card_summary(d)), d.provenance)
         out.print(t)
+    if house_rows:
+        t = Table(title=f"House cards ({len(house_rows)}), chosen at setup", box=box.SIMPLE_HEAD)
+        t.add_column("Card")
+        t.add_column("Faces")
+        t.add_column("Powers")
+        for r in house_rows:
+            powers = "; ".join(f"{f['name']}: {f['text']}" for f in r["faces"])
+            t.add_row(escape(r["id"]), escape(" / ".join(f["name"] for f in r["faces"])), escape(powers))
+        out.print(t)
+
+
+def house_records(set_name: str, cs: Any) -> list[dict[str, Any]]:
+    """The double-sided House cards as JSON objects, each with its two Houses (outside both decks)."""
+    houses = {h.id: h for h in cs.houses}
+    out = []
+    for hc in cs.house_cards:
+        faces = []
+        for f in hc.faces:
+            h = houses[f]
+            face = {"id": h.id, "name": h.name, "provenance": h.provenance, "text": h.text}
+            face.update(abilities=list(h.house.abilities), run_away=h.house.run_away)
+            if h.note:
+                face["note"] = h.note
+            faces.append(face)
+        out.append({"id": hc.id, "set": set_name, "deck": "house", "kind": "house_card", "faces": faces})
+    return out
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -38,6 +38,7 @@ class SeatIn(BaseModel):
     kind: Literal["human", "bot"]
     strength: Literal["random", "heuristic"] = "heuristic"
     sex: Literal["male", "female"] | None = None  # the character's sex as declared; None: at random
+    house: str | None = Field(default=None, max_length=24)  # Harry Potter: the House chosen; None: at random
 
     @field_validator("name")
     @classmethod

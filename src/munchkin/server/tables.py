@@ -129,6 +129,7 @@ class TableRunner:
             seed=int(cfg["seed"]),
             options=Options(**cfg["options"]),
             sexes=declared_sexes(cfg.get("sexes"), int(cfg["seed"])),
+            houses=cfg.get("houses"),
         )
         self.game = Game(self.setup)
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
@@ -449,7 +450,7 @@ def new_table_row(
     name: str,
     sets: list[str],
     seats: list[dict[str, str]],
-    options: dict[str, bool],
+    options: dict[str, Any],
     window_seconds: float,
     bot_delay: float,
     seed: int | None,
@@ -473,5 +474,7 @@ def new_table_row(
     }
     if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn from the seed
         cfg["sexes"] = [s.get("sex") for s in seats]
+    if any(s.get("house") for s in seats):  # declared Houses; the others are drawn from the seed
+        cfg["houses"] = [s.get("house") or None for s in seats]
     row = TableRow(secrets.token_hex(6), name, now(), cfg, "playing", 0, [], rows)
     return row, tokens

@@ -101,6 +101,13 @@
       el("option", { value: "female" }, "female")
     );
 
+    const house = el(
+      "select",
+      { class: "seat-house", id: `seat-house-${i}`, name: `seat-house-${i}` },
+      el("option", { value: "" }, "at random"),
+      ...["Gryffindor", "Hufflepuff", "Ravenclaw", "Slytherin"].map((h) => el("option", { value: h }, h))
+    );
+
     const row = el(
       "li",
       { class: "seat-row", dataset: { seat: i, kind } },
@@ -108,6 +115,12 @@
       el("div", { class: "field" }, el("label", { for: name.id }, "Name"), name),
       el("div", { class: "field" }, el("label", { for: kindSel.id }, "Who plays"), kindSel),
       el("div", { class: "field" }, el("label", { for: sex.id }, "Character's sex"), sex),
+      el(
+        "div",
+        { class: "field house-field" },
+        el("label", { for: house.id }, "House ", el("span", { class: "hint" }, "(Harry Potter)")),
+        house
+      ),
       el(
         "div",
         { class: "field strength-field" },
@@ -141,6 +154,7 @@
       kind: row.querySelector(".seat-kind").value,
       strength: row.querySelector(".seat-strength").value,
       sex: row.querySelector(".seat-sex").value || null,
+      house: (sets.includes("harry-potter") && row.querySelector(".seat-house").value) || null,
     }));
     if (seats.some((s) => !s.name)) problems.push("every seat needs a name");
     const lower = seats.map((s) => s.name.toLowerCase());

@@ -915,6 +915,7 @@
             { class: "stats" },
             el("span", { class: "level" }, `Level ${p.level}`),
             el("span", null, p.sex === "male" ? "♂ male" : p.sex === "female" ? "♀ female" : p.sex || ""),
+            p.house ? el("span", { class: "house" }, p.house) : null,
             el("span", null, `${plural(p.hand_size, "card")} in hand`),
             who ? el("span", { class: "who" }, who) : null
           ),
@@ -926,12 +927,40 @@
                 el("span", { class: "row-label" }, p.half_breed ? "Races (Half-Breed)" : "Race"),
                 races ? el("span", { class: "chips" }, races.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "Human")
               ),
-          el(
-            "div",
-            { class: "row" },
-            el("span", { class: "row-label" }, p.super_munchkin ? "Classes (Super Munchkin)" : "Class"),
-            classes ? el("span", { class: "chips" }, classes.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "none")
-          ),
+          v.classes_in_game === false && !classes
+            ? null
+            : el(
+                "div",
+                { class: "row" },
+                el("span", { class: "row-label" }, p.super_munchkin ? "Classes (Super Munchkin)" : "Class"),
+                classes ? el("span", { class: "chips" }, classes.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "none")
+              ),
+          v.houses_in_game || (p.roles || []).length
+            ? el(
+                "div",
+                { class: "row" },
+                el("span", { class: "row-label" }, p.dual_role ? "Roles (Dual Role)" : "Role"),
+                (p.roles || []).length
+                  ? el("span", { class: "chips" }, p.roles.map((c) => tableCard(c, usable)))
+                  : el("span", { class: "plain" }, "none")
+              )
+            : null,
+          (p.proficiencies || []).length
+            ? el(
+                "div",
+                { class: "row" },
+                el(
+                  "span",
+                  { class: "row-label" },
+                  `Proficiencies (Rank ${p.proficiencies.reduce((t, c) => t + c.rank, 0)} of ${p.level})`
+                ),
+                el(
+                  "span",
+                  { class: "chips" },
+                  p.proficiencies.map((c) => [tableCard(c, usable, ` (Rank ${c.rank})`), " "])
+                )
+              )
+            : null,
           chips(p.equipped, usable, "Equipped"),
           chips(p.carried, usable, "Carried"),
           (p.sidekicks || []).length

@@ -6,6 +6,7 @@ import pytest
 
 from munchkin.engine import Game, Options, Setup
 from munchkin.engine import actions as A
+from munchkin.engine.actions import MunchkinError
 
 
 def _game(seed: int) -> Game:
@@ -75,3 +76,49 @@ def test_a_failed_sequence_leaves_the_game_as_it_was_and_playable() -> None:
                 s = game.to_act[0]
                 game.apply(bot.act(game, s, game.legal_actions(s)))
     assert g.over and g.fingerprint() == twin.fingerprint() and g.log == twin.log
+
+
+# ---------------------------------------------------------------- Harry Potter: Houses and creation
+def _hp(seed: int, houses: list[str | None] | None = None, sets: tuple[str, ...] = ("harry-potter",)) -> Game:
+    return Game(Setup(list(sets), ["Ann", "Bob", "Cid", "Dee"], seed, Options(), houses=houses))
+
+
+def test_every_player_gets_a_house_card_of_their_own() -> None:
+    """Each player holds one of the six double-sided House cards, so at most three share a House,
+    and never three Gryffindors with three Slytherins (the card showing both is only one)."""
+    for seed in range(60):
+        g = Game(Setup(["harry-potter"], ["A", "B", "C", "D", "E", "F"], seed, Options()))
+        houses = [p.house for p in g.players]
+        assert all(h in g.houses for h in houses)
+        assert max(houses.count(h) for h in houses) <= 3
+    g = _hp(1, ["Slytherin", "slytherin", None, "GRYFFINDOR"])
+    assert [p.house for p in g.players][:2] == ["slytherin", "slytherin"] and g.players[3].house == "gryffindor"
+    with pytest.raises(MunchkinError, match="cannot show 4 Slytherin"):
+        _hp(1, ["Slytherin"] * 4)
+    with pytest.raises(MunchkinError, match="cannot show 3 Gryffindor, 3 Slytherin"):
+        Game(Setup(["harry-potter"], list("ABCDEF"), 1, Options(), houses=["Gryffindor"] * 3 + ["Slytherin"] * 3))
+    with pytest.raises(MunchkinError, match="unknown House 'Beauxbatons'"):
+        _hp(1, ["Beauxbatons"])
+    with pytest.raises(MunchkinError, match="only in a game with Harry Potter"):
+        Game(Setup(["deluxe"], ["Ann", "Bob", "Cid"], 1, Options(), houses=["Slytherin", None, None]))
+    with pytest.raises(MunchkinError, match="listen_variant"):
+        Game(Setup(["harry-potter"], ["Ann", "Bob", "Cid"], 1, Options(listen_variant="peek")))
+    assert _hp(3).fingerprint() == _hp(3).fingerprint()  # Houses drawn from the seed: the same game
+
+
+def test_harry_potter_character_creation_offers_a_role_a_rank_one_proficiency_and_allies() -> None:
+    g = _hp(7)
+    seat = g.to_act[0]
+    p = g.players[seat]
+    by = {g.cdef[c].name: c for c in range(g.ncards)}
+    p.hand[:] = [by[n] for n in ("Prefect", "Quidditch Captain", "Astronomy", "Divination", "Dobby", "Dress Robes")]
+    g.version += 1  # the hand was set by hand: list the actions afresh
+    texts = {g.text(a) for a in g.legal_actions(seat)}
+    assert {"play Prefect", "play Quidditch Captain", "play Astronomy", "play Dobby", "play Dress Robes"} <= texts
+    assert "play Divination" not in texts  # Rank 2
+    g.play("play Prefect", seat)
+    g.play("play Astronomy", seat)
+    texts = {g.text(a) for a in g.legal_actions(seat)}
+    assert "play Quidditch Captain" not in texts and "play Divination" not in texts
+    assert "play Dobby" in texts
+    assert p.roles == [by["Prefect"]] and p.proficiencies == [by["Astronomy"]]

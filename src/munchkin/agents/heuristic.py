@@ -132,6 +132,25 @@ SAME_AS = {
     "cry_uncle": "whine_at_the_gm",
     "strike_it_rich": "hoard",
     "bank_job": "hoard",
+    # Munchkin Harry Potter Deluxe
+    "reducio": "baby",
+    "imperio": "lose_two_cards",
+    "polyjuice_potion": "transferral_potion",
+    "amortentia": "friendship_potion",
+    "evanesco": "magic_lamp",
+    "vera_verto": "pollymorph_potion",
+    "portkey": "instant_wall",
+    "peruvian_instant_darkness_powder": "invisibility_potion",
+    "incarcerous": "flask_of_glue",
+    "time_turner": "loaded_die",
+    "accio": "wand_of_dowsing",
+    "finite_incantatem": "wishing_ring",
+    "bezoar": "wishing_ring",
+    "expecto_patronum": "doppleganger",
+    "points_deducted": "steal_a_level",
+    "complain_to_mcgonagall": "whine_at_the_gm",
+    "gringotts_vault": "hoard",
+    "occlumency": "sandals_of_protection",
 }
 
 

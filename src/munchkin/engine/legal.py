@@ -730,32 +730,11 @@ class LegalMixin(CombatMixin):
                 q = self.players[act.target]
                 self.gain_levels(q, 1, d.name)
             elif d.is_race:
-                p.hand.remove(act.card)
-                if p.races and p.half_breed < 0:
-                    for r in list(p.races):
-                        self.lose_card(p, r, "replaced")
-                elif len(p.races) >= 2:
-                    self.lose_card(p, p.races[0], "replaced")
-                p.races.append(act.card)
-                self.events.append(("play", act.seat, act.card))
+                self.play_character_card(p, act.card, p.races, p.half_breed >= 0)
             elif d.is_class:
-                p.hand.remove(act.card)
-                if p.classes and p.super_munchkin < 0:
-                    for r in list(p.classes):
-                        self.lose_card(p, r, "replaced")
-                elif len(p.classes) >= 2:
-                    self.lose_card(p, p.classes[0], "replaced")
-                p.classes.append(act.card)
-                self.events.append(("play", act.seat, act.card))
+                self.play_character_card(p, act.card, p.classes, p.super_munchkin >= 0)
             elif d.is_role:
-                p.hand.remove(act.card)
-                if p.roles and p.dual_role < 0:
-                    for r in list(p.roles):
-                        self.lose_card(p, r, "replaced")
-                elif len(p.roles) >= 2:
-                    self.lose_card(p, p.roles[0], "replaced")
-                p.roles.append(act.card)
-                self.events.append(("play", act.seat, act.card))
+                self.play_character_card(p, act.card, p.roles, p.dual_role >= 0)
             elif d.is_proficiency:
                 p.hand.remove(act.card)
                 p.proficiencies.append(act.card)
@@ -833,6 +812,18 @@ class LegalMixin(CombatMixin):
             h = card_hook(self, act.card)
             if h is not None:
                 yield from h.apply(self, act)
+
+    def play_character_card(self, p: Player, card: int, zone: list[int], attached: bool) -> None:
+        """A Race, Class or Role replaces the one in play, or joins it under Half-Breed, Super
+        Munchkin or Dual Role (which hold two at most)."""
+        p.hand.remove(card)
+        if zone and not attached:
+            for r in list(zone):
+                self.lose_card(p, r, "replaced")
+        elif len(zone) >= 2:
+            self.lose_card(p, zone[0], "replaced")
+        zone.append(card)
+        self.events.append(("play", p.seat, card))
 
     def die_modifier(self, p: Player) -> int:
         total = 0

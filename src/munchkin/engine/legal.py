@@ -589,7 +589,18 @@ class LegalMixin(CombatMixin):
                 else:
                     c.turning[act.seat] = c.turning.get(act.seat, 0) + 3
             c.bonus_used = True
-            self.events.append((k, act.seat, act.cards))
+            if k == A.TURNING:  # which kind of monster is turned (Undead, Death Eaters, Dragons)
+                tag = next(
+                    (
+                        t
+                        for a, t in TURNING_TAGS
+                        if self.has_ability(p, a) and any(t in cdef[m.base].kin for m in c.monsters)
+                    ),
+                    "undead",
+                )
+                self.events.append((k, act.seat, act.cards, tag))
+            else:
+                self.events.append((k, act.seat, act.cards))
             return
         if k == A.HOUSE:  # Slytherin: a monster from the hand for +2 to your own strength
             self.spend(p, act.card)

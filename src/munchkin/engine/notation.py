@@ -99,7 +99,7 @@ def action_text(g: Game, a: Action) -> str:
     if k == A.BERSERK:
         return f"berserk discarding {_list(g, a.cards)}"
     if k == A.TURNING:
-        return f"turn {_turned(g, a.seat)} discarding {_list(g, a.cards)}"
+        return f"turn {turned_word(g, a.seat)} discarding {_list(g, a.cards)}"
     if k == A.HOUSE:
         return f"use {g.players[a.seat].house.title()} discarding {n(a.card)}"
     if k == A.FLIGHT:
@@ -160,7 +160,7 @@ TURNED = (
 )
 
 
-def _turned(g: Game, seat: int) -> str:
+def turned_word(g: Game, seat: int) -> str:
     """What a fighter turns with their discards: Undead, Death Eaters or Dragons."""
     c = g.combat
     if c is not None:
@@ -254,7 +254,7 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
     m = re.fullmatch(r"(berserk|turn undead|turn death eaters|turn dragons|cast flight) discarding (.+)", t)
     if m:
         kind = {"berserk": A.BERSERK, "cast flight": A.FLIGHT}.get(m.group(1), A.TURNING)
-        if kind == A.TURNING and m.group(1) != f"turn {_turned(g, seat)}":
+        if kind == A.TURNING and m.group(1) != f"turn {turned_word(g, seat)}":
             raise IllegalAction(f"{t!r} is not legal now: {g._name(seat)} has no {m.group(1)[5:]} to turn here")
         cards = _cards_of(g, seat, m.group(2), zones="discardable")
         a = Action(kind, seat, cards=tuple(cards))

@@ -232,7 +232,8 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "berserk":
         return f"{n(ev[1])} berserks, discarding {', '.join(c(x) for x in ev[2])}."
     if k == "turning":
-        return f"{n(ev[1])} turns the undead, discarding {', '.join(c(x) for x in ev[2])}."
+        what = {"undead": "the undead", "death_eater": "the Death Eaters", "dragon": "the Dragons"}[ev[3]]
+        return f"{n(ev[1])} turns {what}, discarding {', '.join(c(x) for x in ev[2])}."
     if k == "backstab":
         return f"{n(ev[1])} backstabs {n(ev[2])}, discarding {c(ev[3])}."
     if k == "charm":

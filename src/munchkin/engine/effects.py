@@ -410,8 +410,8 @@ class EffectsMixin(CharacterMixin):
         self.events.append(("curse", by, victim, card, face_up_draw))
         self.limbo.append(card)
         cancelled = False
-        if face_up_draw and self.has_sandals(p):
-            self.events.append(("cancel", victim, card, "Sandals of Protection"))
+        if face_up_draw and (guard := self.curse_guard(p)) >= 0:
+            self.events.append(("cancel", victim, card, self.cdef[guard].name))
             cancelled = True
         if not cancelled:
             cancelled = yield from self.curse_window(card, victim)
@@ -438,10 +438,11 @@ class EffectsMixin(CharacterMixin):
             self.discard(card)
         yield from self.settle_table()
 
-    def has_sandals(self, p: Player) -> bool:
-        """An equipped Item (Sandals of Protection) or a Proficiency (Occlumency) stops drawn Curses."""
+    def curse_guard(self, p: Player) -> int:
+        """The equipped Item (Sandals of Protection) or Proficiency (Occlumency) that stops the
+        Curses its owner draws face-up; -1 if none."""
         cards = list(p.equipped) + p.proficiencies if p.proficiencies else p.equipped
-        return any((h := self._hook(c)) is not None and h.stops_drawn_curses(self, p) for c in cards)
+        return next((c for c in cards if (h := self._hook(c)) is not None and h.stops_drawn_curses(self, p)), -1)
 
     def curse_window(self, card: int, victim: int) -> Flow:
         """Anyone holding a card that cancels a Curse may answer; returns True if cancelled."""

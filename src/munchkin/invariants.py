@@ -7,6 +7,11 @@ from collections import Counter
 from munchkin.engine.game import Game
 
 
+# prompts in the middle of an effect (a Curse still choosing its victims' losses, a roll being
+# answered): the table is put right when the effect ends, so the Rank limit is checked elsewhere
+MID_EFFECT = ("before", "choose", "curse_window", "rolled", "loot_body")
+
+
 def card_places(g: Game) -> Counter[int]:
     """How many places each card is in (every card must be in exactly one)."""
     seen: Counter[int] = Counter()
@@ -54,7 +59,7 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
             out.append(f"{p.name} has {len(p.sidekicks)} Sidekicks in play (limit {g.sidekick_limit(p)})")
         if g.equipment_overflow(p) and g.prompt.kind != "before":
             out.append(f"{p.name} has equipped more than the limits allow")
-        if g.rank_total(p) > p.level and g.prompt.kind != "before":
+        if g.rank_total(p) > p.level and g.prompt.kind not in MID_EFFECT:
             out.append(f"{p.name}'s Proficiencies total Rank {g.rank_total(p)}, above Level {p.level}")
         if len(p.roles) > (2 if p.dual_role >= 0 else 1) or (p.dual_role >= 0 and not p.roles):
             out.append(f"{p.name} has {len(p.roles)} Roles in play (Dual Role: {p.dual_role >= 0})")

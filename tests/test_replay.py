@@ -22,27 +22,12 @@ from typing import Any
 
 import pytest
 
+from editions import sets_for
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.game import Game, Options, Setup
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 CASES = [(seed, [4, 3, 6][seed % 3], seed % 2 == 0) for seed in range(1, 61)]
-
-
-def sets_for(seed: int) -> list[str]:
-    """A seventh of the cases Deluxe; the rest Star Munchkin, The Good, the Bad, and the Munchkin
-    or Harry Potter, alone or shuffled together with Deluxe."""
-    return EDITIONS.get(seed % 7, ["deluxe"])
-
-
-EDITIONS = {
-    1: ["star"],
-    3: ["star", "deluxe"],
-    2: ["good-bad"],
-    5: ["good-bad", "deluxe"],
-    4: ["harry-potter"],
-    6: ["harry-potter", "deluxe"],
-}
 
 
 def setup_for(seed: int, players: int, fast: bool) -> Setup:

@@ -92,16 +92,13 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
             p.half_breed = _take(g, pool, "Half-Breed", where)
         if ps.get("super_munchkin"):
             p.super_munchkin = _take(g, pool, "Super Munchkin", where)
-        for n in ps.get("roles", []):
-            p.roles.append(_take(g, pool, n, where))
-            if not g.cdef[p.roles[-1]].is_role:
-                raise ScenarioError(f"{where}: {n} is not a Role")
+        for key, zone, kind in (("roles", p.roles, "role"), ("proficiencies", p.proficiencies, "proficiency")):
+            for n in ps.get(key, []):
+                zone.append(_take(g, pool, n, where))
+                if g.cdef[zone[-1]].kind != kind:
+                    raise ScenarioError(f"{where}: {n} is not a {kind.title()}")
         if ps.get("dual_role"):
             p.dual_role = _take(g, pool, "Dual Role", where)
-        for n in ps.get("proficiencies", []):
-            p.proficiencies.append(_take(g, pool, n, where))
-            if not g.cdef[p.proficiencies[-1]].is_proficiency:
-                raise ScenarioError(f"{where}: {n} is not a Proficiency")
         if g.rank_total(p) > p.level:
             raise ScenarioError(f"{where}: Proficiencies of total Rank {g.rank_total(p)} above Level {p.level}")
         for n in ps.get("equipped", []):

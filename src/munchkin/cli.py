@@ -554,7 +554,7 @@ class Seat:
                 stats = [w for w, has in (("one Race", g.has_races), ("one Class", has_classes)) if has]
                 if g.houses:
                     stats += ["one Role", "one Proficiency of Rank 1"]
-                allies = " and Allies" if g.houses else ""
+                allies = " and Allies" if g.allies else ""
                 return (
                     f"Character creation: you may play {', '.join(stats)} and any usable Items{allies} "
                     "from your eight cards; say 'ready' when your character is set."

@@ -6,7 +6,6 @@ from collections import Counter
 
 from munchkin.engine.game import Game
 
-
 # prompts in the middle of an effect (a Curse still choosing its victims' losses, a roll being
 # answered): the table is put right when the effect ends, so the Rank limit is checked elsewhere
 MID_EFFECT = ("before", "choose", "curse_window", "rolled", "loot_body")

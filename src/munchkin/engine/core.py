@@ -34,6 +34,7 @@ class GameCore:
     limbo: list[int]
     sidekicks_discardable: bool
     sidekick_sexes: bool  # some Sidekick has a sex (monster bonuses against it)
+    allies: bool  # Harry Potter's Allies: played at character creation, a new one in for the old
     has_races: bool  # some card of the game is a Race
     has_classes: bool  # some card of the game is a Class
     item_grants: bool  # some Item grants abilities (has_ability must look at Items)

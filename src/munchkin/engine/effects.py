@@ -15,6 +15,8 @@ from munchkin.engine.state import BEFORE, CHOOSE, CURSE_WINDOW, LOOT_BODY, Playe
 
 Flow = Generator[Prompt, Action, Any]
 WIN = 10
+# character cards and the card that lets a player hold two of them
+ATTACHMENTS = (("races", "half_breed"), ("classes", "super_munchkin"), ("roles", "dual_role"))
 
 
 class EffectsMixin(CharacterMixin):
@@ -68,27 +70,10 @@ class EffectsMixin(CharacterMixin):
                 if p.cheat >= 0:  # Cheat! is discarded when its Item goes
                     self.discard(p.cheat)
                     p.cheat = -1
-        elif c in p.races:
-            p.races.remove(c)
-            if not p.races and p.half_breed >= 0:
-                self.discard(p.half_breed)
-                p.half_breed = -1
-        elif c in p.classes:
-            p.classes.remove(c)
-            if not p.classes and p.super_munchkin >= 0:
-                self.discard(p.super_munchkin)
-                p.super_munchkin = -1
-        elif c in p.roles:
-            p.roles.remove(c)
-            if not p.roles and p.dual_role >= 0:
-                self.discard(p.dual_role)
-                p.dual_role = -1
+        elif c in p.hand:
+            p.hand.remove(c)
         elif c in p.proficiencies:
             p.proficiencies.remove(c)
-        elif c == p.dual_role:
-            p.dual_role = -1
-            while len(p.roles) > 1:
-                self.discard(p.roles.pop())
         elif c in p.curses:
             p.curses.remove(c)
         elif c in p.enhancers:
@@ -105,19 +90,29 @@ class EffectsMixin(CharacterMixin):
             if item >= 0 and item in p.items:  # a Sidekick goes with anything it carries
                 self.remove_from_play(p, item)  # also lets go of a Cheat! on it
                 self.discard(item)
-        elif c == p.half_breed:
-            p.half_breed = -1
-            while len(p.races) > 1:
-                self.discard(p.races.pop())
-        elif c == p.super_munchkin:
-            p.super_munchkin = -1
-            while len(p.classes) > 1:
-                self.discard(p.classes.pop())
         elif c == p.cheat:
             p.cheat = -1
             p.cheat_item = -1
-        elif c in p.hand:
-            p.hand.remove(c)
+        else:
+            self._remove_character_card(p, c)
+
+    def _remove_character_card(self, p: Player, c: int) -> None:
+        """A Race, Class or Role card leaves (its Half-Breed, Super Munchkin or Dual Role with
+        the last one), or the attachment leaves (and with it all but one of the cards)."""
+        for zone, attachment in ATTACHMENTS:
+            cards: list[int] = getattr(p, zone)
+            held: int = getattr(p, attachment)
+            if c in cards:
+                cards.remove(c)
+                if not cards and held >= 0:
+                    self.discard(held)
+                    setattr(p, attachment, -1)
+                return
+            if c == held:
+                setattr(p, attachment, -1)
+                while len(cards) > 1:
+                    self.discard(cards.pop())
+                return
 
     def move_item(self, p: Player, q: Player, c: int) -> None:
         """An Item changes hands on the table (gift, trade, theft): its Item Enhancers go along."""

@@ -128,6 +128,7 @@ class Game(LegalMixin):
         self.has_races = any(d.is_race for d in self.defs)  # the Good, the Bad, and the Munchkin has none
         self.has_classes = any(d.is_class for d in self.defs)  # Harry Potter has Roles instead
         self.sidekick_sexes = any(d.is_sidekick and d.sex for d in self.defs)
+        self.allies = any(d.is_sidekick and d.word == "Ally" for d in self.defs)  # Harry Potter's Ally rules
         self.item_grants = any(d.is_item and d.abilities for d in self.defs)
         self.extra_big_cards = any(d.extra_big for d in self.defs)
         self.houses = build_houses(list(setup.sets))

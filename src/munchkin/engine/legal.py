@@ -128,7 +128,7 @@ class LegalMixin(CombatMixin):
                 out.append(Action(A.PLAY, p.seat, c))
             elif d.is_item and self.can_use(p, c):  # as on any turn: Big-item and Steed limits
                 out += self.card_actions(p.seat, c, own_turn=True)
-            elif d.is_sidekick and self.houses:  # Harry Potter: Allies too
+            elif d.is_sidekick and self.allies:  # Harry Potter: Allies too
                 out += self.card_actions(p.seat, c, own_turn=True)
         out += self.equip_actions(p, unequip=True)
         return out
@@ -181,7 +181,7 @@ class LegalMixin(CombatMixin):
     def may_play_sidekick(self, p: Player) -> bool:
         """Room for one more Sidekick; with Harry Potter's Allies a new one may also come in for
         the old, which is then discarded (the player choosing which goes)."""
-        return self.sidekick_count(p) < self.sidekick_limit(p) or bool(self.houses and p.sidekicks)
+        return self.sidekick_count(p) < self.sidekick_limit(p) or bool(self.allies and p.sidekicks)
 
     def fuel(self, p: Player) -> list[int]:
         """Cards that may be discarded to power an ability: any in the hand or in play, but not
@@ -506,7 +506,9 @@ class LegalMixin(CombatMixin):
                 return True
             if d.is_monster and d.kin:
                 return True
-        if p.character_cards() or self.discardable_sidekicks(p) or any(cdef[k].is_one_shot for k in p.items):
+        if p.races or p.classes or p.roles or p.proficiencies or self.discardable_sidekicks(p):
+            return True
+        if any(cdef[k].is_one_shot for k in p.items):
             return True
         if c.helper < 0 and not self.fighters_win(c):
             return True  # may offer to help

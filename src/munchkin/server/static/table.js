@@ -878,6 +878,18 @@
     return el("div", { class: "row" }, el("span", { class: "row-label" }, label), el("span", { class: "chips" }, cards.map((c) => tableCard(c, usable, note))));
   }
 
+  // a Race, Class or Role row: its cards, or a word when there are none
+  function statRow(cards, usable, label, none) {
+    return el(
+      "div",
+      { class: "row" },
+      el("span", { class: "row-label" }, label),
+      cards && cards.length
+        ? el("span", { class: "chips" }, cards.map((c) => tableCard(c, usable)))
+        : el("span", { class: "plain" }, none)
+    );
+  }
+
   function renderPlayers() {
     const v = view();
     if (!v) return;
@@ -921,29 +933,12 @@
           ),
           v.races_in_game === false && !races
             ? null
-            : el(
-                "div",
-                { class: "row" },
-                el("span", { class: "row-label" }, p.half_breed ? "Races (Half-Breed)" : "Race"),
-                races ? el("span", { class: "chips" }, races.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "Human")
-              ),
+            : statRow(races, usable, p.half_breed ? "Races (Half-Breed)" : "Race", "Human"),
           v.classes_in_game === false && !classes
             ? null
-            : el(
-                "div",
-                { class: "row" },
-                el("span", { class: "row-label" }, p.super_munchkin ? "Classes (Super Munchkin)" : "Class"),
-                classes ? el("span", { class: "chips" }, classes.map((c) => tableCard(c, usable))) : el("span", { class: "plain" }, "none")
-              ),
+            : statRow(classes, usable, p.super_munchkin ? "Classes (Super Munchkin)" : "Class", "none"),
           v.houses_in_game || (p.roles || []).length
-            ? el(
-                "div",
-                { class: "row" },
-                el("span", { class: "row-label" }, p.dual_role ? "Roles (Dual Role)" : "Role"),
-                (p.roles || []).length
-                  ? el("span", { class: "chips" }, p.roles.map((c) => tableCard(c, usable)))
-                  : el("span", { class: "plain" }, "none")
-              )
+            ? statRow(p.roles, usable, p.dual_role ? "Roles (Dual Role)" : "Role", "none")
             : null,
           (p.proficiencies || []).length
             ? el(

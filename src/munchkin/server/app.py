@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import json
@@ -10,118 +9,23 @@ import logging
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, field_validator
 
-from munchkin.cards.loader import available_sets as set_names
-from munchkin.cards.loader import load_set
 from munchkin.engine.actions import MunchkinError
+from munchkin.server.hub import Hub, available_sets
+from munchkin.server.models import OptionsIn, SeatIn, TableIn
 from munchkin.server.store import Store
-from munchkin.server.tables import MAX_MESSAGE, Client, TableRunner, new_table_row
+from munchkin.server.tables import MAX_MESSAGE, Client, TableRunner
+
+__all__ = ["Hub", "OptionsIn", "SeatIn", "TableIn", "create_app", "handle_message"]
 
 log = logging.getLogger("munchkin.server")
 
 STATIC = Path(str(resources.files("munchkin.server") / "static"))
-
-
-def available_sets() -> list[dict[str, str]]:
-    """Every card set shipped in the package."""
-    return [{"id": name, "name": load_set(name).title} for name in set_names()]
-
-
-class SeatIn(BaseModel):
-    name: str = Field(min_length=1, max_length=24)
-    kind: Literal["human", "bot"]
-    strength: Literal["random", "heuristic"] = "heuristic"
-    sex: Literal["male", "female"] | None = None  # the character's sex as declared; None: at random
-    house: str | None = Field(default=None, max_length=24)  # Harry Potter: the House chosen; None: at random
-
-    @field_validator("name")
-    @classmethod
-    def _plain(cls, v: str) -> str:
-        v = " ".join(v.split())
-        if not v or any(ch in v for ch in "<>\"'`"):
-            raise ValueError("a seat name must be plain text (no < > quotes or backticks)")
-        return v
-
-
-class OptionsIn(BaseModel):
-    listen_at_the_door: bool = False
-    shared_victories: bool = False
-
-
-class TableIn(BaseModel):
-    """A new table, as the lobby's form sends it."""
-
-    name: str = Field(default="Munchkin table", min_length=1, max_length=60)
-    sets: list[str] = Field(default_factory=lambda: ["deluxe"], min_length=1, max_length=4)
-    seats: list[SeatIn] = Field(min_length=3, max_length=6)
-    options: OptionsIn = Field(default_factory=OptionsIn)
-    window_seconds: float = Field(default=2.6, ge=0.5, le=30)
-    bot_delay: float = Field(default=0.6, ge=0, le=5)
-    seed: int | None = Field(default=None, ge=0, le=2**31)
-
-
-class Hub:
-    """All tables of this server."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.tables: dict[str, TableRunner] = {}
-        self.turn = asyncio.Lock()
-
-    def load(self) -> None:
-        """Rebuild every stored table; unfinished games carry on where they were."""
-        for row in self.store.tables():
-            runner = TableRunner(row, self.store, self.turn)
-            self.tables[row.id] = runner
-            if row.status == "over":
-                runner.unreplayed = True  # rebuilt when someone asks for it: a server may hold thousands
-                continue
-            runner.ensure_replayed()
-            if not runner.failed and not runner.game.over:
-                runner.start()
-
-    def create(self, spec: TableIn) -> tuple[TableRunner, dict[int, str]]:
-        known = {s["id"] for s in available_sets()}
-        bad = [s for s in spec.sets if s not in known]
-        if bad:
-            raise HTTPException(422, f"unknown card set(s) {', '.join(bad)}; available: {', '.join(sorted(known))}")
-        names = [s.name.lower() for s in spec.seats]
-        if len(set(names)) != len(names):
-            raise HTTPException(422, "every seat needs a different name")
-        row, tokens = new_table_row(
-            spec.name.strip(),
-            list(dict.fromkeys(spec.sets)),
-            [s.model_dump() for s in spec.seats],
-            spec.options.model_dump(),
-            spec.window_seconds,
-            spec.bot_delay,
-            spec.seed,
-        )
-        try:
-            runner = TableRunner(row, self.store, self.turn)
-        except MunchkinError as exc:
-            raise HTTPException(422, str(exc)) from None
-        runner.unreplayed = False
-        self.store.create_table(row)
-        self.tables[row.id] = runner
-        runner.start()
-        return runner, tokens
-
-    def get(self, table_id: str) -> TableRunner:
-        r = self.tables.get(table_id)
-        if r is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        r.ensure_replayed()
-        return r
-
-    async def stop(self) -> None:
-        await asyncio.gather(*(r.stop() for r in self.tables.values()))
 
 
 def create_app(db_url: str) -> FastAPI:

@@ -129,6 +129,23 @@ def test_replay_verbose_and_tampered(tmp_path: Path) -> None:
     assert "does not replay" in r.stdout
 
 
+def test_replay_verbose_of_a_game_without_a_seed(tmp_path: Path) -> None:
+    """A live table's save has no seed: the replay draws the recorded chance again, step by step."""
+    from munchkin.agents.base import make_agent
+    from munchkin.engine.game import Game, Setup
+
+    g = Game(Setup(["deluxe"], ["Ann", "Bob", "Cy"], None))
+    bot = make_agent("random", 1)
+    while not g.over and g.turn < 6:
+        seat = g.to_act[0]
+        g.apply(bot.act(g, seat, g.legal_actions(seat)))
+    path = tmp_path / "live.json"
+    path.write_text(g.to_json())
+    r = run("replay", str(path), "--verbose")
+    assert r.exit_code == 0, r.output
+    assert f"identical (fingerprint {g.fingerprint()})" in r.stdout and "kick open the door" in r.stdout
+
+
 def test_replay_missing_and_not_json(tmp_path: Path) -> None:
     assert run("replay", str(tmp_path / "nothing.json")).exit_code == 1
     junk = tmp_path / "junk.json"

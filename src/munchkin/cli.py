@@ -663,7 +663,7 @@ def play(
         except (OSError, ValueError, KeyError, TypeError, MunchkinError, CardError) as exc:
             out.print(f"[red]Error:[/red] cannot load {escape(str(load))}: {escape(str(exc))}")
             raise typer.Exit(1) from None
-        seed = g.setup.seed
+        seed = g.setup.seed if g.setup.seed is not None else secrets.randbelow(1_000_000)  # the bots' dice
     else:
         sets = _split(set_)
         _check_sets(sets)
@@ -703,6 +703,21 @@ def serve(
     db: Annotated[
         str | None, typer.Option(help="A database URL instead of SQLite, e.g. postgresql://user@host/db.")
     ] = None,
+    tables_per_minute: Annotated[
+        float, typer.Option(min=0, help="New tables a minute from one client address (0 = no limit).")
+    ] = 10.0,
+    tables_per_minute_total: Annotated[
+        float, typer.Option(min=0, help="New tables a minute from everyone together (0 = no limit).")
+    ] = 60.0,
+    max_live_tables: Annotated[
+        int, typer.Option(min=1, help="Unfinished tables held at once; more are refused until some end.")
+    ] = 500,
+    expire_unjoined: Annotated[
+        float, typer.Option(min=0, help="Minutes an unfinished table nobody ever joined is kept idle.")
+    ] = 30.0,
+    expire_idle: Annotated[
+        float, typer.Option(min=0, help="Hours an unfinished table people left is kept idle.")
+    ] = 24.0,
 ) -> None:
     """Serve the multiplayer table in the browser: a lobby, seats for people and bots, live play."""
     import logging
@@ -710,13 +725,21 @@ def serve(
     import uvicorn
 
     from munchkin.server.app import create_app
+    from munchkin.server.config import ServerSettings
     from munchkin.server.store import database_url
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     url = database_url(data, db)
     shown = url if db is None else url.split("@")[-1]
     print(f"Munchkin table: http://{host}:{port}/  (games stored in {shown})", flush=True)
-    uvicorn.run(create_app(url), host=host, port=port, log_level="warning", ws_max_size=65536)
+    settings = ServerSettings(
+        tables_per_minute=tables_per_minute,
+        tables_per_minute_total=tables_per_minute_total,
+        max_live_tables=max_live_tables,
+        expire_unjoined_minutes=expire_unjoined,
+        expire_idle_hours=expire_idle,
+    )
+    uvicorn.run(create_app(url, settings), host=host, port=port, log_level="warning", ws_max_size=65536)
 
 
 # ====================================================================== simulate
@@ -823,7 +846,7 @@ def replay(
         raise typer.Exit(1) from None
     n = sum(1 for e in g.log if e[0] == "act")
     if verbose:
-        _replay_verbose(out, data)
+        _replay_verbose(out, data, g)
     out.print(f"replayed {n} actions: identical (fingerprint {g.fingerprint()})")
     if verbose:
         if g.winners:
@@ -840,9 +863,13 @@ def _action_from_raw(raw: list[Any]) -> Action:
     return Action(kind, seat, card, target, monster, tuple(cards), n, flag)
 
 
-def _replay_verbose(out: Console, data: dict[str, Any]) -> None:
-    """Print each logged action and the narration it caused (as a spectator sees it)."""
-    g = Game(Game.setup_from_json(data))
+def _replay_verbose(out: Console, data: dict[str, Any], loaded: Game) -> None:
+    """Print each logged action and the narration it caused (as a spectator sees it); a game without
+    a seed draws again the chance outcomes its save recorded."""
+    from munchkin.engine.chance import RecordedChance, SystemChance
+
+    setup = loaded.setup
+    g = Game(setup) if loaded.seeded else Game(setup, RecordedChance(loaded.chance_log(), then=SystemChance()))
     seen = 0
     for line in narrate(g, None, 0):
         out.print("  " + escape(line))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
+from munchkin.engine.chance import Chance
 from munchkin.engine.state import Combat, Player, Prompt
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ class GameCore:
     defs: list[CardDef]
     cdef: list[CardDef]
     ncards: int
-    rng: random.Random
+    chance: Chance  # where every shuffle, roll and pick comes from
     forced_rolls: list[int]
     players: list[Player]
     door_deck: list[int]
@@ -81,15 +81,21 @@ class GameCore:
     # ------------------------------------------------------------------ chance
     def _shuffle_deck(self, deck: str) -> None:
         cards = self.door_deck if deck == "door" else self.treasure_deck
-        self.rng.shuffle(cards)
+        self.chance.shuffle(cards)
         self.log.append(("shuffle", deck, tuple(cards)))
 
     def roll_die(self, seat: int, why: str = "") -> int:
-        """Roll the six-sided die: a forced roll from a scenario first, else the seeded RNG."""
-        value = self.forced_rolls.pop(0) if self.forced_rolls else self.rng.randint(1, 6)
+        """Roll the six-sided die: a forced roll from a scenario first, else the game's chance."""
+        value = self.forced_rolls.pop(0) if self.forced_rolls else self.chance.roll()
         self.log.append(("roll", seat, value))
         self.events.append(("roll", seat, value, why))
         return value
+
+    def pick_card(self, seat: int, cards: Sequence[int]) -> int:
+        """A card taken blind from `cards` for `seat`, drawn from the game's chance and logged."""
+        card = self.chance.pick(cards)
+        self.log.append(("pick", seat, card))
+        return card
 
     def draw(self, deck: str) -> int:
         """Top card of a deck, reshuffling its discards when it runs out; -1 if none left."""

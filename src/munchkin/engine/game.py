@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Generator, Iterable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.cards import CardDef, build_houses, build_table, house_faces, phase_words
+from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
 from munchkin.engine.legal import LegalMixin
 from munchkin.engine.state import (
     CHARITY,
@@ -46,18 +47,19 @@ class Setup:
 
     sets: list[str]
     players: list[str]
-    seed: int
+    seed: int | None  # None: chance from the operating system, the game replayed from its log
     options: Options = field(default_factory=Options)
     sexes: list[str] | None = None
     scenario: dict[str, Any] | None = None
-    houses: list[str | None] | None = None  # each seat's House (Harry Potter); None = drawn from the seed
+    houses: list[str | None] | None = None  # each seat's House (Harry Potter); None = drawn at random
 
 
-def declared_sexes(declared: list[str | None] | None, seed: int) -> list[str] | None:
-    """Each character's sex: as its player declared it, else drawn from the table's seed."""
+def declared_sexes(declared: list[str | None] | None, seed: int | None) -> list[str] | None:
+    """Each character's sex: as its player declared it, else drawn from the table's seed
+    (from the operating system's randomness when there is no seed)."""
     if not declared:
         return None
-    pick = random.Random(seed)  # not the game's RNG: the setup comes before it
+    pick: Chance = SeededChance(seed) if seed is not None else SystemChance()  # not the game's chance
     return [s if s in ("male", "female") else pick.choice(("male", "female")) for s in declared]
 
 
@@ -82,7 +84,7 @@ def choose_houses(
     n: int,
     known: dict[str, CardDef],
     faces: list[tuple[str, str]],
-    rng: random.Random,
+    rng: Chance | random.Random,
 ) -> list[str]:
     """Each seat's House: as declared, else drawn at random among those a House card is left for."""
     want = list(declared or []) + [None] * (n - len(declared or []))
@@ -109,10 +111,24 @@ def choose_houses(
     return out
 
 
+def chance_entries(log: Iterable[Sequence[Any]], forced: int = 0) -> list[tuple[Any, ...]]:
+    """The chance outcomes of a log (shuffles, rolls, picks) in order, leaving out its first
+    `forced` rolls: a scenario's forced rolls come first and are not chance."""
+    out: list[tuple[Any, ...]] = []
+    for entry in log:
+        if entry[0] == "roll" and forced > 0:
+            forced -= 1
+        elif entry[0] in ("shuffle", "roll", "pick"):
+            out.append(tuple(entry))
+    return out
+
+
 class Game(LegalMixin):
     """One game of Munchkin. Drive it with `to_act`, `legal_actions`, `apply` or `play`."""
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, chance: Chance | None = None) -> None:
+        """A new game; its chance is `chance`, else drawn from the setup's seed, else (no seed)
+        from the operating system, in which case the setup is completed with what was drawn."""
         if not 3 <= len(setup.players) <= 6:
             raise MunchkinError(f"Munchkin needs 3 to 6 players, got {len(setup.players)}")
         names = [n.strip() for n in setup.players]
@@ -132,16 +148,23 @@ class Game(LegalMixin):
         self.item_grants = any(d.is_item and d.abilities for d in self.defs)
         self.extra_big_cards = any(d.extra_big for d in self.defs)
         self.houses = build_houses(list(setup.sets))
-        self.rng = random.Random(setup.seed)
+        self.seeded = chance is None and setup.seed is not None  # replayable from the seed alone
+        if chance is None:
+            chance = SeededChance(setup.seed) if setup.seed is not None else SystemChance()
+        self.chance: Chance = chance
         self.forced_rolls: list[int] = []
-        sexes = setup.sexes or [self.rng.choice(("male", "female")) for _ in names]
+        sexes = setup.sexes or [self.chance.choice(("male", "female")) for _ in names]
         self.players = [Player(i, n, sexes[i]) for i, n in enumerate(names)]
+        houses: list[str | None] | None = setup.houses
         if self.houses:  # each player chooses a House card before the deal
-            chosen = choose_houses(setup.houses, len(names), self.houses, house_faces(list(setup.sets)), self.rng)
+            chosen = choose_houses(setup.houses, len(names), self.houses, house_faces(list(setup.sets)), self.chance)
             for p, h in zip(self.players, chosen, strict=True):
                 p.house = h
+            houses = list(chosen)
         elif setup.houses and any(setup.houses):
             raise MunchkinError("Houses are chosen only in a game with Harry Potter cards")
+        if not self.seeded:  # nothing to draw them again from: the setup keeps what was drawn
+            self.setup = setup = replace(setup, sexes=list(sexes), houses=houses)
         self.phase_words = phase_words(list(setup.sets))
         if self.options.listen_variant not in ("", "loot", "no_good"):
             raise MunchkinError(f"listen_variant must be 'loot' or 'no_good', not {self.options.listen_variant!r}")
@@ -180,12 +203,14 @@ class Game(LegalMixin):
         self._prompt: Prompt
         self._gen: Flow
         self._by_name: dict[str, list[int]] = {}
+        self.forced_at_setup = 0  # a scenario's forced rolls: the game's first rolls, not chance
         for c in range(self.ncards):
             self._by_name.setdefault(self.cdef[c].name.lower(), []).append(c)
         if setup.scenario is not None:
             from munchkin.scenario import arrange_table
 
             arrange_table(self, setup.scenario)
+            self.forced_at_setup = len(self.forced_rolls)
         else:
             self._shuffle_deck("door")
             self._shuffle_deck("treasure")
@@ -484,20 +509,50 @@ class Game(LegalMixin):
     def apply_sequence(self, acts: list[Action]) -> None:
         """Apply several actions as one: all of them, or (on error) none."""
         log = list(self.log)
+        source = self.chance
+        unread = source.pos if isinstance(source, RecordedChance) else 0
         try:
             for a in acts:
                 self.apply(a)
         except MunchkinError:
-            self._rewind(log)
+            if isinstance(source, RecordedChance):
+                source.pos = unread  # what the failed actions drew from a recording is played again
+            self._rewind(log, source)
             raise
 
-    def _rewind(self, log: list[tuple[Any, ...]]) -> None:
+    def _rewind(self, log: list[tuple[Any, ...]], source: Chance) -> None:
         """Go back to the state after `log` by replaying it on this very object, so that the
-        game's flow stays bound to it (a copy's flow would keep changing the copy)."""
-        Game.__init__(self, self.setup)
+        game's flow stays bound to it (a copy's flow would keep changing the copy). A seeded
+        game replays from its seed; any other plays back the log's outcomes, then `source`."""
+        while isinstance(source, RecordedChance) and source.remaining == 0:
+            source = source.then  # a recording already played through: go on with what follows it
+        if self.seeded:
+            Game.__init__(self, self.setup)
+        else:
+            replay = RecordedChance(chance_entries(log, self.forced_at_setup), then=source)
+            Game.__init__(self, self.setup, replay)
         for entry in log:
             if entry[0] == "act":
                 self._apply_unchecked(entry[1])
+        if not self.seeded and isinstance(self.chance, RecordedChance) and self.chance.remaining == 0:
+            self.chance = self.chance.then
+
+    def chance_log(self) -> list[tuple[Any, ...]]:
+        """The chance outcomes so far, in order, as in the log: ("shuffle", deck, cards),
+        ("roll", seat, value), ("pick", seat, card). With the setup they rebuild the game."""
+        return chance_entries(self.log, self.forced_at_setup)
+
+    def _replay_chance(self) -> Chance | None:
+        """The chance for a replay of this game from its setup: None (the seed) when seeded,
+        else its recorded outcomes."""
+        return None if self.seeded else RecordedChance(self.chance_log(), then=SystemChance())
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator behind a seeded or system chance, for callers that compare its state."""
+        if isinstance(self.chance, RandomChance):
+            return self.chance.rng
+        raise AttributeError("this game's chance is a recording, with no generator behind it")
 
     def text(self, action: Action) -> str:
         from munchkin.engine.notation import action_text
@@ -519,14 +574,15 @@ class Game(LegalMixin):
             elif entry[0] == "roll":
                 out.append({"roll": entry[2], "seat": entry[1]})
             elif entry[0] == "shuffle":
-                out.append({"shuffle": entry[1], "order": [self.cdef[c].id for c in entry[2]]})
+                order = [self.cdef[c].id for c in entry[2]]
+                out.append({"shuffle": entry[1], "order": order, "cards": list(entry[2])})
             elif entry[0] == "pick":
-                out.append({"pick": self.cdef[entry[2]].id, "seat": entry[1]})
+                out.append({"pick": self.cdef[entry[2]].id, "seat": entry[1], "card": entry[2]})
         return out
 
     def _texts_as_played(self) -> list[str]:
         """Replay from the start to read each action's text in the state it was taken in."""
-        g = Game(self.setup)
+        g = Game(self.setup, self._replay_chance())
         texts = []
         for entry in self.log:
             if entry[0] == "act":
@@ -549,16 +605,21 @@ class Game(LegalMixin):
     @classmethod
     def from_json(cls, text: str) -> Game:
         """Load a saved game by replaying its log; checks every action, every chance
-        outcome and the final state against the save."""
+        outcome and the final state against the save. A save without a seed replays the
+        chance outcomes it recorded (each checked to fit); one with a seed, from the seed."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise MunchkinError(f"not a saved game: invalid JSON ({exc})") from None
         if not isinstance(data, dict) or data.get("format") != "munchkin-game/1":
             raise MunchkinError("not a saved Munchkin game (format munchkin-game/1)")
+        recorded: RecordedChance | None = None
         try:
-            g = cls(cls.setup_from_json(data))
+            setup = cls.setup_from_json(data)
             saved = list(data["log"])
+            if setup.seed is None:
+                recorded = RecordedChance(_saved_chance(setup, saved), then=SystemChance())
+            g = cls(setup, recorded)
         except (KeyError, TypeError, ValueError) as exc:
             raise MunchkinError(f"the save's setup is broken: {exc}") from None
         for i, entry in enumerate(saved):
@@ -568,22 +629,31 @@ class Game(LegalMixin):
                 raw = list(entry["raw"])
                 raw[5] = tuple(raw[5])  # JSON gives a list for the card tuple
                 g.apply(Action(*raw))
-            except (MunchkinError, TypeError, ValueError, IndexError) as exc:
+            except (MunchkinError, KeyError, TypeError, ValueError, IndexError) as exc:
                 raise MunchkinError(f"log entry {i} ({entry.get('act')!r}) does not replay: {exc}") from None
+        if recorded is not None and recorded.remaining:
+            raise MunchkinError(f"the save records {recorded.remaining} chance outcomes that the game never used")
         replayed = json.loads(json.dumps(g.log_json()))
-        if replayed != saved:
+        if len(replayed) != len(saved) or not all(map(_same_entry, replayed, saved)):
             n = next(
-                (i for i, (x, y) in enumerate(zip(replayed, saved, strict=False)) if x != y),
+                (i for i, (x, y) in enumerate(zip(replayed, saved, strict=False)) if not _same_entry(x, y)),
                 min(len(replayed), len(saved)),
             )
             raise MunchkinError(f"the replayed game differs from the save at log entry {n}")
+        if recorded is not None:
+            g.chance = recorded.then  # played through: the game goes on with fresh chance
         if "state" in data and g.fingerprint() != data["state"]:
             raise MunchkinError("the replayed game differs from the saved state")
         return g
 
     @classmethod
     def from_log(cls, setup: Setup, log: Iterable[tuple[Any, ...]]) -> Game:
-        g = cls(setup)
+        """Rebuild a game from its setup and log (a game without a seed from the log's chance)."""
+        log = list(log)
+        chance = None
+        if setup.seed is None:
+            chance = RecordedChance(chance_entries(log, _forced_rolls(setup)), then=SystemChance())
+        g = cls(setup, chance)
         for entry in log:
             if entry[0] == "act":
                 g._apply_unchecked(entry[1])
@@ -638,3 +708,41 @@ class Game(LegalMixin):
         from munchkin.engine.view import seat_view
 
         return seat_view(self, seat)
+
+
+def _same_entry(replayed: Any, saved: Any) -> bool:
+    """A replayed log entry matches a saved one on the keys the saved one has (saves written
+    before card numbers were recorded have fewer keys), its kind included."""
+    if not isinstance(saved, dict) or not isinstance(replayed, dict) or not replayed:
+        return replayed == saved
+    if next(iter(replayed)) not in saved:
+        return False
+    return all(k in replayed and replayed[k] == v for k, v in saved.items())
+
+
+def _saved_chance(setup: Setup, saved: list[Any]) -> list[tuple[Any, ...]]:
+    """The chance outcomes a save without a seed recorded, in the log's own shape."""
+    if not setup.sexes:
+        raise MunchkinError("a save without a seed must name every player's sex in its setup")
+    if build_houses(list(setup.sets)) and not (setup.houses and all(setup.houses)):
+        raise MunchkinError("a save without a seed must name every player's House in its setup")
+    out: list[tuple[Any, ...]] = []
+    for i, e in enumerate(saved):
+        if not isinstance(e, dict):
+            continue
+        try:
+            if "shuffle" in e:
+                out.append(("shuffle", e["shuffle"], e["cards"]))
+            elif "roll" in e:
+                out.append(("roll", e["seat"], e["roll"]))
+            elif "pick" in e:
+                out.append(("pick", e["seat"], e["card"]))
+        except KeyError as exc:
+            raise MunchkinError(f"log entry {i} lacks {exc}, which a save without a seed needs") from None
+    return chance_entries(out, _forced_rolls(setup))
+
+
+def _forced_rolls(setup: Setup) -> int:
+    """How many rolls a setup's scenario forces (the game's first rolls)."""
+    rolls = (setup.scenario or {}).get("rolls", []) if isinstance(setup.scenario, dict) else []
+    return len(rolls) if isinstance(rolls, list) else 0

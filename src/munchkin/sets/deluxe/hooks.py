@@ -425,8 +425,7 @@ def lose_two_cards(g: Game, p: Player, card: int) -> Flow:
         s = _neighbour(g, p.seat, step)
         if s == p.seat or not p.hand:
             continue
-        k = p.hand[g.rng.randrange(len(p.hand))]
-        g.log.append(("pick", s, k))
+        k = g.pick_card(s, p.hand)
         p.hand.remove(k)
         g.give_card(g.players[s], k)
         g.events.append(("takes_from_hand", s, p.seat))
@@ -626,8 +625,7 @@ def lawyers_bad(g: Game, p: Player, card: int) -> Flow:
         q = g.players[(p.seat + i) % n]
         if q.dead or not p.hand:
             continue
-        k = p.hand[g.rng.randrange(len(p.hand))]
-        g.log.append(("pick", q.seat, k))
+        k = g.pick_card(q.seat, p.hand)
         p.hand.remove(k)
         g.give_card(q, k)
         g.events.append(("takes_from_hand", q.seat, p.seat))
@@ -688,8 +686,7 @@ def hippogriff(g: Game, p: Player, card: int) -> Flow:
             k = yield from g.choose_card(q.seat, opts, f"take a Treasure from {p.name}")
             g.remove_from_play(p, k)
         else:
-            k = hand_t[g.rng.randrange(len(hand_t))]
-            g.log.append(("pick", q.seat, k))
+            k = g.pick_card(q.seat, hand_t)
             p.hand.remove(k)
         g.give_card(q, k)
         g.events.append(("take_item", q.seat, p.seat, k))

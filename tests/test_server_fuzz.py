@@ -24,9 +24,8 @@ def make_runner(tmp: Path) -> tuple[TableRunner, Client]:
     store = Store(f"sqlite:///{tmp / 'fuzz.db'}")
     seats = [{"name": n, "kind": "human"} for n in ("Ann", "Bob", "Cy")]
     row, _ = new_table_row("fuzz", ["deluxe"], seats, {}, 2.6, 0.0, 17)
-    store.create_table(row)
-    runner = TableRunner(row, store)
-    runner.unreplayed = False
+    runner = TableRunner(row, store, fresh=True)
+    store.create_table(row, runner.deal_chance())
     return runner, Client(Nowhere(), 0, burst=10**9, rate=1e9)
 
 

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
+import hashlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from munchkin.engine.actions import MunchkinError
+from munchkin.server.config import MAX_PAGE, ServerSettings
+from munchkin.server.guard import BodyGuard, CreationLimits, json_too_deep, retry_after, too_deep_message
 from munchkin.server.hub import Hub, available_sets
 from munchkin.server.models import OptionsIn, SeatIn, TableIn
 from munchkin.server.store import Store
@@ -28,14 +34,16 @@ log = logging.getLogger("munchkin.server")
 STATIC = Path(str(resources.files("munchkin.server") / "static"))
 
 
-def create_app(db_url: str) -> FastAPI:
+def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
     """The app over one database; tables are restored when it starts."""
+    settings = settings or ServerSettings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        hub = Hub(store)
+        hub = Hub(store, settings)
         hub.load()
+        hub.start()
         gc.freeze()  # the restored games are long-lived: keep full collections from walking them
         gc.set_threshold(10000, 10, 10)
         app.state.hub = hub
@@ -46,7 +54,15 @@ def create_app(db_url: str) -> FastAPI:
             store.close()
 
     app = FastAPI(title="Munchkin", lifespan=lifespan)
+    app.state.settings = settings
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyGuard, max_bytes=lambda: settings_of().max_body_bytes)
+    limits = CreationLimits(lambda: settings_of())
+
+    def settings_of() -> ServerSettings:
+        """The settings in force: the middleware and the rate limits read them here."""
+        s: ServerSettings = app.state.settings
+        return s
 
     def hub_of() -> Hub:
         hub: Hub = app.state.hub
@@ -58,7 +74,7 @@ def create_app(db_url: str) -> FastAPI:
 
     @app.get("/table/{table_id}", include_in_schema=False)
     def table_page(table_id: str) -> FileResponse:
-        hub_of().get(table_id)
+        hub_of().row(table_id)
         return FileResponse(STATIC / "table.html")
 
     @app.get("/api/sets")
@@ -66,17 +82,35 @@ def create_app(db_url: str) -> FastAPI:
         return available_sets()
 
     @app.get("/api/tables")
-    async def tables() -> list[dict[str, Any]]:
-        rs = sorted(hub_of().tables.values(), key=lambda r: -r.row.created)
-        return [r.summary() for r in rs]
+    async def tables(
+        request: Request,
+        status: Literal["all", "open", "playing", "over", "stopped"] = "all",
+        limit: int = Query(default=settings.page_size, ge=1, le=MAX_PAGE),
+        after: str | None = Query(default=None, max_length=80),
+    ) -> Response:
+        """One page of tables, newest first; an unchanged page answers 304 to the ETag it was sent with."""
+        body = json.dumps(hub_of().page(status, limit, after)).encode()
+        tag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+        headers = {"ETag": tag, "Cache-Control": "no-cache"}
+        if tag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:
-        return hub_of().get(table_id).summary()
+        return hub_of().summary(table_id)
 
     @app.post("/api/tables", status_code=201)
-    async def create(spec: TableIn) -> dict[str, Any]:
-        runner, tokens = hub_of().create(spec)
+    async def create(spec: TableIn, request: Request) -> dict[str, Any]:
+        hub = hub_of()
+        if hub.live_tables() >= settings_of().max_live_tables:
+            detail = "the server is full: too many tables are being played; try again in a minute"
+            raise HTTPException(503, detail, {"Retry-After": "60"})
+        wait = limits.take(request.client.host if request.client else "unknown")
+        if wait > 0:
+            detail = f"too many new tables: try again in {retry_after(wait)} seconds"
+            raise HTTPException(429, detail, {"Retry-After": retry_after(wait)})
+        runner, tokens = hub.create(spec)
         links = [
             {"seat": s, "name": runner.row.seats[s].name, "url": f"/table/{runner.id}?seat={s}&token={t}"}
             for s, t in sorted(tokens.items())
@@ -85,11 +119,10 @@ def create_app(db_url: str) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str) -> Response:
-        r = hub_of().get(table_id)
-        if not r.game.over:
-            raise HTTPException(409, "the game is still on: its log holds every player's hidden cards")
+        """The finished game's save, made once and read from storage in a worker thread (never on the loop)."""
+        body = await asyncio.to_thread(hub_of().replay, table_id)
         return Response(
-            r.game.to_json(),
+            body,
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="munchkin-{table_id}.json"'},
         )
@@ -97,12 +130,15 @@ def create_app(db_url: str) -> FastAPI:
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str, token: str | None = None) -> None:
         await ws.accept()
-        runner = hub_of().tables.get(table_id)
-        if runner is not None:
-            runner.ensure_replayed()
-        if runner is None:
-            await ws.send_text(json.dumps({"type": "error", "error": f"no table {table_id!r}"}))
-            await ws.close(code=4404)
+        try:
+            runner = hub_of().get(table_id)
+        except HTTPException as exc:
+            await ws.send_text(json.dumps({"type": "error", "error": exc.detail}))
+            await ws.close(code=4000 + exc.status_code)
+            return
+        if runner.broken:
+            await ws.send_text(json.dumps({"type": "error", "error": f"this table is stopped: {runner.failed}"}))
+            await ws.close(code=4409)
             return
         seat = None
         if token is not None:
@@ -121,13 +157,19 @@ def create_app(db_url: str) -> FastAPI:
                 "seat": seat,
                 "player": runner.row.seats[seat].name if seat is not None else None,
                 "window_seconds": runner.window_seconds,
+                "seed": runner.seed if runner.seed_chosen else None,
+                "away_seconds": runner.away_seconds,
+                "turn_clock": runner.turn_clock,
             }
         )
         runner.join(client)
         try:
             while True:
-                text = await ws.receive_text()
-                reply = handle_message(runner, client, text)
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                reply = handle_message(runner, client, text) if text is not None else refuse_binary(client)
                 if reply is not None:
                     client.send(reply)
         except (WebSocketDisconnect, RuntimeError):
@@ -138,6 +180,10 @@ def create_app(db_url: str) -> FastAPI:
     @app.exception_handler(MunchkinError)
     async def munchkin_error(_request: Any, exc: MunchkinError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Any, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": "; ".join(describe(e) for e in exc.errors())}, status_code=422)
 
     return app
 
@@ -150,10 +196,14 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
         return None
     if len(text.encode()) > MAX_MESSAGE:
         return error(f"message too large: {len(text.encode())} bytes, the limit is {MAX_MESSAGE}")
+    if json_too_deep(text):
+        return error(too_deep_message())
     try:
         msg = json.loads(text)
     except json.JSONDecodeError as exc:
         return error(f"malformed JSON: {exc.msg} at position {exc.pos}")
+    except RecursionError:  # json_too_deep stops these first; this is the last line
+        return error(too_deep_message())
     if not isinstance(msg, dict):
         return error("a message must be a JSON object")
     kind = msg.get("type")
@@ -186,5 +236,40 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
     return error(f"unknown message type {kind!r}; expected act, more_time or ping")
 
 
+def refuse_binary(client: Client) -> dict[str, Any] | None:
+    """A binary frame: refused with an error (throttled like any message); the socket stays open."""
+    if not client.allow():
+        if client.may_complain():
+            return error(f"too many messages: slow down ({client.refused} refused so far)")
+        return None
+    return error("binary frames are not accepted: send JSON text")
+
+
 def error(text: str) -> dict[str, Any]:
     return {"type": "error", "error": text}
+
+
+_SHOULD = re.compile(r"^(Input|String|List|Value|Dictionary|Object) should ")
+
+
+def describe(e: Any) -> str:
+    """One validation problem as "field: what is wrong", in words of our own or pydantic's, which
+    name the rule and never the value sent (that may be NaN or a lone surrogate, not encodable)."""
+    where = "".join(
+        f"[{p}]" if isinstance(p, int) else f".{p}" if str(p).isidentifier() else f"[{ascii(p)}]"
+        for p in tuple(e.get("loc", ()))[1:]
+    ).lstrip(".")
+    ctx = e.get("ctx") or {}
+    kind = e.get("type")
+    if kind == "finite_number":
+        what = "must be a finite number"
+    elif kind == "missing":
+        what = "is required" if where else "a JSON body is required"
+    elif kind == "json_invalid":
+        where, what = "", f"the body is not valid JSON ({ctx.get('error', 'unreadable')})"
+    elif kind == "value_error" and "error" in ctx:
+        what = str(ctx["error"])
+    else:
+        what = _SHOULD.sub("must ", str(e.get("msg", "is not valid")))
+    text = f"{where}: {what}" if where else what
+    return text.encode("utf-8", "replace").decode("utf-8")

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from munchkin.server.guard import clean_name, look_alike
+
+SetId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9][a-z0-9-]*$")]
 
 
 class SeatIn(BaseModel):
+    model_config = ConfigDict(allow_inf_nan=False)
+
     name: str = Field(min_length=1, max_length=24)
     kind: Literal["human", "bot"]
     strength: Literal["random", "heuristic"] = "heuristic"
@@ -17,10 +23,17 @@ class SeatIn(BaseModel):
     @field_validator("name")
     @classmethod
     def _plain(cls, v: str) -> str:
-        v = " ".join(v.split())
-        if not v or any(ch in v for ch in "<>\"'`"):
+        v = clean_name(v, "a seat name")
+        if any(ch in v for ch in "<>\"'`"):
             raise ValueError("a seat name must be plain text (no < > quotes or backticks)")
         return v
+
+    @field_validator("house")
+    @classmethod
+    def _house(cls, v: str | None) -> str | None:
+        if v is None or not v.strip():
+            return None  # blank: drawn at random, like none at all
+        return clean_name(v, "a House")
 
 
 class OptionsIn(BaseModel):
@@ -31,10 +44,32 @@ class OptionsIn(BaseModel):
 class TableIn(BaseModel):
     """A new table, as the lobby's form sends it."""
 
+    model_config = ConfigDict(allow_inf_nan=False)  # NaN and infinities are refused as "not a finite number"
+
     name: str = Field(default="Munchkin table", min_length=1, max_length=60)
-    sets: list[str] = Field(default_factory=lambda: ["deluxe"], min_length=1, max_length=4)
+    sets: list[SetId] = Field(default_factory=lambda: ["deluxe"], min_length=1, max_length=4)
     seats: list[SeatIn] = Field(min_length=3, max_length=6)
     options: OptionsIn = Field(default_factory=OptionsIn)
     window_seconds: float = Field(default=2.6, ge=0.5, le=30)
     bot_delay: float = Field(default=0.6, ge=0, le=5)
     seed: int | None = Field(default=None, ge=0, le=2**31)
+    # how long a person may be disconnected before a bot plays their seat
+    away_seconds: float = Field(default=120, ge=10, le=3600)
+    # None: off; else the seconds a connected person has for their own decisions before a bot makes the move
+    turn_clock: float | None = Field(default=None, ge=10, le=3600)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return clean_name(v, "a table name")
+
+    @field_validator("seats")
+    @classmethod
+    def _distinct(cls, seats: list[SeatIn]) -> list[SeatIn]:
+        pair = look_alike([s.name for s in seats])
+        if pair is None:
+            return seats
+        first, later = pair
+        if first == later:
+            raise ValueError(f"two seats are called '{first}': every seat needs a different name")
+        raise ValueError(f"'{later}' looks like '{first}': every seat needs a name that looks different")

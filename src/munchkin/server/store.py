@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import (
     Column,
+    Connection,
     Float,
     Integer,
     MetaData,
@@ -22,9 +23,12 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -37,10 +41,11 @@ tables_t = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(80), nullable=False),
     Column("created", Float, nullable=False),
-    Column("config", Text, nullable=False),  # JSON: sets, options, seed, window_seconds, bot_delay
+    Column("config", Text, nullable=False),  # JSON: sets, options, chosen seed or null, window_seconds, bot_delay
     Column("status", String(16), nullable=False),  # playing | over
     Column("turn", Integer, nullable=False, default=0),
     Column("winners", Text, nullable=False, default="[]"),
+    Column("updated", Float, nullable=True),  # wall time of the last action or visit, for expiry
 )
 
 seats_t = Table(
@@ -62,6 +67,22 @@ actions_t = Table(
     Column("seq", Integer, primary_key=True),
     Column("raw", Text, nullable=False),  # the Action's fields as JSON
     Column("text", Text, nullable=False),  # who did what kind of thing, for people reading the database
+)
+
+
+chance_t = Table(
+    "munchkin_chance",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("raw", Text, nullable=False),  # one chance outcome as JSON: ["shuffle", deck, cards], ["roll", seat, n], ...
+)
+
+replays_t = Table(
+    "munchkin_replays",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("body", Text, nullable=False),  # the finished game's munchkin-game/1 save, made once
 )
 
 
@@ -89,6 +110,13 @@ class TableRow:
     turn: int
     winners: list[str]
     seats: list[SeatRow]
+    updated: float = 0.0  # last action or visit (wall time)
+    damaged: str = ""  # why the stored rows cannot be read; "" when they can
+
+    @property
+    def joined(self) -> bool:
+        """Has any person ever taken a seat here?"""
+        return any(s.claimed for s in self.seats if s.kind == "human")
 
 
 def database_url(data_dir: Path | None, db: str | None) -> str:
@@ -101,7 +129,7 @@ def database_url(data_dir: Path | None, db: str | None) -> str:
 
 
 class Store:
-    """The database: create tables, append actions, read everything back after a restart."""
+    """The database: create tables, append actions and chance, read everything back after a restart."""
 
     def __init__(self, url: str) -> None:
         if url.startswith("postgresql://"):
@@ -111,11 +139,20 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """A database made by an older server lacks `updated`: add it (null: a table's creation time counts)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns(tables_t.name)}
+        if "updated" not in have:
+            with self.engine.begin() as conn:
+                conn.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN updated FLOAT"))
 
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_table(self, row: TableRow) -> None:
+    def create_table(self, row: TableRow, chance: list[Any]) -> None:
+        """The table, its seats and the chance of its deal, in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(
                 insert(tables_t).values(
@@ -126,39 +163,52 @@ class Store:
                     status=row.status,
                     turn=row.turn,
                     winners=json.dumps(row.winners),
+                    updated=row.updated or row.created,
                 )
             )
-            for s in row.seats:
-                conn.execute(
-                    insert(seats_t).values(
-                        table_id=row.id,
-                        seat=s.seat,
-                        name=s.name,
-                        kind=s.kind,
-                        strength=s.strength,
-                        token_hash=s.token_hash,
-                        claimed=int(s.claimed),
-                    )
-                )
+            conn.execute(
+                insert(seats_t),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "strength": s.strength,
+                        "token_hash": s.token_hash,
+                        "claimed": int(s.claimed),
+                    }
+                    for s in row.seats
+                ],
+            )
+            _insert_chance(conn, row.id, 0, chance)
 
     def append_actions(
-        self, table_id: str, first_seq: int, entries: list[tuple[list[Any], str]], status: tuple[str, int, list[str]]
+        self,
+        table_id: str,
+        first_seq: int,
+        entries: list[tuple[list[Any], str]],
+        status: tuple[str, int, list[str]],
+        chance_first: int = 0,
+        chance: list[Any] | None = None,
     ) -> None:
-        """Store actions `first_seq`, `first_seq+1`, ... and the table's status, in one transaction."""
+        """Store actions `first_seq`, `first_seq+1`, ..., the chance outcomes they drew (from `chance_first`
+        on) and the table's status, in one transaction."""
         with self.engine.begin() as conn:
             if entries:
                 conn.execute(
                     insert(actions_t),
                     [
-                        {"table_id": table_id, "seq": first_seq + i, "raw": json.dumps(raw), "text": text}
-                        for i, (raw, text) in enumerate(entries)
+                        {"table_id": table_id, "seq": first_seq + i, "raw": json.dumps(raw), "text": txt}
+                        for i, (raw, txt) in enumerate(entries)
                     ],
                 )
+            _insert_chance(conn, table_id, chance_first, chance or [])
             st, turn, winners = status
             conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
-                .values(status=st, turn=turn, winners=json.dumps(winners))
+                .values(status=st, turn=turn, winners=json.dumps(winners), updated=now())
             )
 
     def claim(self, table_id: str, seat: int) -> None:
@@ -166,22 +216,38 @@ class Store:
             conn.execute(
                 update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(claimed=1)
             )
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(updated=now()))
+
+    def touch(self, table_id: str) -> None:
+        """Someone was at the table just now: it is not idle."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(updated=now()))
 
     def actions(self, table_id: str) -> list[list[Any]]:
+        return self._sequence(actions_t, table_id, "action")
+
+    def chance(self, table_id: str) -> list[list[Any]]:
+        """The table's chance outcomes in the order they were drawn."""
+        return self._sequence(chance_t, table_id, "chance outcome")
+
+    def _sequence(self, t: Table, table_id: str, what: str) -> list[list[Any]]:
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(actions_t.c.seq, actions_t.c.raw)
-                .where(actions_t.c.table_id == table_id)
-                .order_by(actions_t.c.seq)
-            ).all()
+            rows = conn.execute(select(t.c.seq, t.c.raw).where(t.c.table_id == table_id).order_by(t.c.seq)).all()
         out = []
         for i, (seq, raw) in enumerate(rows):
             if seq != i:
-                raise RuntimeError(f"table {table_id}: action {i} is missing from the database")
-            out.append(json.loads(raw))
+                raise DamagedTable(f"{what} {i} is missing from the database")
+            try:
+                value = json.loads(raw)
+            except ValueError as exc:
+                raise DamagedTable(f"{what} {i} is not valid JSON ({exc})") from None
+            if not isinstance(value, list):
+                raise DamagedTable(f"{what} {i} is not a list")
+            out.append(value)
         return out
 
     def tables(self) -> list[TableRow]:
+        """Every table; one whose rows cannot be read comes back with `damaged` saying why."""
         with self.engine.connect() as conn:
             trows = conn.execute(select(tables_t).order_by(tables_t.c.created)).all()
             srows = conn.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)).all()
@@ -190,19 +256,100 @@ class Store:
             seats.setdefault(s.table_id, []).append(
                 SeatRow(s.seat, s.name, s.kind, s.strength, s.token_hash, bool(s.claimed))
             )
-        return [
-            TableRow(
-                t.id,
-                t.name,
-                t.created,
-                json.loads(t.config),
-                t.status,
-                t.turn,
-                json.loads(t.winners),
-                seats.get(t.id, []),
-            )
-            for t in trows
-        ]
+        return [_table_row(t, seats.get(t.id, [])) for t in trows]
+
+    def expired(self, unjoined_before: float, idle_before: float) -> list[str]:
+        """Unfinished tables whose last activity is older than the limit: `unjoined_before` for a table no
+        person has joined, `idle_before` for one people have."""
+        with self.engine.connect() as conn:
+            trows = conn.execute(
+                select(tables_t.c.id, tables_t.c.created, tables_t.c.updated).where(tables_t.c.status == "playing")
+            ).all()
+            joined = {
+                r.table_id
+                for r in conn.execute(
+                    select(seats_t.c.table_id).where(seats_t.c.kind == "human", seats_t.c.claimed == 1).distinct()
+                )
+            }
+        out = []
+        for t in trows:
+            last = t.updated if t.updated is not None else t.created
+            if last < (idle_before if t.id in joined else unjoined_before):
+                out.append(t.id)
+        return out
+
+    def delete_tables(self, ids: list[str]) -> None:
+        """Remove tables and all their rows (an expired table leaves nothing behind)."""
+        with self.engine.begin() as conn:
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                for t in (actions_t, chance_t, seats_t, replays_t):
+                    conn.execute(delete(t).where(t.c.table_id.in_(chunk)))
+                conn.execute(delete(tables_t).where(tables_t.c.id.in_(chunk)))
+
+    def save_replay(self, table_id: str, body: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(replays_t).where(replays_t.c.table_id == table_id))
+            conn.execute(insert(replays_t).values(table_id=table_id, body=body))
+
+    def replay(self, table_id: str) -> str | None:
+        """A finished game's stored save, or None if it has not been made yet."""
+        with self.engine.connect() as conn:
+            body = conn.execute(select(replays_t.c.body).where(replays_t.c.table_id == table_id)).scalar()
+        return None if body is None else str(body)
+
+
+class DamagedTable(Exception):
+    """A table's stored rows cannot be read back."""
+
+
+def _insert_chance(conn: Connection, table_id: str, first: int, chance: list[Any]) -> None:
+    if chance:
+        conn.execute(
+            insert(chance_t),
+            [{"table_id": table_id, "seq": first + i, "raw": json.dumps(c)} for i, c in enumerate(chance)],
+        )
+
+
+def _table_row(t: Any, seats: list[SeatRow]) -> TableRow:
+    """One stored table, or, when a field cannot be read, a row marked damaged with what is wrong."""
+    problems = []
+    config: Any = {}
+    winners: Any = []
+    try:
+        config = json.loads(t.config)
+        if not isinstance(config, dict):
+            problems.append("its config is not a JSON object")
+            config = {}
+    except (TypeError, ValueError) as exc:
+        problems.append(f"its config is not valid JSON ({exc})")
+    try:
+        winners = json.loads(t.winners)
+        if not isinstance(winners, list):
+            problems.append("its winners are not a JSON list")
+            winners = []
+    except (TypeError, ValueError) as exc:
+        problems.append(f"its winners are not valid JSON ({exc})")
+    if not seats:
+        problems.append("its seats are missing")
+    elif [s.seat for s in seats] != list(range(len(seats))):
+        problems.append("some of its seats are missing")
+    for key in ("sets", "options", "window_seconds", "bot_delay"):
+        if config and key not in config:
+            problems.append(f"its config has no {key!r}")
+    created = t.created if isinstance(t.created, (int, float)) else 0.0
+    return TableRow(
+        t.id,
+        t.name or "",
+        created,
+        config,
+        t.status,
+        t.turn or 0,
+        [str(w) for w in winners],
+        seats,
+        updated=t.updated if t.updated is not None else created,
+        damaged="; ".join(problems),
+    )
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -14,14 +14,17 @@ from collections import deque
 from dataclasses import asdict
 from typing import Any, Protocol
 
+from fastapi import HTTPException
+
 from munchkin.agents.base import Agent, make_agent
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
+from munchkin.engine.chance import RecordedChance, SystemChance
 from munchkin.engine.game import Game, Options, Setup, declared_sexes
 from munchkin.engine.notation import parse
 from munchkin.engine.state import CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
 from munchkin.engine.view import narrate
-from munchkin.server.store import SeatRow, Store, TableRow, now, token_hash
+from munchkin.server.store import DamagedTable, SeatRow, Store, TableRow, now, token_hash
 
 log = logging.getLogger("munchkin.server")
 
@@ -30,6 +33,8 @@ MAX_MESSAGE = 4096
 BURST = 20  # messages a client may send at once
 RATE = 10.0  # messages a second, sustained
 BOT_BURST = 40  # bot actions between two commits, so that one table never holds up the others
+CHANCE_KINDS = frozenset({"shuffle", "roll", "pick"})  # the log entries that record a chance outcome
+AWAY_SECONDS = 120.0  # default: how long a person may be away before a bot plays their seat
 
 
 class Socket(Protocol):
@@ -84,22 +89,28 @@ class Client:
 
 
 class TableBots:
-    """The bots of one table (seat -> strength), seeded from the table's seed, and the manners
+    """The bots of one table (seat -> strength), seeded from the table's bot seed, and the manners
     they keep: a bot offers each other seat at most one trade or gift a turn, since a person
     must answer every offer by hand."""
 
     def __init__(self, strengths: dict[int, str], seed: int) -> None:
         self.seed = seed
         self.agents: dict[int, Agent] = {s: make_agent(k, seed * 7919 + s) for s, k in strengths.items()}
+        self.stand_ins: dict[int, Agent] = {}  # people's seats a bot has played while they were away
         self.offered: set[tuple[int, int, int]] = set()  # (turn, bot, other seat)
 
     def __contains__(self, seat: object) -> bool:
         return seat in self.agents
 
+    def stand_in(self, seat: int) -> None:
+        """Let a strong bot play a person's seat from now on (until `stand_in` is no longer asked)."""
+        if seat not in self.agents and seat not in self.stand_ins:
+            self.stand_ins[seat] = make_agent("heuristic", self.seed * 7919 + seat)
+
     def choose(self, g: Game, seat: int) -> Action:
         """The bot's action. Its dice are seeded from the table, the seat and the game's version, so
         the same position always gets the same answer: a restarted server plays on unchanged."""
-        agent = self.agents[seat]
+        agent = self.agents.get(seat) or self.stand_ins[seat]
         rng = getattr(agent, "rng", None)
         if isinstance(rng, random.Random):
             rng.seed(f"{self.seed}:{seat}:{g.version}")
@@ -115,7 +126,7 @@ class TableRunner:
     """Runs one game: applies people's actions, plays the bots, times the response windows,
     commits every action before telling anyone of it, and keeps each client up to date."""
 
-    def __init__(self, row: TableRow, store: Store, turn: asyncio.Lock | None = None) -> None:
+    def __init__(self, row: TableRow, store: Store, turn: asyncio.Lock | None = None, fresh: bool = False) -> None:
         self.row = row
         self.turn = turn or asyncio.Lock()  # shared by a server's tables: one bot burst at a time
         self.id = row.id
@@ -123,32 +134,57 @@ class TableRunner:
         cfg = row.config
         self.window_seconds = float(cfg["window_seconds"])
         self.bot_delay = float(cfg["bot_delay"])
+        self.away_seconds = float(cfg.get("away_seconds", AWAY_SECONDS))
+        clock = cfg.get("turn_clock")
+        self.turn_clock: float | None = None if clock is None else float(clock)
+        seed = cfg.get("seed")
+        self.seed: int | None = None if seed is None else int(seed)
+        self.seed_chosen = bool(cfg.get("seed_chosen", False))
         self.setup = Setup(
             sets=list(cfg["sets"]),
             players=[s.name for s in row.seats],
-            seed=int(cfg["seed"]),
+            seed=self.seed,
             options=Options(**cfg["options"]),
-            sexes=declared_sexes(cfg.get("sexes"), int(cfg["seed"])),
+            sexes=cfg.get("sexes") if self.seed is None else declared_sexes(cfg.get("sexes"), self.seed),
             houses=cfg.get("houses"),
         )
-        self.game = Game(self.setup)
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
-        self.bots = TableBots({s.seat: s.strength for s in row.seats if s.kind == "bot"}, int(cfg["seed"]))
+        bot_seed = cfg.get("bot_seed", self.seed)
+        if bot_seed is None:
+            raise DamagedTable("its config has neither a seed nor a bot seed")
+        self.bots = TableBots({s.seat: s.strength for s in row.seats if s.kind == "bot"}, int(bot_seed))
         self.stored = 0  # actions in the database
+        self.stored_chance = 0  # chance outcomes in the database
+        self.log_pos = 0  # entries of the game's log already stored
         self.clients: set[Client] = set()
         self.changed_at = time.time()  # wall time of the last committed change, for latency figures
+        self.decided_at = time.monotonic()  # when the game began waiting on its current decision
+        self.committed_version = -1
         self.deadline: float | None = None  # monotonic time a response window closes
         self.window_prompt: tuple[str, frozenset[int]] | None = None
         self.more_time: set[int] = set()
+        self.away_since: dict[int, float] = {s: time.monotonic() for s in self.humans}  # seats nobody is at
+        self.shown_stand_ins: frozenset[int] = frozenset()  # the stand-ins everyone has been told of
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.replay_task: asyncio.Task[None] | None = None
         self.failed = ""
-        self.unreplayed = True  # a table from the database: its actions are not applied yet
+        self.broken = False  # the stored game could not be rebuilt: there is no game to show
+        self.unreplayed = not fresh  # a table from the database: its game is rebuilt on first use
         self._view_cache: dict[int | None, tuple[int, str]] = {}
+        self.game: Game
+        if fresh:  # a new table: its deal is stored with its row (`Store.create_table(row, deal_chance())`)
+            self.game = Game(self.setup)
+            self.log_pos = len(self.game.log)
+            self.stored_chance = len(self.deal_chance())
+
+    def deal_chance(self) -> list[list[Any]]:
+        """The chance outcomes drawn so far (a new table's deal), as stored."""
+        return [list(e) for e in self.game.log[: self.log_pos] if e[0] in CHANCE_KINDS]
 
     # ------------------------------------------------------------------ loading
     def ensure_replayed(self) -> None:
-        """Replay the stored actions if not done yet; a table that cannot be rebuilt says why."""
+        """Rebuild the game from the database if not done yet; a table that cannot be rebuilt says why."""
         if not self.unreplayed:
             return
         self.unreplayed = False
@@ -157,11 +193,17 @@ class TableRunner:
         except Exception as exc:  # one broken table must not keep the others down
             log.error("table %s could not be restored: %s", self.id, exc)
             self.failed = f"could not be restored: {exc}"
+            self.broken = True
 
     def replay_stored(self) -> None:
-        """Rebuild the game from the database after a restart."""
-        g = self.game
+        """Rebuild the game after a restart: its stored actions, with its stored chance outcomes (a seeded
+        table draws them again from its seed and must draw the same)."""
+        chance = self.store.chance(self.id)
+        recorded = RecordedChance(chance, then=SystemChance()) if self.seed is None else None
+        g = self.game = Game(self.setup, recorded)
         for i, raw in enumerate(self.store.actions(self.id)):
+            if len(raw) != len(Action._fields):
+                raise DamagedTable(f"stored action {i} has {len(raw)} fields, not {len(Action._fields)}")
             raw[5] = tuple(raw[5])
             a = Action(*raw)
             if a.seat in self.bots and a.seat in g.to_act:
@@ -169,8 +211,17 @@ class TableRunner:
             try:
                 g.apply(a)
             except MunchkinError as exc:
-                raise RuntimeError(f"table {self.id}: stored action {i} does not replay: {exc}") from exc
+                raise DamagedTable(f"stored action {i} does not replay: {exc}") from exc
             self.stored += 1
+        drawn = [list(e) for e in g.log if e[0] in CHANCE_KINDS]
+        if recorded is not None and len(drawn) > len(chance):
+            raise DamagedTable(f"{len(drawn) - len(chance)} chance outcomes are missing from the database")
+        if recorded is not None and recorded.remaining:
+            raise DamagedTable(f"{recorded.remaining} stored chance outcomes were never drawn in the replay")
+        if chance and json.loads(json.dumps(drawn)) != chance:
+            raise DamagedTable("the replay drew other chance outcomes than the stored ones")
+        self.stored_chance = len(drawn)
+        self.log_pos = len(g.log)
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
@@ -199,13 +250,18 @@ class TableRunner:
                     if self._next_is_bot_move():
                         await asyncio.sleep(self.bot_delay)
                     continue
-                timeout = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+                wake_at = [t for t in (self.deadline, self._next_stand_in_time()) if t is not None]
+                timeout = None if not wake_at else max(0.0, min(wake_at) - time.monotonic())
                 try:
                     await asyncio.wait_for(self.wake.wait(), timeout)
                 except TimeoutError:
                     if self.deadline is not None and time.monotonic() >= self.deadline:
                         self._window_expired()
                 self.wake.clear()
+                standing = self._stand_ins()
+                if standing != self.shown_stand_ins:  # a bot came in for someone, or gave a seat back
+                    self.shown_stand_ins = standing
+                    self._touch_all()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must not take the server down; the table says what happened
@@ -219,22 +275,71 @@ class TableRunner:
             not g.over
             and self.bot_delay > 0
             and g.prompt.kind not in WINDOW_KINDS
-            and any(s in self.bots for s in g.to_act)
+            and any(s in self.bots or s in self._stand_ins() for s in g.to_act)
         )
 
     def _bots_act(self) -> int:
-        """Bots answer at once; between their own-turn moves they wait `bot_delay`."""
+        """Bots answer at once; between their own-turn moves they wait `bot_delay`. A bot also plays
+        for a person who is away, and makes one move for a person whose turn clock ran out."""
         g = self.game
         n = 0
         while not g.over and n < BOT_BURST:
-            seat = next((s for s in g.to_act if s in self.bots), None)
+            standing = self._stand_ins()
+            seat = next((s for s in g.to_act if s in self.bots or s in standing), None)
+            clocked = False
+            if seat is None:
+                seat = self._clock_expired()
+                clocked = seat is not None
             if seat is None:
                 break
             if n and self.bot_delay > 0 and g.prompt.kind not in WINDOW_KINDS:
                 break
+            if seat not in self.bots:
+                self.bots.stand_in(seat)
             g.apply(self.bots.choose(g, seat))
             n += 1
+            if clocked:
+                self.decided_at = time.monotonic()
+                break
         return n
+
+    # ------------------------------------------------------------------ absent people
+    def _connected(self) -> set[int]:
+        return {c.seat for c in self.clients if c.seat is not None}
+
+    def _stand_ins(self) -> frozenset[int]:
+        """People's seats a bot plays now: their person has been away longer than the table allows
+        while someone else is still at the table (with nobody there, nobody is kept waiting)."""
+        if not self.away_since:
+            return frozenset()
+        here = self._connected() & self.humans
+        if not here:
+            return frozenset()
+        t = time.monotonic()
+        return frozenset(s for s, since in self.away_since.items() if t - since >= self.away_seconds)
+
+    def _next_stand_in_time(self) -> float | None:
+        """When the next stand-in or turn clock comes due (monotonic), to wake the loop then."""
+        times = []
+        if self._connected() & self.humans:
+            away = self.away_since.items()
+            times += [since + self.away_seconds for s, since in away if s not in self.shown_stand_ins]
+        if self.turn_clock is not None and self._clocked_seats():
+            times.append(self.decided_at + self.turn_clock)
+        return min(times) if times else None
+
+    def _clocked_seats(self) -> list[int]:
+        g = self.game
+        if g.over or g.prompt.kind in WINDOW_KINDS:
+            return []
+        return [s for s in g.to_act if s in self.humans and s not in self.away_since]
+
+    def _clock_expired(self) -> int | None:
+        """A connected person's own decision that has outlasted the table's turn clock (if it has one)."""
+        if self.turn_clock is None or time.monotonic() - self.decided_at < self.turn_clock:
+            return None
+        seats = self._clocked_seats()
+        return seats[0] if seats else None
 
     def _window_expired(self) -> None:
         """Time is up: everyone still in the window passes."""
@@ -252,7 +357,8 @@ class TableRunner:
         """Start the countdown when a window opens or someone plays into it; passes do not restart it."""
         g = self.game
         kind = g.prompt.kind
-        waiting = frozenset(s for s in g.to_act if s in self.humans)
+        standing = self._stand_ins()
+        waiting = frozenset(s for s in g.to_act if s in self.humans and s not in standing)
         if g.over or kind not in WINDOW_KINDS or not waiting:
             self.deadline = None
             self.window_prompt = None
@@ -308,25 +414,42 @@ class TableRunner:
 
     # ------------------------------------------------------------------ commit & broadcast
     def _commit(self) -> None:
-        """Store the actions taken since the last commit, then tell everyone."""
+        """Store the actions taken and the chance drawn since the last commit, then tell everyone."""
         g = self.game
         new: list[Action] = []
-        want = g.decisions - self.stored
-        i = len(g.log) - 1
-        while len(new) < want:
-            if g.log[i][0] == "act":
-                new.append(g.log[i][1])
-            i -= 1
-        new.reverse()
+        chance: list[list[Any]] = []
+        for entry in g.log[self.log_pos :]:
+            if entry[0] == "act":
+                new.append(entry[1])
+            elif entry[0] in CHANCE_KINDS:
+                chance.append(list(entry))
         status = "over" if g.over else "playing"
         winners = [g.players[s].name for s in g.winners]
         entries = [(list(a), f"{g.players[a.seat].name}: {a.kind}") for a in new]
-        self.store.append_actions(self.id, self.stored, entries, (status, g.turn, winners))
-        self.stored = g.decisions
+        self.store.append_actions(self.id, self.stored, entries, (status, g.turn, winners), self.stored_chance, chance)
+        self.stored += len(new)
+        self.stored_chance += len(chance)
+        self.log_pos = len(g.log)
+        if g.version != self.committed_version:
+            self.decided_at = time.monotonic()
+            self.committed_version = g.version
         self.row.status, self.row.turn, self.row.winners = status, g.turn, winners
-        self.changed_at = time.time()
+        self.changed_at = self.row.updated = time.time()
         self._window_clock()
         self._touch_all()
+        if g.over and self.replay_task is None:
+            self.replay_task = asyncio.get_running_loop().create_task(self.save_replay())
+
+    def replay_task_done(self) -> bool:
+        return self.replay_task is None or self.replay_task.done()
+
+    async def save_replay(self) -> None:
+        """Make the finished game's save once, off the event loop, and store it for every download."""
+        try:
+            body = await asyncio.to_thread(self.game.to_json)
+            await asyncio.to_thread(self.store.save_replay, self.id, body)
+        except Exception:  # the replay is made again on the first download
+            log.exception("table %s: the replay could not be stored", self.id)
 
     def _touch_all(self) -> None:
         for c in self.clients:
@@ -377,37 +500,28 @@ class TableRunner:
         }
 
     def seat_list(self) -> list[dict[str, Any]]:
-        connected = {c.seat for c in self.clients}
+        connected = self._connected()
+        standing = self._stand_ins()
         return [
-            {"seat": s.seat, "name": s.name, "kind": s.kind, "strength": s.strength, "connected": s.seat in connected}
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "strength": s.strength,
+                "connected": s.seat in connected,
+                "stand_in": s.seat in standing,
+            }
             for s in self.row.seats
         ]
 
     def summary(self) -> dict[str, Any]:
-        r = self.row
-        connected = {c.seat for c in self.clients}
-        return {
-            "id": r.id,
-            "name": r.name,
-            "sets": r.config["sets"],
-            "status": "stopped" if self.failed else r.status,
-            "turn": r.turn + 1,
-            "created": r.created,
-            "window_seconds": self.window_seconds,
-            "spectators": sum(1 for c in self.clients if c.seat is None),
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "name": s.name,
-                    "kind": s.kind,
-                    "strength": s.strength,
-                    "claimed": s.claimed or s.kind == "bot",
-                    "connected": s.seat in connected,
-                }
-                for s in r.seats
-            ],
-            "winners": r.winners,
-        }
+        return table_summary(
+            self.row,
+            connected=self._connected(),
+            spectators=sum(1 for c in self.clients if c.seat is None),
+            stand_ins=self._stand_ins(),
+            stopped=self.failed,
+        )
 
     # ------------------------------------------------------------------ clients
     def seat_for_token(self, token: str) -> SeatRow | None:
@@ -420,18 +534,27 @@ class TableRunner:
     def join(self, c: Client) -> None:
         self.clients.add(c)
         if c.seat is not None:
+            self.away_since.pop(c.seat, None)  # back at the table: a stand-in gives the seat back
             s = self.row.seats[c.seat]
             if not s.claimed:
                 s.claimed = True
                 self.store.claim(self.id, c.seat)
+            self.row.updated = time.time()
         c.task = asyncio.get_running_loop().create_task(self._sender(c))
         self._touch_all()
+        self.wake.set()
 
     def leave(self, c: Client) -> None:
         self.clients.discard(c)
         if c.task is not None:
             c.task.cancel()
+        if c.seat is not None and c.seat in self.humans and c.seat not in self._connected():
+            self.away_since[c.seat] = time.monotonic()
+            self.row.updated = time.time()
+            with contextlib.suppress(Exception):  # a visit counts against expiry; losing it is harmless
+                self.store.touch(self.id)
         self._touch_all()
+        self.wake.set()
 
     async def _sender(self, c: Client) -> None:
         """One writer per socket: queued replies first, then the latest state (never a backlog)."""
@@ -446,16 +569,76 @@ class TableRunner:
                     await c.ws.send_text(self.state_message(c))
 
 
+def rebuild_replay(row: TableRow, store: Store) -> str:
+    """Make a finished game's save from its stored rows (for a game whose save was never stored), store
+    it, and return it; a game that cannot be rebuilt raises HTTPException 409 saying it is damaged."""
+    try:
+        runner = TableRunner(row, store)
+        runner.ensure_replayed()
+        if runner.failed:
+            raise DamagedTable(runner.failed)
+        if not runner.game.over:
+            raise DamagedTable("its stored actions end before the game does")
+        body = runner.game.to_json()
+    except Exception as exc:
+        raise HTTPException(409, f"table {row.id}'s stored game is damaged ({exc}): it has no replay") from None
+    store.save_replay(row.id, body)
+    return body
+
+
+def table_summary(
+    r: TableRow,
+    connected: set[int] | frozenset[int] = frozenset(),
+    spectators: int = 0,
+    stand_ins: frozenset[int] = frozenset(),
+    stopped: str = "",
+) -> dict[str, Any]:
+    """What the lobby shows of a table (public: no tokens, no cards). The seed is shown only when the
+    table's creator chose it, since then whoever knows it can work out every hand."""
+    cfg = r.config
+    stopped = stopped or (f"its stored data is damaged: {r.damaged}" if r.damaged else "")
+    return {
+        "id": r.id,
+        "name": r.name,
+        "sets": cfg.get("sets", []),
+        "status": "stopped" if stopped else r.status,
+        "stopped": stopped or None,
+        "turn": r.turn + 1,
+        "created": r.created,
+        "window_seconds": cfg.get("window_seconds"),
+        "away_seconds": cfg.get("away_seconds", AWAY_SECONDS),
+        "turn_clock": cfg.get("turn_clock"),
+        "seed": cfg.get("seed") if cfg.get("seed_chosen") else None,
+        "spectators": spectators,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "strength": s.strength,
+                "claimed": s.claimed or s.kind == "bot",
+                "connected": s.seat in connected,
+                "stand_in": s.seat in stand_ins,
+            }
+            for s in r.seats
+        ],
+        "winners": r.winners,
+    }
+
+
 def new_table_row(
     name: str,
     sets: list[str],
-    seats: list[dict[str, str]],
+    seats: list[dict[str, Any]],
     options: dict[str, Any],
     window_seconds: float,
     bot_delay: float,
     seed: int | None,
+    away_seconds: float = AWAY_SECONDS,
+    turn_clock: float | None = None,
 ) -> tuple[TableRow, dict[int, str]]:
-    """A fresh table and the secret token of each person's seat."""
+    """A fresh table and the secret token of each person's seat. Without a chosen seed the table keeps
+    no seed at all: its chance comes from the operating system and is stored outcome by outcome."""
     tokens: dict[int, str] = {}
     rows = []
     for i, s in enumerate(seats):
@@ -468,13 +651,18 @@ def new_table_row(
     cfg: dict[str, object] = {
         "sets": sets,
         "options": asdict(Options(**options)),
-        "seed": seed if seed is not None else secrets.randbelow(2**31),
+        "seed": seed,
+        "seed_chosen": seed is not None,
+        "bot_seed": seed if seed is not None else secrets.randbits(128),  # the bots' own dice, not the game's
         "window_seconds": window_seconds,
         "bot_delay": bot_delay,
+        "away_seconds": away_seconds,
+        "turn_clock": turn_clock,
     }
-    if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn from the seed
+    if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn by the game
         cfg["sexes"] = [s.get("sex") for s in seats]
-    if any(s.get("house") for s in seats):  # declared Houses; the others are drawn from the seed
+    if any(s.get("house") for s in seats):  # declared Houses; the others are drawn by the game
         cfg["houses"] = [s.get("house") or None for s in seats]
-    row = TableRow(secrets.token_hex(6), name, now(), cfg, "playing", 0, [], rows)
+    t = now()
+    row = TableRow(secrets.token_hex(6), name, t, cfg, "playing", 0, [], rows, updated=t)
     return row, tokens

@@ -1,0 +1,272 @@
+"""The server's guards against hostile input: a cap on request bodies, a cap on JSON nesting, the
+rules a name must follow (and when two names look alike), and the rate limits on new tables."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from munchkin.server.config import ServerSettings
+
+MAX_JSON_DEPTH = 32  # arrays and objects inside each other; a table needs 3, a WebSocket message 2
+
+# ---------------------------------------------------------------------------------------------- JSON depth
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the arrays and objects in `text` nest deeper than `limit`; checked before parsing,
+    since the parser recurses and a few kilobytes of brackets exhaust Python's stack."""
+    depth = 0
+    for m in _JSON_TOKEN.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
+def too_deep_message(limit: int = MAX_JSON_DEPTH) -> str:
+    return f"JSON nested too deeply: at most {limit} levels of arrays and objects"
+
+
+# ---------------------------------------------------------------------------------------------- request bodies
+
+
+class BodyGuard:
+    """ASGI middleware: an HTTP request body over the limit is refused with 413 before it is read
+    (by its Content-Length) or as soon as the limit is passed (a chunked body, counted as it
+    arrives); a body within it is held, checked for JSON nesting, and handed on whole."""
+
+    def __init__(self, app: ASGIApp, max_bytes: Callable[[], int]) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.max_bytes()
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None:
+            if not declared.strip().isdigit():
+                await refuse(send, 400, "Content-Length must be a whole number of bytes")
+                return
+            if int(declared) > limit:
+                await refuse(send, 413, f"request body too large: {int(declared)} bytes, the limit is {limit}")
+                return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk: bytes = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await refuse(send, 413, f"request body too large: over the limit of {limit} bytes")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if json_too_deep(body.decode("latin-1")):  # latin-1 keeps every byte; JSON's brackets are ASCII
+            await refuse(send, 400, too_deep_message())
+            return
+        handed = False
+
+        async def replay() -> Message:
+            nonlocal handed
+            if handed:
+                return await receive()
+            handed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def refuse(send: Send, status: int, detail: str) -> None:
+    """Answer `{"detail": ...}` with `status`; after a 413 the rest of the body is never read, so the
+    connection is closed rather than kept for another request."""
+    body = json.dumps({"detail": detail}).encode()
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 413:
+        raw.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": body})
+
+
+# ---------------------------------------------------------------------------------------------- names
+
+_DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f") | {
+    chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+}
+# letters and symbols that print as nothing, though Unicode does not class them as format characters
+_BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_BAD_CATEGORIES = {
+    "Cc": "a control character",
+    "Cf": "an invisible character",
+    "Co": "a private-use character",
+    "Cs": "half of a surrogate pair, not a character",
+    "Cn": "an unassigned code point",
+    "Zl": "a line break",
+    "Zp": "a paragraph break",
+}
+
+
+def clean_name(value: str, what: str) -> str:
+    """`value` as a name: NFC, runs of whitespace made one space, stripped; raises ValueError naming
+    the first hidden, control or unassigned character (by code point), or when nothing is left."""
+    v = unicodedata.normalize("NFC", value)
+    for ch in v:
+        why = _BAD_CATEGORIES.get(unicodedata.category(ch))
+        if ch in _DIRECTION_CONTROLS:
+            why = "a text-direction control"
+        elif ch in _BLANK_GLYPHS:
+            why = "an invisible character"
+        if why is not None:
+            raise ValueError(f"{what} may not contain U+{ord(ch):04X} ({why})")
+    v = " ".join(v.split())
+    if not v:
+        raise ValueError(f"{what} may not be empty or only spaces")
+    if all(unicodedata.category(ch) in ("Mn", "Me", "Zs") for ch in v):
+        raise ValueError(f"{what} needs at least one visible letter, digit or sign")
+    return v
+
+
+# Small letters and digits that print like a Latin small letter in common fonts (after NFKC, which
+# already folds full-width, mathematical and other compatibility forms). Unicode's TR39 confusables
+# list is far longer; these are the Cyrillic and Greek letters and digits found on common keyboards.
+_LOOKS_LOWER = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j",
+        "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "г": "r", "ѵ": "v", "ү": "y",
+        # Greek
+        "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "υ": "u", "κ": "k", "γ": "y", "ϲ": "c", "ϳ": "j",
+        "χ": "x",
+        # Latin letters and digits alike in many fonts
+        "ı": "i", "ɑ": "a", "ɡ": "g", "ℓ": "l", "0": "o", "1": "l", "|": "l",
+    }
+)  # fmt: skip
+# Capitals that print like a Latin letter although their small forms do not (Cyrillic В looks like B,
+# but в does not look like b): mapped in the skeleton that keeps case.
+_LOOKS_UPPER = str.maketrans(
+    {
+        # Cyrillic
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+        "У": "Y", "Х": "X", "Ѕ": "S", "І": "l", "Ј": "J", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "l", "Ү": "Y",
+        # Greek
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+        "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+        # Latin: a capital I is a small l in sans-serif fonts
+        "I": "l",
+    }
+)  # fmt: skip
+
+
+def _fold(text: str) -> str:
+    """Accents dropped (NFKD without combining marks), look-alikes mapped, 'rn' read as 'm'."""
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    return bare.translate(_LOOKS_LOWER).replace("rn", "m")
+
+
+def look_keys(name: str) -> tuple[str, str]:
+    """Two skeletons of a name, both NFKC with look-alikes mapped to one prototype: the first
+    casefolded (Bob, BOB), the second keeping case, for capitals that look like another letter's
+    small form (I and l); two names look alike when either skeleton is the same."""
+    s = unicodedata.normalize("NFKC", name)
+    return _fold(s.casefold()), _fold(s.translate(_LOOKS_UPPER))
+
+
+def look_alike(names: list[str]) -> tuple[str, str] | None:
+    """The first pair (earlier, later) of `names` that look alike, or None."""
+    seen: dict[tuple[int, str], str] = {}
+    for name in names:
+        keys = list(enumerate(look_keys(name)))
+        for k in keys:
+            if k in seen:
+                return seen[k], name
+        for k in keys:
+            seen.setdefault(k, name)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- rate limits
+
+
+@dataclass
+class Bucket:
+    """A token bucket's level at a moment; its rate and size are given when it is used."""
+
+    tokens: float
+    at: float
+
+    def level(self, now: float, per_second: float, size: float) -> float:
+        return min(size, self.tokens + (now - self.at) * per_second)
+
+
+class CreationLimits:
+    """New tables: a token bucket per client address and one for the server, each refilled at its
+    per-minute figure from the settings and holding as many (at least one); 0 means no limit."""
+
+    MAX_TRACKED = 10_000  # client addresses remembered; full buckets are forgotten first
+
+    def __init__(self, settings: Callable[[], ServerSettings], clock: Callable[[], float] = time.monotonic) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.clients: dict[str, Bucket] = {}
+        self.total: Bucket | None = None
+
+    def take(self, host: str) -> float:
+        """Take a token from both buckets and return 0, or return the seconds until both have one."""
+        s, now = self.settings(), self.clock()
+        rates = [(s.tables_per_minute, host), (s.tables_per_minute_total, None)]
+        waits: list[float] = [0.0]
+        taken: list[tuple[Bucket, float, float]] = []
+        for per_minute, who in rates:
+            if not 0 < per_minute < math.inf:  # 0 (or a figure that is not one): no limit
+                continue
+            per_second, size = per_minute / 60, max(1.0, per_minute)
+            bucket = self.bucket(who, size, now)
+            level = bucket.level(now, per_second, size)
+            waits.append(max(0.0, (1 - level) / per_second))
+            taken.append((bucket, level, per_second))
+        if max(waits) > 0:
+            return max(waits)
+        for bucket, level, _ in taken:
+            bucket.tokens, bucket.at = level - 1, now
+        return 0.0
+
+    def bucket(self, host: str | None, size: float, now: float) -> Bucket:
+        if host is None:
+            if self.total is None:
+                self.total = Bucket(size, now)
+            return self.total
+        if host not in self.clients and len(self.clients) >= self.MAX_TRACKED:
+            self.forget(now)
+        return self.clients.setdefault(host, Bucket(size, now))
+
+    def forget(self, now: float) -> None:
+        """Drop the buckets that are full again (a new one is the same), else the oldest half."""
+        s = self.settings()
+        per_second, size = s.tables_per_minute / 60, max(1.0, s.tables_per_minute)
+        full = [h for h, b in self.clients.items() if b.level(now, per_second, size) >= size]
+        for h in full or list(self.clients)[: len(self.clients) // 2]:
+            del self.clients[h]
+
+
+def retry_after(seconds: float) -> str:
+    """A Retry-After value: whole seconds, rounded up, at least one."""
+    return str(max(1, math.ceil(seconds)))

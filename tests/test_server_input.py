@@ -1,0 +1,312 @@
+"""Hostile input to the table server: every bad request gets a clear 4xx (or a WebSocket error) that
+says what is wrong, never a 500 or a traceback; new tables are rate-limited."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.types import Message
+
+from munchkin.server.app import create_app
+from munchkin.server.config import ServerSettings
+from munchkin.server.guard import BodyGuard, CreationLimits, json_too_deep, look_alike
+
+Msg = dict[str, Any]
+BOTS = [{"name": n, "kind": "bot"} for n in ("Ann", "Bob", "Cy")]
+
+
+def make_client(tmp_path: Path, settings: ServerSettings | None = None) -> TestClient:
+    return TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}", settings), raise_server_exceptions=False)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(tmp_path) as c:
+        yield c
+
+
+def post_raw(client: TestClient, raw: str | bytes) -> Any:
+    return client.post("/api/tables", content=raw, headers={"content-type": "application/json"})
+
+
+def stored(client: TestClient) -> list[Msg]:
+    tables: list[Msg] = client.get("/api/tables").json()["tables"]
+    return tables
+
+
+def humans(names: str = "ABC") -> Msg:
+    return {"seats": [{"name": n, "kind": "human"} for n in names], "seed": 1}
+
+
+# ---------------------------------------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize("field", ["window_seconds", "bot_delay", "away_seconds", "turn_clock"])
+@pytest.mark.parametrize("raw", ["NaN", "Infinity", "-Infinity", "1e309"])
+def test_a_number_that_is_not_finite_is_refused_by_name(client: TestClient, field: str, raw: str) -> None:
+    r = post_raw(client, f'{{"seats": {json.dumps(BOTS)}, "{field}": {raw}}}')
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"]
+    assert detail == f"{field}: must be a finite number"
+    assert stored(client) == []
+
+
+def test_several_problems_are_joined_and_the_input_is_never_echoed(client: TestClient) -> None:
+    seats = json.dumps([{"name": "Ann", "kind": "alien"}, *BOTS[1:]])
+    r = post_raw(client, f'{{"seats": {seats}, "window_seconds": NaN, "seed": -Infinity}}')
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert detail.split("; ") == [
+        "seats[0].kind: must be 'human' or 'bot'",
+        "window_seconds: must be a finite number",
+        "seed: must be a finite number",
+    ]
+    assert post_raw(client, json.dumps(BOTS[:2])).json() == {
+        "detail": "must be a valid dictionary or object to extract fields from"
+    }
+    assert "alien" not in detail and "NaN" not in detail and "Infinity" not in detail
+    assert post_raw(client, "").json() == {"detail": "a JSON body is required"}
+    assert "not valid JSON" in post_raw(client, "{").json()["detail"]
+
+
+def test_the_new_table_options_are_checked(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"seats": BOTS, "away_seconds": 5, "turn_clock": 4000})
+    assert r.status_code == 422
+    assert r.json()["detail"] == (
+        "away_seconds: must be greater than or equal to 10; turn_clock: must be less than or equal to 3600"
+    )
+    r = client.post("/api/tables", json={"seats": BOTS, "away_seconds": 60, "turn_clock": None})
+    assert r.status_code == 201, r.text
+
+
+# ---------------------------------------------------------------------------------------------- bodies
+
+
+def test_a_huge_body_is_refused_before_it_is_read(client: TestClient) -> None:
+    r = post_raw(client, b" " * 20_000_000)
+    assert r.status_code == 413
+    assert r.json() == {"detail": "request body too large: 20000000 bytes, the limit is 16384"}
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it comes
+        for _ in range(100):
+            yield b" " * 1000
+
+    r = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert r.json() == {"detail": "request body too large: over the limit of 16384 bytes"}
+    assert stored(client) == []
+
+
+def run_guard(messages: list[Message], headers: list[tuple[bytes, bytes]], limit: int = 16_384) -> tuple[int, Msg]:
+    """Drive BodyGuard as a bare ASGI app; returns (messages read, what the guard or the app answered)."""
+    seen: Msg = {"read": 0, "app": None, "sent": []}
+
+    async def receive() -> Message:
+        seen["read"] += 1
+        return messages.pop(0)
+
+    async def send(message: Message) -> None:
+        seen["sent"].append(message)
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        seen["app"] = await receive()
+
+    scope = {"type": "http", "method": "POST", "path": "/api/tables", "headers": headers}
+    asyncio.run(BodyGuard(inner, lambda: limit)(scope, receive, send))
+    return seen["read"], seen
+
+
+def test_the_guard_stops_reading_a_chunked_body_once_over_the_limit() -> None:
+    chunks = [{"type": "http.request", "body": b"x" * 1000, "more_body": True} for _ in range(1000)]
+    read, seen = run_guard(chunks, [(b"content-type", b"application/json")])
+    assert read == 17, "16 chunks fit in 16,384 bytes; the 17th passes the limit and reading stops"
+    assert seen["app"] is None
+    start, body = seen["sent"]
+    assert start["status"] == 413 and (b"connection", b"close") in start["headers"]
+    assert "too large" in json.loads(body["body"])["detail"]
+
+
+def test_the_guard_refuses_by_content_length_without_reading() -> None:
+    read, seen = run_guard([], [(b"content-length", b"20000000")])
+    assert read == 0 and seen["app"] is None and seen["sent"][0]["status"] == 413
+    read, seen = run_guard([], [(b"content-length", b"lots")])
+    assert read == 0 and seen["sent"][0]["status"] == 400
+
+
+def test_the_guard_hands_a_body_within_the_limit_on_whole() -> None:
+    parts = [b'{"a": ', b"[1, 2]", b"}"]
+    msgs = [{"type": "http.request", "body": p, "more_body": i < 2} for i, p in enumerate(parts)]
+    read, seen = run_guard(msgs, [])
+    assert read == 3 and seen["sent"] == []
+    assert seen["app"] == {"type": "http.request", "body": b'{"a": [1, 2]}', "more_body": False}
+
+
+# ---------------------------------------------------------------------------------------------- nesting
+
+
+def test_json_depth_is_measured_outside_strings() -> None:
+    assert not json_too_deep('{"a": [[1], {"b": "[[[[[[["}]}', limit=3)
+    assert json_too_deep("[[[[]]]]", limit=3)
+    assert not json_too_deep('["\\"[[[[", 1]', limit=1)
+
+
+def test_deeply_nested_json_gets_a_clear_400(client: TestClient) -> None:
+    r = post_raw(client, "[" * 5000 + "]" * 5000)
+    assert r.status_code == 400
+    assert r.json() == {"detail": "JSON nested too deeply: at most 32 levels of arrays and objects"}
+    assert stored(client) == []
+
+
+def connect_seat0(client: TestClient) -> Any:
+    created = client.post("/api/tables", json={**humans("A"), "seats": humans("A")["seats"] + BOTS[1:]}).json()
+    url = created["links"][0]["url"]
+    token = url.split("token=")[1]
+    return client.websocket_connect(f"/ws/{created['table']['id']}?token={token}")
+
+
+def next_of(ws: Any, kind: str) -> Msg:
+    for _ in range(500):
+        m: Msg = ws.receive_json()
+        if m["type"] == kind:
+            return m
+    raise AssertionError(f"no {kind} message came")
+
+
+def test_deep_json_and_binary_frames_on_the_websocket_get_an_error_and_the_socket_stays(client: TestClient) -> None:
+    with connect_seat0(client) as ws:
+        assert ws.receive_json()["type"] == "hello"
+        ws.send_bytes(b"\x00\x01binary")
+        assert next_of(ws, "error")["error"] == "binary frames are not accepted: send JSON text"
+        ws.send_text("[" * 2000 + "]" * 2000)  # within 4096 bytes, far past the parser's recursion limit
+        assert next_of(ws, "error")["error"] == "JSON nested too deeply: at most 32 levels of arrays and objects"
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert next_of(ws, "pong") == {"type": "pong"}
+
+
+# ---------------------------------------------------------------------------------------------- names
+
+
+def seats_named(*names: str) -> Msg:
+    return {"seats": [{"name": n, "kind": "bot"} for n in names]}
+
+
+NOT_IN_SEAT = "seats[1].name: a seat name may not contain "
+LOOKS = ": every seat needs a name that looks different"
+NOT_A_STRING = "must be a valid string, unable to parse raw data as a unicode string"
+
+
+@pytest.mark.parametrize(
+    "body,detail",
+    [
+        (seats_named("Bob", "Bob\u200b", "Cy"), NOT_IN_SEAT + "U+200B (an invisible character)"),
+        (seats_named("Bob", "B\u043eb", "Cy"), "seats: 'B\u043eb' looks like 'Bob'" + LOOKS),
+        (seats_named("Bob", "\u202eboB", "Cy"), NOT_IN_SEAT + "U+202E (a text-direction control)"),
+        (seats_named("Bob", "Ann\u2066", "Cy"), NOT_IN_SEAT + "U+2066 (a text-direction control)"),
+        (seats_named("Bob", "A\x00", "Cy"), NOT_IN_SEAT + "U+0000 (a control character)"),
+        (seats_named("Bob", "A\tB", "Cy"), NOT_IN_SEAT + "U+0009 (a control character)"),
+        (seats_named("Bob", "A\u2028B", "Cy"), NOT_IN_SEAT + "U+2028 (a line break)"),
+        (seats_named("Bob", "A\ue000", "Cy"), NOT_IN_SEAT + "U+E000 (a private-use character)"),
+        (seats_named("Bob", "A\u0378", "Cy"), NOT_IN_SEAT + "U+0378 (an unassigned code point)"),
+        (seats_named("Bob", "\u3164", "Cy"), NOT_IN_SEAT + "U+3164 (an invisible character)"),
+        (seats_named("Bob", "   ", "Cy"), "seats[1].name: a seat name may not be empty or only spaces"),
+        (
+            seats_named("Bob", "\u0301\u0301", "Cy"),
+            "seats[1].name: a seat name needs at least one visible letter, digit or sign",
+        ),
+        (seats_named("Bob", "\uff22\uff4f\uff42", "Cy"), "seats: '\uff22\uff4f\uff42' looks like 'Bob'" + LOOKS),
+        (seats_named("Al", "AI", "Cy"), "seats: 'AI' looks like 'Al'" + LOOKS),
+        (seats_named("Bob", "b0b", "Cy"), "seats: 'b0b' looks like 'Bob'" + LOOKS),
+        (seats_named("Bob", "Bob", "Cy"), "seats: two seats are called 'Bob': every seat needs a different name"),
+        (seats_named("Bob", "<b>", "Cy"), "seats[1].name: a seat name must be plain text (no < > quotes or backticks)"),
+        ({**seats_named("A", "B", "C"), "name": " \u3000 "}, "name: a table name may not be empty or only spaces"),
+        (
+            {**seats_named("A", "B", "C"), "name": "x\u200dy"},
+            "name: a table name may not contain U+200D (an invisible character)",
+        ),
+        (
+            {"seats": [{"name": "A", "kind": "bot", "house": "Gryff\x07"}, *BOTS[1:]]},
+            "seats[0].house: a House may not contain U+0007 (a control character)",
+        ),
+        (seats_named("Bob", "\ud800", "Cy"), "seats[1].name: " + NOT_A_STRING),
+        ({**seats_named("A", "B", "C"), "sets": ["\ud800"]}, "sets[0]: " + NOT_A_STRING),
+        ({**seats_named("A", "B", "C"), "sets": ["Deluxe!"]}, "sets[0]: must match pattern '^[a-z0-9][a-z0-9-]*$'"),
+    ],
+)
+def test_a_bad_name_is_refused_with_the_reason(client: TestClient, body: Msg, detail: str) -> None:
+    r = post_raw(client, json.dumps(body))  # json.dumps writes lone surrogates as \ud800 escapes
+    assert r.status_code == 422, r.text
+    assert r.json() == {"detail": detail}
+    assert stored(client) == []
+
+
+def test_names_are_normalised(client: TestClient) -> None:
+    body = {
+        "name": "  My \u2003\u00a0 table ",
+        "seats": [{"name": " Ann\u00a0  Lee ", "kind": "bot"}, *seats_named("Zoe\u0301", "Cy")["seats"]],
+    }
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    table = r.json()["table"]
+    assert table["name"] == "My table"
+    assert [s["name"] for s in table["seats"]] == ["Ann Lee", "Zo\u00e9", "Cy"]
+
+
+def test_look_alike_pairs() -> None:
+    assert look_alike(["Bob", "Ann", "\u0392\u03bf\u0432"]) is None  # Greek capital beta, omicron, Cyrillic в: not b
+    assert look_alike(["Bob", "Ann", "\u0412\u03bfb"]) == ("Bob", "\u0412\u03bfb")  # Cyrillic В, Greek ο
+    assert look_alike(["Anna", "ANNA"]) == ("Anna", "ANNA")
+    assert look_alike(["Ian", "Lan", "lan"]) == ("Lan", "lan")
+    assert look_alike(["Ian", "lan"]) == ("Ian", "lan")  # a capital I is a small l in sans-serif fonts
+    assert look_alike(["Arnie", "Amie"]) == ("Arnie", "Amie")
+
+
+# ---------------------------------------------------------------------------------------------- rate limits
+
+
+def test_tables_are_limited_per_client_address(tmp_path: Path) -> None:
+    with make_client(tmp_path, ServerSettings(tables_per_minute=2, tables_per_minute_total=0)) as c:
+        assert [post_raw(c, json.dumps(humans())).status_code for _ in range(2)] == [201, 201]
+        r = post_raw(c, json.dumps(humans()))
+        assert r.status_code == 429
+        wait = int(r.headers["Retry-After"])
+        assert 29 <= wait <= 30
+        assert r.json() == {"detail": f"too many new tables: try again in {wait} seconds"}
+        other = TestClient(c.app, client=("10.0.0.2", 50000))
+        assert post_raw(other, json.dumps(humans())).status_code == 201
+        assert len(stored(c)) == 3
+
+
+def test_tables_are_limited_for_the_whole_server(tmp_path: Path) -> None:
+    with make_client(tmp_path, ServerSettings(tables_per_minute=0, tables_per_minute_total=2)) as c:
+        hosts = [TestClient(c.app, client=(f"10.0.0.{i}", 50000)) for i in range(3)]
+        assert [post_raw(h, json.dumps(humans())).status_code for h in hosts] == [201, 201, 429]
+
+
+def test_a_full_server_answers_503(tmp_path: Path) -> None:
+    with make_client(tmp_path, ServerSettings(max_live_tables=2)) as c:
+        assert [post_raw(c, json.dumps(humans())).status_code for _ in range(2)] == [201, 201]
+        r = post_raw(c, json.dumps(humans()))
+        assert r.status_code == 503 and r.headers["Retry-After"] == "60"
+        assert "the server is full" in r.json()["detail"]
+
+
+def test_token_buckets_refill_at_their_rate() -> None:
+    now = [0.0]
+    settings = ServerSettings(tables_per_minute=2, tables_per_minute_total=3)
+    limits = CreationLimits(lambda: settings, clock=lambda: now[0])
+    assert [limits.take("a"), limits.take("a")] == [0, 0]
+    assert limits.take("a") == pytest.approx(30)  # 2 a minute: one every 30 seconds
+    assert limits.take("b") == 0
+    assert limits.take("c") == pytest.approx(20)  # the server's 3 a minute are spent: one every 20 seconds
+    now[0] = 20
+    assert limits.take("a") == pytest.approx(10)  # refused, and it costs the server's bucket nothing
+    assert limits.take("c") == 0
+    now[0] = 1000
+    free = CreationLimits(lambda: ServerSettings(tables_per_minute=0, tables_per_minute_total=0))
+    assert all(free.take("a") == 0 for _ in range(100))

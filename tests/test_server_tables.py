@@ -1,0 +1,297 @@
+"""The server's tables as an attacker and an operator see them: an unpredictable deal that still
+replays exactly, a chosen seed shown to everyone, expiry, paging, damaged rows, stored replays,
+and a bot standing in for a person who walked away."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from munchkin.engine.game import Game, Options, Setup
+from munchkin.server.app import create_app
+from munchkin.server.config import ServerSettings
+from munchkin.server.hub import Hub
+from munchkin.server.tables import TableRunner
+
+Msg = dict[str, Any]
+
+
+def make_client(db: Path, **settings: Any) -> TestClient:
+    return TestClient(create_app(f"sqlite:///{db}", ServerSettings(**settings)))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "munchkin.db"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with make_client(db) as c:
+        yield c
+
+
+def hub(c: TestClient) -> Hub:
+    h: Hub = c.app.state.hub  # type: ignore[attr-defined]
+    return h
+
+
+def new_table(c: TestClient, kinds: list[str], **extra: Any) -> Msg:
+    seats = [{"name": f"P{i}", "kind": k, "strength": "random"} for i, k in enumerate(kinds)]
+    r = c.post("/api/tables", json={"name": "t", "seats": seats, "bot_delay": 0, **extra})
+    assert r.status_code == 201, r.text
+    out: Msg = r.json()
+    return out
+
+
+def wait_over(c: TestClient, tid: str, seconds: float = 60) -> Msg:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        s: Msg = c.get(f"/api/tables/{tid}").json()
+        if s["status"] != "playing":
+            return s
+        time.sleep(0.05)
+    raise AssertionError(f"table {tid} did not finish")
+
+
+def stored_config(db: Path, tid: str) -> Msg:
+    with sqlite3.connect(db) as con:
+        (cfg,) = con.execute("SELECT config FROM munchkin_tables WHERE id = ?", (tid,)).fetchone()
+    out: Msg = json.loads(cfg)
+    return out
+
+
+def ints_in(x: Any) -> list[int]:
+    if isinstance(x, bool):
+        return []
+    if isinstance(x, int):
+        return [x]
+    if isinstance(x, dict):
+        return [i for v in x.values() for i in ints_in(v)]
+    if isinstance(x, list):
+        return [i for v in x for i in ints_in(v)]
+    return []
+
+
+def test_a_live_table_keeps_no_seed_and_still_replays_exactly(db: Path) -> None:
+    with make_client(db) as c:
+        a = new_table(c, ["human", "bot", "bot"])["table"]
+        b = new_table(c, ["human", "bot", "bot"])["table"]
+        ga, gb = hub(c).tables[a["id"]].game, hub(c).tables[b["id"]].game
+        assert a["seed"] is None and ga.setup.seed is None
+        assert ga.door_deck != gb.door_deck, "two fresh tables deal alike"
+        deal = (list(ga.door_deck), [p.hand for p in ga.players])
+        before = ga.fingerprint()
+        cfg = stored_config(db, a["id"])
+    assert cfg["seed"] is None and not cfg["seed_chosen"]
+    # no whole number the table stores deals its cards: try each one as a seed
+    for n in ints_in(cfg):
+        g = Game(Setup(cfg["sets"], ["P0", "P1", "P2"], n, Options(**cfg["options"]), cfg["sexes"]))
+        assert (list(g.door_deck), [p.hand for p in g.players]) != deal, f"{n} reproduces the deal"
+    with make_client(db) as c:  # a restart rebuilds the deal from the stored chance outcomes
+        g = hub(c).get(a["id"]).game
+        assert g.fingerprint() == before and (list(g.door_deck), [p.hand for p in g.players]) == deal
+
+
+def test_a_bot_table_restarted_mid_game_plays_on_and_its_replay_is_exact(db: Path) -> None:
+    with make_client(db) as c:
+        tid = new_table(c, ["bot", "bot", "bot"], sets=["star", "deluxe"])["table"]["id"]
+        r = hub(c).tables[tid]
+        while r.game.decisions < 30:
+            time.sleep(0.001)
+        c.portal.call(r.stop)  # type: ignore[union-attr]  # the server dies mid-game
+        assert not r.game.over
+    with make_client(db) as c:
+        s = wait_over(c, tid)
+        assert s["status"] == "over", s
+        body = c.get(f"/api/tables/{tid}/replay").text
+        live = hub(c).get(tid).game
+        assert json.loads(body)["setup"]["seed"] is None
+        replayed = Game.from_json(body)  # rebuilt from the recorded chance, checked entry by entry
+        assert replayed.fingerprint() == live.fingerprint() and replayed.winners == live.winners
+        with sqlite3.connect(db) as con:
+            (stored,) = con.execute("SELECT body FROM munchkin_replays WHERE table_id = ?", (tid,)).fetchone()
+        assert stored == body, "the replay is served from storage"
+
+
+def test_a_chosen_seed_is_shown_to_everyone_before_they_join(client: TestClient) -> None:
+    created = new_table(client, ["human", "human", "bot"], seed=12345)
+    tid = created["table"]["id"]
+    listed = client.get("/api/tables").json()["tables"]
+    assert [t["seed"] for t in listed if t["id"] == tid] == [12345]
+    with client.websocket_connect(f"/ws/{tid}") as ws:  # a spectator, before anyone has joined
+        hello = ws.receive_json()
+        assert hello["type"] == "hello" and hello["seed"] == 12345
+    assert hub(client).tables[tid].game.setup.seed == 12345
+
+
+def test_the_table_list_is_paged_filtered_and_cheap_to_poll(client: TestClient) -> None:
+    ids = [new_table(client, ["human", "bot", "bot"])["table"]["id"] for _ in range(5)]
+    over = new_table(client, ["bot", "bot", "bot"])["table"]["id"]
+    wait_over(client, over)
+    first = client.get("/api/tables?limit=2")
+    page = first.json()
+    assert [t["id"] for t in page["tables"]] == [over, ids[4]] and page["next"]
+    assert page["counts"] == {"open": 5, "playing": 5, "over": 1, "stopped": 0}
+    seen = [t["id"] for t in page["tables"]]
+    while page["next"]:
+        page = client.get(f"/api/tables?limit=2&after={page['next']}").json()
+        seen += [t["id"] for t in page["tables"]]
+    assert seen == [over, *reversed(ids)]
+    assert [t["id"] for t in client.get("/api/tables?status=over").json()["tables"]] == [over]
+    assert len(client.get("/api/tables?status=open").json()["tables"]) == 5
+    again = client.get("/api/tables?limit=2", headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    for bad in ("limit=0", "limit=1000", "after=nonsense", "status=mine"):
+        r = client.get(f"/api/tables?{bad}")
+        assert r.status_code == 422, bad
+
+
+def test_tables_nobody_joined_expire_and_finished_ones_keep_their_replays(db: Path) -> None:
+    with make_client(db) as c:
+        lonely = [new_table(c, ["human", "human", "bot"])["table"]["id"] for _ in range(3)]
+        done = new_table(c, ["bot", "bot", "bot"])["table"]["id"]
+        wait_over(c, done)
+        replay = c.get(f"/api/tables/{done}/replay").text
+    with make_client(db, expire_unjoined_minutes=0.0) as c:  # start-up expires them before loading
+        listed = [t["id"] for t in c.get("/api/tables").json()["tables"]]
+        assert listed == [done] and not hub(c).tables
+        assert c.get(f"/api/tables/{lonely[0]}").status_code == 404
+        assert c.get(f"/api/tables/{done}/replay").text == replay
+    with sqlite3.connect(db) as con:
+        left = {t for (t,) in con.execute("SELECT DISTINCT table_id FROM munchkin_seats")}
+        left |= {t for (t,) in con.execute("SELECT DISTINCT table_id FROM munchkin_chance")}
+    assert left == {done}, "an expired table leaves nothing behind"
+
+
+def test_the_sweep_expires_an_idle_table_but_not_one_somebody_watches(db: Path) -> None:
+    with make_client(db, expire_unjoined_minutes=0.0, expiry_sweep_seconds=3600) as c:
+        a = new_table(c, ["human", "bot", "bot"])["table"]["id"]
+        b = new_table(c, ["human", "bot", "bot"])["table"]["id"]
+        with c.websocket_connect(f"/ws/{b}") as ws:
+            ws.receive_json()
+            c.portal.call(hub(c).sweep_once)  # type: ignore[union-attr]
+            assert a not in hub(c).rows and b in hub(c).rows
+            assert c.get(f"/api/tables/{a}").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "damage,words",
+    [
+        ("UPDATE munchkin_tables SET config = '{broken' WHERE id = ?", "config is not valid JSON"),
+        ("UPDATE munchkin_tables SET winners = 'nope' WHERE id = ?", "winners are not valid JSON"),
+        ("DELETE FROM munchkin_seats WHERE table_id = ?", "seats are missing"),
+        ("DELETE FROM munchkin_chance WHERE table_id = ?", "could not be restored"),
+        ("UPDATE munchkin_actions SET raw = '[1' WHERE table_id = ? AND seq = 0", "could not be restored"),
+    ],
+)
+def test_a_damaged_table_is_stopped_and_the_others_serve(db: Path, damage: str, words: str) -> None:
+    with make_client(db) as c:
+        bad = new_table(c, ["human", "bot", "bot"])["table"]["id"]
+        good = new_table(c, ["human", "bot", "bot"])["table"]["id"]
+        r = hub(c).tables[bad]  # the table to be damaged gets an action stored
+        r.act(0, r.game.text(r.game.legal_actions(0)[0]), r.game.version)
+    with sqlite3.connect(db) as con:
+        con.execute(damage, (bad,))
+    with make_client(db) as c:
+        s = c.get(f"/api/tables/{bad}").json()
+        assert s["status"] == "stopped" and words in s["stopped"], s
+        assert c.get(f"/api/tables/{good}").json()["status"] == "playing"
+        with sqlite3.connect(db) as con:
+            (n,) = con.execute("SELECT COUNT(*) FROM munchkin_actions WHERE table_id = ?", (good,)).fetchone()
+        healthy = hub(c).get(good)
+        assert not healthy.failed and healthy.game.decisions >= n
+        with c.websocket_connect(f"/ws/{bad}") as ws:
+            msg = ws.receive_json()
+            if msg["type"] == "hello":
+                msg = ws.receive_json()
+                assert msg["stopped"] and words in msg["stopped"]
+            else:
+                assert msg["type"] == "error" and "stopped" in msg["error"]
+
+
+def test_a_damaged_finished_game_says_so_instead_of_still_on(db: Path) -> None:
+    with make_client(db) as c:
+        tid = new_table(c, ["bot", "bot", "bot"])["table"]["id"]
+        wait_over(c, tid)
+        while hub(c).tables[tid].replay_task is None or not hub(c).tables[tid].replay_task_done():
+            time.sleep(0.01)
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM munchkin_replays WHERE table_id = ?", (tid,))
+        con.execute("DELETE FROM munchkin_actions WHERE table_id = ? AND seq = 3", (tid,))
+    with make_client(db) as c:
+        r = c.get(f"/api/tables/{tid}/replay")
+        assert r.status_code == 409 and "damaged" in r.json()["detail"] and "still on" not in r.json()["detail"]
+        assert "action 3 is missing" in r.json()["detail"]
+
+
+def test_a_bot_stands_in_for_a_person_who_walked_away(client: TestClient) -> None:
+    created = new_table(client, ["human", "human", "bot"], away_seconds=10)
+    tid = created["table"]["id"]
+    runner: TableRunner = hub(client).tables[tid]
+    tokens = {x["seat"]: x["url"].split("token=")[1] for x in created["links"]}
+    with client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1:
+        ws1.receive_json()
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
+            ws0.receive_json()
+            assert runner.game.to_act == (0,), "the game waits on seat 0's character creation"
+        # seat 0 left; seat 1 is still here. Before the table's limit nobody plays for seat 0:
+        time.sleep(0.3)
+        assert runner.game.decisions == 0 and not client.get(f"/api/tables/{tid}").json()["seats"][0]["stand_in"]
+        runner.away_since[0] -= 10  # ... and now seat 0 has been away for longer than 10 s
+        client.portal.call(runner.wake.set)  # type: ignore[union-attr]
+        end = time.monotonic() + 10
+        while runner.game.to_act == (0,) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert runner.game.decisions >= 1 and 0 not in runner.game.to_act, "the stand-in played seat 0"
+        seats = client.get(f"/api/tables/{tid}").json()["seats"]
+        assert seats[0]["stand_in"] and not seats[1]["stand_in"]
+        state = next(m for m in iter(ws1.receive_json, None) if m["type"] == "state" and m["seats"][0]["stand_in"])
+        assert state["seats"][0]["stand_in"], "everyone sees that a bot plays seat 0"
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:  # back: the seat is theirs again
+            ws0.receive_json()
+            assert not client.get(f"/api/tables/{tid}").json()["seats"][0]["stand_in"]
+
+
+def test_a_connected_person_is_hurried_only_by_a_turn_clock(client: TestClient) -> None:
+    calm = new_table(client, ["human", "bot", "bot"])
+    clocked = new_table(client, ["human", "bot", "bot"], turn_clock=10)
+    runners = [hub(client).tables[t["table"]["id"]] for t in (calm, clocked)]
+    sockets = []
+    for t in (calm, clocked):
+        token = t["links"][0]["url"].split("token=")[1]
+        ws = client.websocket_connect(f"/ws/{t['table']['id']}?token={token}").__enter__()
+        ws.receive_json()
+        sockets.append(ws)
+    for r in runners:
+        r.decided_at -= 1000  # the person has been thinking for a long time
+        client.portal.call(r.wake.set)  # type: ignore[union-attr]
+    end = time.monotonic() + 5
+    while runners[1].game.decisions == 0 and time.monotonic() < end:
+        time.sleep(0.02)
+    assert runners[1].game.decisions >= 1, "the turn clock made the move"
+    assert runners[0].game.decisions == 0, "without a turn clock a connected person is never hurried"
+    for ws in sockets:
+        ws.__exit__(None, None, None)
+
+
+def test_everyone_is_told_at_once_when_a_bot_stands_in_even_off_turn(client: TestClient) -> None:
+    created = new_table(client, ["human", "human", "human"], away_seconds=10)
+    tid = created["table"]["id"]
+    runner: TableRunner = hub(client).tables[tid]
+    token = created["links"][0]["url"].split("token=")[1]
+    with client.websocket_connect(f"/ws/{tid}?token={token}") as ws:
+        first = next(m for m in iter(ws.receive_json, None) if m["type"] == "state")
+        assert runner.game.to_act == (0,) and not any(s["stand_in"] for s in first["seats"])
+        runner.away_since[2] -= 10  # seat 2 has been away too long; the game waits on seat 0, who is here
+        client.portal.call(runner.wake.set)  # type: ignore[union-attr]
+        m = next(m for m in iter(ws.receive_json, None) if m["type"] == "state")
+        assert [s["stand_in"] for s in m["seats"]] == [False, False, True]
+        assert m["version"] == first["version"], "told at once, not at the game's next move"

@@ -740,3 +740,120 @@ def test_a_harry_potter_game_in_the_browser(server: Server) -> None:
     assert table.role_shown, "no Role was ever shown on the players' table"
     assert table.proficiency_shown, "no Proficiencies row was ever shown on the players' table"
     assert not table.race_row, "a Race row was shown in an edition without Races"
+
+
+# ---------------------------------------------------------------------- the lobby's list and the seed notice
+def post_table(server: Server, name: str, kinds: tuple[str, ...], **fields: Any) -> Msg:
+    """Create a table through the API as the lobby's form would; returns the server's answer."""
+    body = {
+        "name": name,
+        "sets": ["deluxe"],
+        "seats": [{"name": f"{kind.title()} {i + 1}", "kind": kind} for i, kind in enumerate(kinds)],
+        **fields,
+    }
+    req = urllib.request.Request(
+        server.url + "/api/tables", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        answer: Msg = json.loads(r.read())
+    return answer
+
+
+def get_json(server: Server, path: str) -> Msg:
+    with urllib.request.urlopen(server.url + path, timeout=10) as r:
+        out: Msg = json.loads(r.read())
+    return out
+
+
+def test_the_lobby_pages_filters_and_marks_seeded_deals(server: Server) -> None:
+    """The lobby's list in pages (?limit=2 asks the API for pages of two), its status filter with the
+    counts, the "Seeded deal" badge on a table whose creator chose the seed and none on another, a
+    refused name's reason, polling answered by 304; the table page's notice for a seeded deal and its
+    turn clock."""
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    people = ("human", "human", "human")  # nobody joins: the tables wait, open, and never change
+    seeded = post_table(server, "Seeded practice", people, seed=12345)["table"]
+    unseeded = post_table(server, "Fair deal", people, turn_clock=30, away_seconds=60)["table"]
+    bots = post_table(server, "Bots only", ("bot", "bot", "bot"), bot_delay=0, window_seconds=0.5)["table"]
+    assert seeded["seed"] == 12345 and unseeded["seed"] is None, (seeded["seed"], unseeded["seed"])
+    give_up = time.monotonic() + 60
+    while get_json(server, f"/api/tables/{bots['id']}")["status"] != "over":  # then the list holds still
+        assert time.monotonic() < give_up, "the bots' game did not end in 60 s"
+        time.sleep(0.2)
+
+    console: list[str] = []
+    lists: list[tuple[str, int]] = []  # (query, status) of each GET /api/tables
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport=DESKTOP)
+            page.on("console", lambda m: console.append(f"console.error: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+            page.on(
+                "response",
+                lambda r: lists.append((r.url.partition("?")[2], r.status)) if "/api/tables?" in r.url else None,
+            )
+            try:
+                page.goto(server.url + "/?limit=2")
+                rows = page.locator("#tables .table-row")
+                # newest first: the bots' table and the fair deal, then "More tables" for the seeded one
+                expect(rows).to_have_count(2)
+                expect(rows.locator("h3")).to_have_text(["Bots only", "Fair deal"])
+                more = page.locator("#more-tables")
+                expect(more).to_be_visible()
+                expect(page.locator('label[for="filter-all"]')).to_contain_text("(3)")
+                expect(page.locator('label[for="filter-open"]')).to_contain_text("(2)")
+                expect(page.locator('label[for="filter-over"]')).to_contain_text("(1)")
+                more.click()
+                expect(rows).to_have_count(3)
+                expect(more).to_be_hidden()
+                row = page.locator(f'.table-row[data-table-id="{seeded["id"]}"]')
+                badge = row.locator(".seed-badge")
+                expect(badge).to_have_text(re.compile(r"Seeded deal · seed 12345"))
+                expect(badge).to_have_attribute("title", re.compile("whoever knows the seed"))
+                expect(page.locator(f'.table-row[data-table-id="{unseeded["id"]}"] .seed-badge')).to_have_count(0)
+                expect(page.locator(f'.table-row[data-table-id="{bots["id"]}"] .seed-badge')).to_have_count(0)
+                page.screenshot(path=str(ARTIFACTS / "lobby-list.png"), full_page=True)
+                # the list holds still: the next poll sends If-None-Match and gets 304
+                give_up = time.monotonic() + 8
+                while not any(status == 304 for _, status in lists):
+                    assert time.monotonic() < give_up, f"no 304 for the polls: {lists}"
+                    page.wait_for_timeout(100)
+                expect(rows).to_have_count(3)  # a 304 keeps the list as it was, the added page included
+
+                page.locator('label[for="filter-open"]').click()
+                expect(rows.locator("h3")).to_have_text(["Fair deal", "Seeded practice"])
+                page.locator('label[for="filter-over"]').click()
+                expect(rows.locator("h3")).to_have_text(["Bots only"])
+                expect(rows.first).to_contain_text("Game over")
+                page.locator('label[for="filter-all"]').click()
+                expect(rows).to_have_count(2)  # the first page again
+                assert any("status=open" in q for q, _ in lists) and any("after=" in q for q, _ in lists), lists
+
+                # a refused name: the server's reason, shown as it is
+                page.fill("#table-name", "Invisible\u200bink")
+                page.click("#create-table")
+                alert = page.locator("#lobby-error")
+                expect(alert).to_be_visible()
+                expect(alert).to_contain_text("the server refused the table")
+                console[:] = [m for m in console if "status of 422" not in m]  # the browser logs the refusal
+
+                # the table page: the seeded table's notice; the other table's turn clock and no notice
+                page.goto(server.url + f"/table/{seeded['id']}")
+                notice = page.locator("#seed-notice")
+                expect(notice).to_be_visible()
+                expect(notice).to_contain_text("seed 12345")
+                expect(notice).to_contain_text("whoever knows the seed")
+                expect(page.locator("#turn-clock-fact")).to_be_hidden()
+                page.screenshot(path=str(ARTIFACTS / "table-seed-notice.png"))
+                page.goto(server.url + f"/table/{unseeded['id']}")
+                expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
+                expect(page.locator("#turn-clock")).to_have_text("30 s")
+                expect(page.locator("#seed-notice")).to_be_hidden()
+            except BaseException:
+                save_failure(page, console, server)
+                raise
+        finally:
+            browser.close()
+    assert not console, "the browser logged errors:\n" + "\n".join(console)

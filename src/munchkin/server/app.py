@@ -131,7 +131,9 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
     async def play(ws: WebSocket, table_id: str, token: str | None = None) -> None:
         await ws.accept()
         try:
-            runner = hub_of().get(table_id)
+            runner = hub_of().tables.get(table_id)  # a table in play is in memory already
+            if runner is None or runner.unreplayed:  # a finished game is rebuilt in a worker, never on the loop
+                runner = await asyncio.to_thread(hub_of().get, table_id)
         except HTTPException as exc:
             await ws.send_text(json.dumps({"type": "error", "error": exc.detail}))
             await ws.close(code=4000 + exc.status_code)

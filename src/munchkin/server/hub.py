@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import threading
 from typing import Any
 
 from fastapi import HTTPException
@@ -54,6 +55,7 @@ class Hub:
         self.rows: dict[str, TableRow] = {}  # every table, newest last
         self.tables: dict[str, TableRunner] = {}  # tables whose game is in memory
         self.turn = asyncio.Lock()
+        self.building = threading.Lock()
         self.sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start-up and expiry
@@ -169,12 +171,13 @@ class Hub:
         """A table's game, rebuilt from storage if it is not in memory; 404 if there is no such table,
         409 if its stored rows are damaged."""
         row = self.row(table_id)
-        r = self.tables.get(table_id)
-        if r is None and not row.damaged:
-            r = self._runner(row)
-        if r is None:
-            raise HTTPException(409, f"table {table_id} is stopped: its stored data is damaged: {row.damaged}")
-        r.ensure_replayed()
+        with self.building:  # worker threads may rebuild finished games: one at a time, each once
+            r = self.tables.get(table_id)
+            if r is None and not row.damaged:
+                r = self._runner(row)
+            if r is None:
+                raise HTTPException(409, f"table {table_id} is stopped: its stored data is damaged: {row.damaged}")
+            r.ensure_replayed()
         return r
 
     def summary(self, table_id: str) -> dict[str, Any]:

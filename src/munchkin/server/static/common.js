@@ -60,6 +60,14 @@ const M = (() => {
     return `the server answered ${status}`;
   }
 
+  /** A Retry-After header in seconds from now: delta-seconds or an HTTP date; null without one. */
+  function retryAfter(v) {
+    if (!v) return null;
+    if (/^\s*\d+(\.\d+)?\s*$/.test(v)) return parseFloat(v);
+    const at = Date.parse(v);
+    return isNaN(at) ? null : Math.max(0, Math.round((at - Date.now()) / 1000));
+  }
+
   /** fetch + JSON; throws Error(detail) on a non-2xx answer. */
   async function api(path, options = {}) {
     const init = { headers: { Accept: "application/json" }, ...options };
@@ -87,6 +95,8 @@ const M = (() => {
     if (!resp.ok) {
       const e = new Error(detailText(body, resp.status));
       e.status = resp.status;
+      e.body = body;
+      e.retryAfter = retryAfter(resp.headers.get("Retry-After")); // seconds (429, 503), or null
       throw e;
     }
     return body;

@@ -171,6 +171,19 @@
     } else if (seedText) {
       seed = Number(seedText);
     }
+    const awayInput = $("away-seconds");
+    const awaySeconds = Number(awayInput.value.trim());
+    if (awayInput.validity.badInput || !awayInput.value.trim() || !Number.isInteger(awaySeconds) || awaySeconds < 10 || awaySeconds > 3600) {
+      problems.push("the bot stands in after 10 to 3600 whole seconds");
+    }
+    let turnClock = null;
+    if ($("turn-clock-on").checked) {
+      const clockInput = $("turn-clock");
+      turnClock = Number(clockInput.value.trim());
+      if (clockInput.validity.badInput || !clockInput.value.trim() || !Number.isInteger(turnClock) || turnClock < 10 || turnClock > 3600) {
+        problems.push("the turn clock must be 10 to 3600 whole seconds, or off");
+      }
+    }
     return {
       problems,
       body: {
@@ -181,6 +194,8 @@
         window_seconds: windowSeconds,
         bot_delay: botDelay,
         seed,
+        away_seconds: awaySeconds,
+        turn_clock: turnClock,
       },
     };
   }
@@ -210,10 +225,35 @@
       renderMyTables();
       refreshTables();
     } catch (err) {
-      showError("could not create the table: " + err.message, "create");
+      showError(createProblem(err), "create");
     } finally {
       button.disabled = false;
       button.textContent = "Create table";
+    }
+  }
+
+  /** What a refused creation says to the person, by the server's status. */
+  function createProblem(err) {
+    const detail = err.message.replace(/[.\s]+$/, "");
+    switch (err.status) {
+      case 429: {
+        const secs = err.retryAfter;
+        const when =
+          secs === null || secs === undefined
+            ? "Wait a little and try again."
+            : `Try again in ${secs < 90 ? plural(Math.ceil(secs), "second") : plural(Math.ceil(secs / 60), "minute")} (after ${new Date(
+                Date.now() + secs * 1000
+              ).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })}).`;
+        return `no new table for now: ${detail}. ${when}`;
+      }
+      case 503:
+        return `the server is full and takes no new tables for now: ${detail}. Try again later, when some games have ended.`;
+      case 413:
+        return `the table's description is too large for the server: ${detail}. Use shorter names.`;
+      case 422:
+        return `the server refused the table: ${detail}.`;
+      default:
+        return `could not create the table: ${detail}.`;
     }
   }
 
@@ -283,8 +323,7 @@
         forget.addEventListener("click", () => {
           saveMyTables(myTables().filter((x) => x.id !== t.id));
           renderMyTables();
-          lastTablesJson = ""; // re-render the list without this table's links
-          refreshTables();
+          rerenderTables(); // the list again, without this table's links
         });
         return el(
           "li",
@@ -315,15 +354,39 @@
     else {
       bits.push("person");
       bits.push(s.claimed ? "seat taken" : "FREE SEAT");
-      bits.push(s.connected ? "● online" : "○ offline");
+      if (s.stand_in) bits.push("○ away — a bot is playing for them");
+      else bits.push(s.connected ? "● online" : "○ offline");
     }
     return el(
       "li",
-      { class: "seat" + (s.kind === "human" && !s.claimed ? " free" : "") },
+      { class: "seat" + (s.kind === "human" && !s.claimed ? " free" : "") + (s.stand_in ? " stand-in" : "") },
       el("span", { class: "seat-who" }, s.name),
       " — ",
       bits.join(", ")
     );
+  }
+
+  const hasSeed = (t) => t.seed !== null && t.seed !== undefined;
+  const SEED_WARNING =
+    "whoever knows the seed, starting with the table's creator, can work out every hand and the order of the decks. " +
+    "For practice and testing only.";
+
+  function seedBadge(t) {
+    if (!hasSeed(t)) return null;
+    return el(
+      "span",
+      {
+        class: "badge seed-badge",
+        title: `This table's deal comes from the chosen seed ${t.seed}: ${SEED_WARNING}`,
+      },
+      el("span", { "aria-hidden": "true" }, "⚠ "),
+      `Seeded deal · seed ${t.seed}`,
+      el("span", { class: "visually-hidden" }, `: ${SEED_WARNING}`)
+    );
+  }
+
+  function isOpen(t) {
+    return t.status === "playing" && (t.seats || []).some((s) => s.kind === "human" && !s.claimed);
   }
 
   function tableRow(t, mine) {
@@ -334,19 +397,38 @@
         ? `✓ Game over${t.winners && t.winners.length ? ": " + t.winners.join(" and ") + " won" : ", no winner"}`
         : t.status === "playing"
           ? `▶ Playing, turn ${t.turn ?? "?"}`
-          : `■ ${String(t.status || "unknown").replace(/^./, (c) => c.toUpperCase())}`;
+          : t.status === "stopped"
+            ? "■ Stopped"
+            : `■ ${String(t.status || "unknown").replace(/^./, (c) => c.toUpperCase())}`;
     const watching = typeof t.spectators === "number" && t.spectators > 0 ? ` · ${t.spectators} watching` : "";
+    const clock = typeof t.turn_clock === "number" ? ` · turn clock ${t.turn_clock} s` : "";
     const myLinks = mine ? mine.links : [];
     return el(
       "article",
-      { class: "table-row" + (free.length && !over ? " open" : "") + (over ? " over" : ""), dataset: { tableId: t.id } },
+      {
+        class: "table-row" + (free.length && !over ? " open" : "") + (over ? " over" : "") + (hasSeed(t) ? " seeded" : ""),
+        dataset: { tableId: t.id, status: t.status },
+      },
       el(
         "div",
         { class: "table-head" },
         el("h3", null, t.name),
-        free.length && !over ? el("span", { class: "badge open-badge" }, `OPEN — ${plural(free.length, "free seat")}`) : null
+        el(
+          "span",
+          { class: "badges" },
+          free.length && !over ? el("span", { class: "badge open-badge" }, `OPEN — ${plural(free.length, "free seat")}`) : null,
+          seedBadge(t)
+        )
       ),
-      el("p", { class: "table-meta" }, status, " · sets: ", (t.sets || []).join(", ") || "?", watching),
+      el("p", { class: "table-meta" }, status, " · sets: ", (t.sets || []).join(", ") || "?", clock, watching),
+      t.status === "stopped" || t.stopped
+        ? el(
+            "p",
+            { class: "stopped-reason" },
+            el("strong", null, "Why it stopped: "),
+            t.stopped ? String(t.stopped) : "the server did not say."
+          )
+        : null,
       el("ul", { class: "seat-list" }, (t.seats || []).map(seatItem)),
       el(
         "p",
@@ -363,37 +445,193 @@
     );
   }
 
-  let lastTablesJson = null;
+  // The list: the first page of the chosen status, polled with If-None-Match, and the pages
+  // "More tables" added after it (each page follows the previous page's `next`).
+  const FILTER_WORDS = { all: "tables", open: "open tables", playing: "tables playing", over: "finished tables" };
+  const pageLimit = (() => {
+    const n = parseInt(new URLSearchParams(location.search).get("limit") || "", 10);
+    return n >= 1 && n <= 100 ? n : null; // null: the server's own page size
+  })();
+  const L = {
+    status: "all",
+    first: [], // the first page, as last fetched
+    more: [], // the tables of the pages added by "More tables"
+    next: null, // the cursor after the last page shown
+    firstNext: null, // the first page's own cursor
+    counts: null,
+    etag: null,
+    generation: 0, // bumped when the filter changes: older answers are dropped
+    legacy: false, // an older server that answers with a bare list
+  };
+
+  function listUrl(after) {
+    const q = new URLSearchParams({ status: L.status });
+    if (pageLimit) q.set("limit", String(pageLimit));
+    if (after) q.set("after", after);
+    return "/api/tables?" + q.toString();
+  }
+
+  /** One page: {page: {tables, next, counts}, etag} or {notModified: true}. */
+  async function fetchPage(after, etag) {
+    const headers = { Accept: "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    let resp;
+    try {
+      resp = await fetch(listUrl(after), { headers, cache: "no-store" });
+    } catch (err) {
+      throw new Error("cannot reach the server (" + (err && err.message ? err.message : err) + ")");
+    }
+    if (resp.status === 304) return { notModified: true };
+    const text = await resp.text();
+    let body = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch (_) {
+      body = null;
+    }
+    if (!resp.ok) throw new Error(M.detailText(body, resp.status));
+    if (Array.isArray(body)) {
+      // an older server: every table at once, filtered and counted here
+      L.legacy = true;
+      const counts = { open: 0, playing: 0, over: 0, stopped: 0 };
+      for (const t of body) {
+        if (t.status in counts) counts[t.status]++;
+        if (isOpen(t)) counts.open++;
+      }
+      const keep = (t) => L.status === "all" || (L.status === "open" ? isOpen(t) : t.status === L.status);
+      return { page: { tables: body.filter(keep), next: null, counts }, etag: null };
+    }
+    if (!body || !Array.isArray(body.tables)) throw new Error("the server's list of tables makes no sense");
+    return { page: body, etag: resp.headers.get("ETag") };
+  }
+
+  function renderCounts() {
+    const c = L.counts;
+    for (const span of document.querySelectorAll(".filter-count")) {
+      const k = span.dataset.count;
+      const n = !c ? null : k === "all" ? (c.playing || 0) + (c.over || 0) + (c.stopped || 0) : c[k];
+      span.textContent = typeof n === "number" ? `(${n})` : "";
+    }
+  }
+
+  function renderTables() {
+    const seen = new Set();
+    const shown = [];
+    for (const t of [...L.first, ...L.more]) {
+      if (seen.has(t.id)) continue; // a table that moved up onto the first page since
+      seen.add(t.id);
+      shown.push(t);
+    }
+    const mine = new Map(myTables().map((t) => [t.id, t]));
+    fill(tablesBox, shown.map((t) => tableRow(t, mine.get(t.id))));
+    renderCounts();
+    const more = $("more-tables");
+    more.hidden = !L.next;
+    const c = L.counts || {};
+    const word = FILTER_WORDS[L.status];
+    const stopped = c.stopped ? `, ${c.stopped} stopped` : "";
+    if (!shown.length) {
+      tablesStatus.textContent =
+        L.status === "all" ? "No tables yet: create one above." : `No ${word} right now. Updated every few seconds.`;
+    } else if (L.status === "all") {
+      tablesStatus.textContent = `Showing ${shown.length} of ${plural(
+        (c.playing || 0) + (c.over || 0) + (c.stopped || 0),
+        "table"
+      )}: ${c.open || 0} open, ${c.playing || 0} playing, ${c.over || 0} finished${stopped}. Updated every few seconds.`;
+    } else {
+      const total = c[L.status];
+      tablesStatus.textContent = `Showing ${shown.length}${typeof total === "number" ? " of " + total : ""} ${word}. Updated every few seconds.`;
+    }
+  }
+
   let refreshing = false;
 
   async function refreshTables() {
     if (refreshing) return;
     refreshing = true;
+    const gen = L.generation;
     try {
-      const tables = await api("/api/tables");
-      const json = JSON.stringify(tables);
+      const got = await fetchPage(null, L.etag);
+      if (gen !== L.generation) return; // the filter changed meanwhile
       clearError("list");
-      if (json !== lastTablesJson) {
-        lastTablesJson = json;
-        const mine = new Map(myTables().map((t) => [t.id, t]));
-        fill(tablesBox, tables.map((t) => tableRow(t, mine.get(t.id))));
-        const open = tables.filter((t) => t.status === "playing" && (t.seats || []).some((s) => s.kind === "human" && !s.claimed));
-        tablesStatus.textContent = tables.length
-          ? `${plural(tables.length, "table")}, ${open.length} open. Updated every few seconds.`
-          : "No tables yet: create one above.";
-      }
+      if (got.notModified) return; // the first page is as it was: keep it
+      L.etag = got.etag;
+      L.first = got.page.tables;
+      L.firstNext = got.page.next || null;
+      L.counts = got.page.counts || L.counts;
+      if (!L.more.length) L.next = L.firstNext;
+      renderTables();
     } catch (err) {
+      if (gen !== L.generation) return;
       tablesStatus.textContent = "Could not load the tables; trying again…";
       if (errorSource === null || errorSource === "list") showError("could not load the tables: " + err.message, "list");
     } finally {
       refreshing = false;
+      if (gen !== L.generation) refreshTables(); // the new filter's first page
     }
+  }
+
+  async function loadMore() {
+    const button = $("more-tables");
+    if (!L.next || button.disabled) return;
+    const gen = L.generation;
+    button.disabled = true;
+    button.textContent = "Loading…";
+    try {
+      const got = await fetchPage(L.next, null);
+      if (gen !== L.generation || got.notModified) return;
+      clearError("list");
+      L.more = [...L.more, ...got.page.tables];
+      L.next = got.page.next || null;
+      L.counts = got.page.counts || L.counts;
+      renderTables();
+      const firstNew = got.page.tables.length ? tablesBox.querySelector(`[data-table-id="${CSS.escape(got.page.tables[0].id)}"] h3`) : null;
+      if (firstNew) {
+        firstNew.setAttribute("tabindex", "-1");
+        firstNew.focus({ preventScroll: false }); // keyboard users carry on at the first new table
+      }
+    } catch (err) {
+      if (gen === L.generation) showError("could not load more tables: " + err.message, "list");
+    } finally {
+      button.disabled = false;
+      button.textContent = "More tables";
+    }
+  }
+
+  function setFilter(status) {
+    if (status === L.status) return;
+    L.status = status;
+    L.generation++;
+    L.etag = null;
+    L.first = [];
+    L.more = [];
+    L.next = null;
+    fill(tablesBox);
+    $("more-tables").hidden = true;
+    tablesStatus.textContent = "Loading…";
+    refreshTables();
+  }
+
+  function rerenderTables() {
+    // after "Your tables" changed: the same list, drawn again with or without this browser's links
+    renderTables();
   }
 
   // ------------------------------------------------------------------ start
   seatCount.addEventListener("change", syncSeatRows);
   seatCount.addEventListener("input", syncSeatRows);
   form.addEventListener("submit", onSubmit);
+  for (const r of document.querySelectorAll('input[name="table-status"]')) {
+    r.addEventListener("change", () => r.checked && setFilter(r.value));
+  }
+  $("more-tables").addEventListener("click", loadMore);
+  const clockOn = $("turn-clock-on");
+  const syncClock = () => {
+    $("turn-clock").disabled = !clockOn.checked;
+    document.querySelector(".turn-clock-seconds").classList.toggle("off", !clockOn.checked);
+  };
+  clockOn.addEventListener("change", syncClock);
+  syncClock();
   $("table-name").value = `${["Dungeon", "Crypt", "Lair", "Tavern"][Math.floor(Math.random() * 4)]} of ${
     ["Doom", "Loot", "Pointy Hats", "Bad Stuff"][Math.floor(Math.random() * 4)]
   }`;

@@ -94,6 +94,10 @@
     windowDeadline: 0,
     tableInfo: null,
     fatal: "",
+    myStandIn: null, // whether a bot stood in for this page's seat in the last state
+    absentLong: false, // back after longer than the table's away time: say so at the next state
+    lostAt: 0, // Date.now() when a working connection dropped
+    backTimer: null,
   };
 
   // ------------------------------------------------------------------ small helpers
@@ -279,6 +283,7 @@
     };
     ws.onclose = (ev) => {
       if (S.ws !== ws) return;
+      if (S.connected) S.lostAt = Date.now();
       S.connected = false;
       S.ws = null;
       setPending(false); // also disables the moves until the connection is back
@@ -317,6 +322,7 @@
         if (token && (m.seat === null || m.seat === undefined)) {
           showError("This link's seat token was not accepted: you are watching as a spectator.");
         }
+        checkAbsence();
         S.connected = true;
         S.everConnected = true;
         S.backoff = 500;
@@ -364,6 +370,7 @@
     }
     S.firstState = false;
     S.msg = m;
+    trackStandIn(m);
     S.version = m.version;
     typedSent = "";
     clearError();
@@ -408,7 +415,101 @@
     if (n) n.focus({ preventScroll: true });
   }
 
+  // ------------------------------------------------------------------ seed, clock, stand-ins
+  const info = (key) => {
+    if (S.hello && S.hello[key] !== undefined) return S.hello[key];
+    return S.tableInfo ? S.tableInfo[key] : undefined;
+  };
+
+  function renderTableNotices() {
+    const seed = info("seed");
+    const box = $("seed-notice");
+    const seeded = seed !== null && seed !== undefined;
+    box.hidden = !seeded;
+    if (seeded && box.dataset.seed !== String(seed)) {
+      box.dataset.seed = String(seed);
+      fill(
+        box,
+        el("strong", null, el("span", { "aria-hidden": "true" }, "⚠ "), `Seeded deal (seed ${seed}). `),
+        "This table was created with a chosen seed, so its deal is not secret: whoever knows the seed (its creator " +
+          "first) can work out every hand and the order of the decks. For practice and testing only."
+      );
+    }
+    const clock = info("turn_clock");
+    const on = typeof clock === "number" && clock > 0;
+    $("turn-clock-fact").hidden = !on;
+    if (on) $("turn-clock").textContent = `${clock} s`;
+  }
+
+  const awaySeconds = () => {
+    const a = info("away_seconds");
+    return typeof a === "number" ? a : null;
+  };
+  const SEEN_KEY = () => `munchkin.seen.${tableId}.${mySeat()}`;
+
+  function showBack(text) {
+    const box = $("back-notice");
+    fill(box, el("strong", null, "Welcome back. "), text);
+    box.classList.add("shown");
+    clearTimeout(S.backTimer);
+    S.backTimer = setTimeout(() => {
+      box.classList.remove("shown");
+      box.replaceChildren();
+    }, 20000);
+  }
+
+  function standInText() {
+    const a = awaySeconds();
+    return (
+      `A bot played your seat while you were away${a ? ` (a bot stands in after ${a} s away)` : ""}: ` +
+      "any moves made for you meanwhile were the bot's. See “What happened” for them."
+    );
+  }
+
+  /** At hello: back after longer than the table's away time (this page's own reconnection, or a reload). */
+  function checkAbsence() {
+    if (isSpectator()) return;
+    const a = awaySeconds();
+    let since = S.lostAt;
+    if (!since) {
+      try {
+        since = Number(localStorage.getItem(SEEN_KEY())) || 0;
+      } catch (_) {
+        since = 0;
+      }
+    }
+    S.lostAt = 0;
+    if (a !== null && since && (Date.now() - since) / 1000 >= a) S.absentLong = true;
+  }
+
+  /** The seats' stand_in flags: this page's seat seen stood in, or a stand-in just ended, means the
+   * person is back after a bot played for them; a long absence (see checkAbsence) says the same. */
+  function trackStandIn(m) {
+    if (isSpectator()) return;
+    const mine = (m.seats || []).find((x) => x.seat === mySeat());
+    const now = !!(mine && mine.stand_in);
+    const over = !!(m.view && m.view.over);
+    const started = now && S.myStandIn !== true;
+    const ended = S.myStandIn === true && !now;
+    if (!over && (started || ended || S.absentLong)) showBack(standInText());
+    S.absentLong = false;
+    S.myStandIn = now;
+    markSeen();
+  }
+
+  /** When this seat last had the table open (for a reload after a long absence). */
+  function markSeen() {
+    if (isSpectator() || !S.connected) return;
+    try {
+      localStorage.setItem(SEEN_KEY(), String(Date.now()));
+    } catch (_) {
+      /* private mode */
+    }
+  }
+  setInterval(markSeen, 5000);
+
   function renderHeader() {
+    renderTableNotices();
     const v = view();
     const tname = (S.tableInfo && S.tableInfo.name) || helloTableName();
     $("table-name").textContent = tname || (tableId ? `Table ${tableId}` : "Munchkin table");
@@ -907,11 +1008,20 @@
           me ? el("span", { class: "badge you" }, "YOU") : null,
           active ? el("span", { class: "badge turn" }, "▶ their turn") : null,
           toAct.has(p.seat) && !v.over ? el("span", { class: "badge acting" }, "⚑ must act") : null,
+          s.stand_in && !v.over ? el("span", { class: "badge stand-in" }, "bot standing in") : null,
           p.dead ? el("span", { class: "badge dead" }, "☠ dead") : null,
           winners.has(p.seat) ? el("span", { class: "badge winner" }, "★ winner") : null,
         ];
         const who =
-          s.kind === "bot" ? "bot" : s.kind === "human" ? (s.connected ? "person, ● online" : "person, ○ offline") : "";
+          s.kind === "bot"
+            ? "bot"
+            : s.kind === "human"
+              ? s.stand_in
+                ? "person, ○ away — a bot is playing for them"
+                : s.connected
+                  ? "person, ● online"
+                  : "person, ○ offline"
+              : "";
         const races = p.races && p.races.length ? p.races : null;
         const classes = p.classes && p.classes.length ? p.classes : null;
         return el(
@@ -929,7 +1039,19 @@
             el("span", null, p.sex === "male" ? "♂ male" : p.sex === "female" ? "♀ female" : p.sex || ""),
             p.house ? el("span", { class: "house" }, p.house) : null,
             el("span", null, `${plural(p.hand_size, "card")} in hand`),
-            who ? el("span", { class: "who" }, who) : null
+            who
+              ? el(
+                  "span",
+                  {
+                    class: "who" + (s.stand_in ? " stand-in" : ""),
+                    title: s.stand_in
+                      ? `${p.name} is away: a bot makes their moves until they come back`
+                      : null,
+                  },
+                  s.stand_in ? el("span", { "aria-hidden": "true" }, "⚙ ") : null,
+                  who
+                )
+              : null
           ),
           v.races_in_game === false && !races
             ? null

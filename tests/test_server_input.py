@@ -15,7 +15,7 @@ from starlette.types import Message
 
 from munchkin.server.app import create_app
 from munchkin.server.config import ServerSettings
-from munchkin.server.guard import BodyGuard, CreationLimits, json_too_deep, look_alike
+from munchkin.server.guard import BodyGuard, CreationLimits, Pacer, json_too_deep, look_alike
 
 Msg = dict[str, Any]
 BOTS = [{"name": n, "kind": "bot"} for n in ("Ann", "Bob", "Cy")]
@@ -310,3 +310,24 @@ def test_token_buckets_refill_at_their_rate() -> None:
     now[0] = 1000
     free = CreationLimits(lambda: ServerSettings(tables_per_minute=0, tables_per_minute_total=0))
     assert all(free.take("a") == 0 for _ in range(100))
+
+
+def test_replay_downloads_are_spaced_out_and_a_crowd_is_refused() -> None:
+    """Clients downloading replays in a loop take turns at a set rate, so the tables in play keep the
+    event loop; past the queue's length a request is told when to come back."""
+    import time
+
+    async def run() -> tuple[float, list[float], list[float]]:
+        start = time.monotonic()
+        pacer = Pacer(lambda: 10.0, max_waiting=4)
+        waits = await asyncio.gather(*(pacer.turn() for _ in range(5)))  # 1 at once, 4 wait their turn
+        took = time.monotonic() - start
+        crowd = Pacer(lambda: 10.0, max_waiting=4)
+        return took, waits, await asyncio.gather(*(crowd.turn() for _ in range(7)))
+
+    took, waits, crowd = asyncio.run(run())
+    assert waits == [0.0] * 5 and 0.38 <= took < 2.0, "five requests at 10 a second take about 0.4 s"
+    refused = [w for w in crowd if w > 0]
+    assert crowd[:5] == [0.0] * 5 and len(refused) == 2 and all(w >= 0.4 for w in refused), crowd
+    assert asyncio.run(Pacer(lambda: 0.0).turn()) == 0.0, "0 means no limit"
+

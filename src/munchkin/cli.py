@@ -718,6 +718,9 @@ def serve(
     expire_idle: Annotated[
         float, typer.Option(min=0, help="Hours an unfinished table people left is kept idle.")
     ] = 24.0,
+    replays_per_second: Annotated[
+        float, typer.Option(min=0, help="Replay downloads served a second, server-wide (0 = no limit).")
+    ] = 20.0,
 ) -> None:
     """Serve the multiplayer table in the browser: a lobby, seats for people and bots, live play."""
     import logging
@@ -738,6 +741,7 @@ def serve(
         max_live_tables=max_live_tables,
         expire_unjoined_minutes=expire_unjoined,
         expire_idle_hours=expire_idle,
+        replays_per_second=replays_per_second,
     )
     uvicorn.run(create_app(url, settings), host=host, port=port, log_level="warning", ws_max_size=65536)
 

@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 
 from munchkin.engine.actions import MunchkinError
 from munchkin.server.config import MAX_PAGE, ServerSettings
-from munchkin.server.guard import BodyGuard, CreationLimits, json_too_deep, retry_after, too_deep_message
+from munchkin.server.guard import BodyGuard, CreationLimits, Pacer, json_too_deep, retry_after, too_deep_message
 from munchkin.server.hub import Hub, available_sets
 from munchkin.server.models import OptionsIn, SeatIn, TableIn
 from munchkin.server.store import Store
@@ -58,6 +58,7 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyGuard, max_bytes=lambda: settings_of().max_body_bytes)
     limits = CreationLimits(lambda: settings_of())
+    replay_pacer = Pacer(lambda: settings_of().replays_per_second)
 
     def settings_of() -> ServerSettings:
         """The settings in force: the middleware and the rate limits read them here."""
@@ -120,7 +121,16 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str) -> Response:
         """The finished game's save, made once and read from storage in a worker thread (never on the loop)."""
-        body = await asyncio.to_thread(hub_of().replay, table_id)
+        hub = hub_of()
+        hub.row(table_id)  # 404 at once for no such table
+        wait = await replay_pacer.turn()
+        if wait > 0:
+            detail = f"too many replay downloads at once: try again in {retry_after(wait)} seconds"
+            raise HTTPException(429, detail, {"Retry-After": retry_after(wait)})
+        body = hub.cached_replay(table_id)
+        if body is None:
+            body = (await asyncio.to_thread(hub.replay, table_id)).encode()
+            hub.cache_replay(table_id, body)
         return Response(
             body,
             media_type="application/json",

@@ -18,6 +18,7 @@ class ServerSettings:
     expire_unjoined_minutes: float = 30.0
     expire_idle_hours: float = 24.0
     expiry_sweep_seconds: float = 60.0  # how often the server looks for expired tables
+    replays_per_second: float = 20.0  # replay downloads served a second, server-wide (0 = no limit)
     page_size: int = 20  # tables in one page of GET /api/tables (a client may ask for up to MAX_PAGE)
 
 

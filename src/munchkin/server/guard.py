@@ -3,6 +3,7 @@ rules a name must follow (and when two names look alike), and the rate limits on
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -270,3 +271,33 @@ class CreationLimits:
 def retry_after(seconds: float) -> str:
     """A Retry-After value: whole seconds, rounded up, at least one."""
     return str(max(1, math.ceil(seconds)))
+
+
+class Pacer:
+    """Spaces out a kind of request (replay downloads) to at most `rate` a second server-wide, so
+    that however many clients ask in a loop they take a bounded share of the event loop that runs
+    the tables; requests past the rate wait their turn, and past `max_waiting` are refused."""
+
+    def __init__(self, rate: Callable[[], float], max_waiting: int = 64) -> None:
+        self.rate = rate
+        self.max_waiting = max_waiting
+        self.next_at = 0.0  # monotonic time the next request may go
+        self.waiting = 0
+
+    async def turn(self) -> float:
+        """Wait for this request's turn; returns 0, or (refused) the seconds to wait before asking again."""
+        rate = self.rate()
+        if not 0 < rate < math.inf:
+            return 0.0
+        now = time.monotonic()
+        at = max(now, self.next_at)
+        if at > now and self.waiting >= self.max_waiting:
+            return at - now + self.max_waiting / rate
+        self.next_at = at + 1 / rate
+        if at > now:
+            self.waiting += 1
+            try:
+                await asyncio.sleep(at - now)
+            finally:
+                self.waiting -= 1
+        return 0.0

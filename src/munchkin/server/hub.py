@@ -6,6 +6,7 @@ import asyncio
 import logging
 import math
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from fastapi import HTTPException
@@ -19,6 +20,8 @@ from munchkin.server.store import Store, TableRow, now
 from munchkin.server.tables import TableRunner, new_table_row, rebuild_replay, table_summary
 
 log = logging.getLogger("munchkin.server")
+
+REPLAY_CACHE_BYTES = 32 * 1024 * 1024  # finished games' saves kept in memory for repeated downloads
 
 
 def available_sets() -> list[dict[str, str]]:
@@ -56,6 +59,8 @@ class Hub:
         self.tables: dict[str, TableRunner] = {}  # tables whose game is in memory
         self.turn = asyncio.Lock()
         self.building = threading.Lock()
+        self.replays: OrderedDict[str, bytes] = OrderedDict()  # saves downloaded lately, newest last
+        self.replay_bytes = 0
         self.sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start-up and expiry
@@ -220,6 +225,23 @@ class Hub:
         return any(s.kind == "human" and not s.claimed for s in row.seats)
 
     # ------------------------------------------------------------------ replays
+    def cached_replay(self, table_id: str) -> bytes | None:
+        """A finished game's save from memory, if it was downloaded lately (no thread, no database)."""
+        body = self.replays.get(table_id)
+        if body is not None:
+            self.replays.move_to_end(table_id)
+        return body
+
+    def cache_replay(self, table_id: str, body: bytes) -> None:
+        """Keep a downloaded save in memory, dropping the least recently asked for past the budget."""
+        if table_id in self.replays:
+            return
+        self.replays[table_id] = body
+        self.replay_bytes += len(body)
+        while self.replay_bytes > REPLAY_CACHE_BYTES and len(self.replays) > 1:
+            _, old = self.replays.popitem(last=False)
+            self.replay_bytes -= len(old)
+
     def replay(self, table_id: str) -> str:
         """A finished game's save, from storage (made once); raises HTTPException when there is none.
         Runs in a worker thread: it may read the database and, once, rebuild the game."""

@@ -7,10 +7,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
+import pickle
 import random
 import secrets
 import time
 from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict
 from typing import Any, Protocol
 
@@ -35,6 +39,22 @@ RATE = 10.0  # messages a second, sustained
 BOT_BURST = 40  # bot actions between two commits, so that one table never holds up the others
 CHANCE_KINDS = frozenset({"shuffle", "roll", "pick"})  # the log entries that record a chance outcome
 AWAY_SECONDS = 120.0  # default: how long a person may be away before a bot plays their seat
+
+
+_replay_pool: ProcessPoolExecutor | None = None
+
+
+def replay_pool() -> ProcessPoolExecutor:
+    """One worker process, started on first use, that makes finished games' saves."""
+    global _replay_pool
+    if _replay_pool is None:
+        _replay_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return _replay_pool
+
+
+def make_replay(setup: Setup, game_log: list[tuple[Any, ...]]) -> str:
+    """A finished game's `munchkin-game/1` save, rebuilt from its setup and log (in the worker process)."""
+    return Game.from_log(setup, game_log).to_json()
 
 
 class Socket(Protocol):
@@ -271,11 +291,12 @@ class TableRunner:
 
     def _next_is_bot_move(self) -> bool:
         g = self.game
+        standing = self._stand_ins()
         return (
             not g.over
             and self.bot_delay > 0
             and g.prompt.kind not in WINDOW_KINDS
-            and any(s in self.bots or s in self._stand_ins() for s in g.to_act)
+            and any(s in self.bots or s in standing for s in g.to_act)
         )
 
     def _bots_act(self) -> int:
@@ -444,9 +465,15 @@ class TableRunner:
         return self.replay_task is None or self.replay_task.done()
 
     async def save_replay(self) -> None:
-        """Make the finished game's save once, off the event loop, and store it for every download."""
+        """Make the finished game's save once, in another process (a replay is seconds of pure Python
+        that, in a thread, would take the interpreter lock from the tables in play), and store it."""
         try:
-            body = await asyncio.to_thread(self.game.to_json)
+            loop = asyncio.get_running_loop()
+            game = self.game
+            try:
+                body = await loop.run_in_executor(replay_pool(), make_replay, game.setup, list(game.log))
+            except (BrokenProcessPool, OSError, pickle.PicklingError):  # no worker process: a thread will do
+                body = await asyncio.to_thread(game.to_json)
             await asyncio.to_thread(self.store.save_replay, self.id, body)
         except Exception:  # the replay is made again on the first download
             log.exception("table %s: the replay could not be stored", self.id)

@@ -330,4 +330,3 @@ def test_replay_downloads_are_spaced_out_and_a_crowd_is_refused() -> None:
     refused = [w for w in crowd if w > 0]
     assert crowd[:5] == [0.0] * 5 and len(refused) == 2 and all(w >= 0.4 for w in refused), crowd
     assert asyncio.run(Pacer(lambda: 0.0).turn()) == 0.0, "0 means no limit"
-

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import shutil
 import statistics
 import subprocess
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_load import Http1, free_port, list_tables, no_rate_limits, rss_mb, serve_command, serve_flags
+from server_load import Http1, free_port, list_tables, no_rate_limits, report, rss_mb, serve_command, serve_flags
 
 NEVER = ["--expire-unjoined", "1000000000", "--expire-idle", "1000000000"]  # minutes and hours: expiry off
 SETTLE_SECONDS = 1.0  # after the first answer, before the current RSS is read (late imports, first requests)
@@ -204,12 +203,7 @@ def main() -> int:
         result = asyncio.run(run(args, tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    text = summary_text(result)
-    if args.json:
-        print(text, file=sys.stderr)
-        print(json.dumps(result))
-    else:
-        print(text)
+    report(summary_text(result), result, args.json)
     counts = {c["case"]: c["tables_listed"] for c in result["cases"]}
     expired_ok = counts[result["cases"][1]["case"]] == [0]
     loaded_ok = counts[result["cases"][2]["case"]] == [args.tables]

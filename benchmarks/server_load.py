@@ -802,6 +802,15 @@ def summary_text(s: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def report(text: str, result: dict[str, Any], as_json: bool) -> None:
+    """The figures for a person on stdout, or with `--json` one JSON object on stdout and the text on stderr."""
+    if as_json:
+        print(text, file=sys.stderr)
+        print(json.dumps(result))
+    else:
+        print(text)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, default=100, help="bot-only tables to create at once (default 100)")
@@ -845,12 +854,7 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     bad = [line for line in log_text.splitlines() if "Traceback" in line or "stopped" in line or "Error" in line]
     result["server_errors"] = bad[:20]
-    text = summary_text(result)
-    if args.json:
-        print(text, file=sys.stderr)
-        print(json.dumps(result))
-    else:
-        print(text)
+    report(summary_text(result), result, args.json)
     if result["unfinished"]:
         return 2
     return 1 if result["failures"] else 0

@@ -50,7 +50,7 @@ PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
     "take_item": (3,),
     "remove": (2, 3),
     "mate": (2,),
-    "illusion": (2, 3),
+    "illusion": (2, 3, 4),  # the monsters, and the Illusion card played openly (named in the narration)
     "walk_past": (2,),
     "compelled": (3,),
     "enhance_item": (2, 3),

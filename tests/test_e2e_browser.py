@@ -10,6 +10,7 @@ errors. Screenshots go to $MUNCHKIN_ARTIFACTS (default: test-artifacts/e2e/ in t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, WebSocket, expect, sync_playwright
+from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from munchkin.engine.game import Game
@@ -520,6 +521,34 @@ def create_table(
     return href
 
 
+@contextlib.contextmanager
+def watched_browser(server: Server, expected: str = "") -> Iterator[Page]:
+    """Chromium with one desktop-sized page: a failure saves the page for a look, and any console
+    error or uncaught exception (but those containing `expected`, if given) fails the test when it is over."""
+    console: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = watched_page(browser, console)
+            try:
+                yield page
+            except BaseException:
+                save_failure(page, console, server)
+                raise
+        finally:
+            browser.close()
+    console = [m for m in console if not expected or expected not in m]
+    assert not console, "the browser logged errors:\n" + "\n".join(console)
+
+
+def watched_page(browser: Browser, console: list[str]) -> Page:
+    """A desktop-sized page whose console errors and uncaught exceptions are collected in `console`."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.on("console", lambda m: console.append(f"console.error: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+    return page
+
+
 def save_failure(page: Page, console: list[str], server: Server) -> None:
     try:
         page.screenshot(path=str(ARTIFACTS / "failure.png"), full_page=True)
@@ -654,30 +683,17 @@ def edition_game_in_browser(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for old in ARTIFACTS.glob(f"{prefix}*"):
         old.unlink()
-    console: list[str] = []
     frames = Frames()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport=DESKTOP)
-            page.on("console", lambda m: console.append(f"console.error: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
-            page.on("websocket", frames.attach)
-            try:
-                create_table(page, server.url, sets, prefix=prefix, sexes=sexes, houses=houses)
-                expect(page.locator("#hand .hand-card").first).to_be_visible()
-                table = Table(page, frames, server, prefix=prefix)
-                table.restarted = table.phone = True  # the Deluxe test covers the crash and the phone
-                table.window = (0.0, 0.0, 0.0)  # ... and the window's countdown
-                table.play()
-                expect(page.locator("#log")).to_contain_text(log_text)
-                check_end(page, frames, server, sets, prefix=prefix, sexes=sexes, houses=houses)
-            except BaseException:
-                save_failure(page, console, server)
-                raise
-        finally:
-            browser.close()
-    assert not console, "the browser logged errors:\n" + "\n".join(console)
+    with watched_browser(server) as page:
+        page.on("websocket", frames.attach)
+        create_table(page, server.url, sets, prefix=prefix, sexes=sexes, houses=houses)
+        expect(page.locator("#hand .hand-card").first).to_be_visible()
+        table = Table(page, frames, server, prefix=prefix)
+        table.restarted = table.phone = True  # the Deluxe test covers the crash and the phone
+        table.window = (0.0, 0.0, 0.0)  # ... and the window's countdown
+        table.play()
+        expect(page.locator("#log")).to_contain_text(log_text)
+        check_end(page, frames, server, sets, prefix=prefix, sexes=sexes, houses=houses)
     return table
 
 
@@ -782,78 +798,64 @@ def test_the_lobby_pages_filters_and_marks_seeded_deals(server: Server) -> None:
         assert time.monotonic() < give_up, "the bots' game did not end in 60 s"
         time.sleep(0.2)
 
-    console: list[str] = []
     lists: list[tuple[str, int]] = []  # (query, status) of each GET /api/tables
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport=DESKTOP)
-            page.on("console", lambda m: console.append(f"console.error: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
-            page.on(
-                "response",
-                lambda r: lists.append((r.url.partition("?")[2], r.status)) if "/api/tables?" in r.url else None,
-            )
-            try:
-                page.goto(server.url + "/?limit=2")
-                rows = page.locator("#tables .table-row")
-                # newest first: the bots' table and the fair deal, then "More tables" for the seeded one
-                expect(rows).to_have_count(2)
-                expect(rows.locator("h3")).to_have_text(["Bots only", "Fair deal"])
-                more = page.locator("#more-tables")
-                expect(more).to_be_visible()
-                expect(page.locator('label[for="filter-all"]')).to_contain_text("(3)")
-                expect(page.locator('label[for="filter-open"]')).to_contain_text("(2)")
-                expect(page.locator('label[for="filter-over"]')).to_contain_text("(1)")
-                more.click()
-                expect(rows).to_have_count(3)
-                expect(more).to_be_hidden()
-                row = page.locator(f'.table-row[data-table-id="{seeded["id"]}"]')
-                badge = row.locator(".seed-badge")
-                expect(badge).to_have_text(re.compile(r"Seeded deal · seed 12345"))
-                expect(badge).to_have_attribute("title", re.compile("whoever knows the seed"))
-                expect(page.locator(f'.table-row[data-table-id="{unseeded["id"]}"] .seed-badge')).to_have_count(0)
-                expect(page.locator(f'.table-row[data-table-id="{bots["id"]}"] .seed-badge')).to_have_count(0)
-                page.screenshot(path=str(ARTIFACTS / "lobby-list.png"), full_page=True)
-                # the list holds still: the next poll sends If-None-Match and gets 304
-                give_up = time.monotonic() + 8
-                while not any(status == 304 for _, status in lists):
-                    assert time.monotonic() < give_up, f"no 304 for the polls: {lists}"
-                    page.wait_for_timeout(100)
-                expect(rows).to_have_count(3)  # a 304 keeps the list as it was, the added page included
+    with watched_browser(server, expected="status of 422") as page:  # the browser logs the refused name
+        page.on(
+            "response",
+            lambda r: lists.append((r.url.partition("?")[2], r.status)) if "/api/tables?" in r.url else None,
+        )
+        page.goto(server.url + "/?limit=2")
+        rows = page.locator("#tables .table-row")
+        # newest first: the bots' table and the fair deal, then "More tables" for the seeded one
+        expect(rows).to_have_count(2)
+        expect(rows.locator("h3")).to_have_text(["Bots only", "Fair deal"])
+        more = page.locator("#more-tables")
+        expect(more).to_be_visible()
+        expect(page.locator('label[for="filter-all"]')).to_contain_text("(3)")
+        expect(page.locator('label[for="filter-open"]')).to_contain_text("(2)")
+        expect(page.locator('label[for="filter-over"]')).to_contain_text("(1)")
+        more.click()
+        expect(rows).to_have_count(3)
+        expect(more).to_be_hidden()
+        row = page.locator(f'.table-row[data-table-id="{seeded["id"]}"]')
+        badge = row.locator(".seed-badge")
+        expect(badge).to_have_text(re.compile(r"Seeded deal · seed 12345"))
+        expect(badge).to_have_attribute("title", re.compile("whoever knows the seed"))
+        expect(page.locator(f'.table-row[data-table-id="{unseeded["id"]}"] .seed-badge')).to_have_count(0)
+        expect(page.locator(f'.table-row[data-table-id="{bots["id"]}"] .seed-badge')).to_have_count(0)
+        page.screenshot(path=str(ARTIFACTS / "lobby-list.png"), full_page=True)
+        # the list holds still: the next poll sends If-None-Match and gets 304
+        give_up = time.monotonic() + 8
+        while not any(status == 304 for _, status in lists):
+            assert time.monotonic() < give_up, f"no 304 for the polls: {lists}"
+            page.wait_for_timeout(100)
+        expect(rows).to_have_count(3)  # a 304 keeps the list as it was, the added page included
 
-                page.locator('label[for="filter-open"]').click()
-                expect(rows.locator("h3")).to_have_text(["Fair deal", "Seeded practice"])
-                page.locator('label[for="filter-over"]').click()
-                expect(rows.locator("h3")).to_have_text(["Bots only"])
-                expect(rows.first).to_contain_text("Game over")
-                page.locator('label[for="filter-all"]').click()
-                expect(rows).to_have_count(2)  # the first page again
-                assert any("status=open" in q for q, _ in lists) and any("after=" in q for q, _ in lists), lists
+        page.locator('label[for="filter-open"]').click()
+        expect(rows.locator("h3")).to_have_text(["Fair deal", "Seeded practice"])
+        page.locator('label[for="filter-over"]').click()
+        expect(rows.locator("h3")).to_have_text(["Bots only"])
+        expect(rows.first).to_contain_text("Game over")
+        page.locator('label[for="filter-all"]').click()
+        expect(rows).to_have_count(2)  # the first page again
+        assert any("status=open" in q for q, _ in lists) and any("after=" in q for q, _ in lists), lists
 
-                # a refused name: the server's reason, shown as it is
-                page.fill("#table-name", "Invisible\u200bink")
-                page.click("#create-table")
-                alert = page.locator("#lobby-error")
-                expect(alert).to_be_visible()
-                expect(alert).to_contain_text("the server refused the table")
-                console[:] = [m for m in console if "status of 422" not in m]  # the browser logs the refusal
+        # a refused name: the server's reason, shown as it is
+        page.fill("#table-name", "Invisible\u200bink")
+        page.click("#create-table")
+        alert = page.locator("#lobby-error")
+        expect(alert).to_be_visible()
+        expect(alert).to_contain_text("the server refused the table")
 
-                # the table page: the seeded table's notice; the other table's turn clock and no notice
-                page.goto(server.url + f"/table/{seeded['id']}")
-                notice = page.locator("#seed-notice")
-                expect(notice).to_be_visible()
-                expect(notice).to_contain_text("seed 12345")
-                expect(notice).to_contain_text("whoever knows the seed")
-                expect(page.locator("#turn-clock-fact")).to_be_hidden()
-                page.screenshot(path=str(ARTIFACTS / "table-seed-notice.png"))
-                page.goto(server.url + f"/table/{unseeded['id']}")
-                expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
-                expect(page.locator("#turn-clock")).to_have_text("30 s")
-                expect(page.locator("#seed-notice")).to_be_hidden()
-            except BaseException:
-                save_failure(page, console, server)
-                raise
-        finally:
-            browser.close()
-    assert not console, "the browser logged errors:\n" + "\n".join(console)
+        # the table page: the seeded table's notice; the other table's turn clock and no notice
+        page.goto(server.url + f"/table/{seeded['id']}")
+        notice = page.locator("#seed-notice")
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text("seed 12345")
+        expect(notice).to_contain_text("whoever knows the seed")
+        expect(page.locator("#turn-clock-fact")).to_be_hidden()
+        page.screenshot(path=str(ARTIFACTS / "table-seed-notice.png"))
+        page.goto(server.url + f"/table/{unseeded['id']}")
+        expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
+        expect(page.locator("#turn-clock")).to_have_text("30 s")
+        expect(page.locator("#seed-notice")).to_be_hidden()

@@ -25,6 +25,7 @@ import pytest
 from editions import sets_for
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.game import Game, Options, Setup
+from saves import refused
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 CASES = [(seed, [4, 3, 6][seed % 3], seed % 2 == 0) for seed in range(1, 61)]
@@ -151,14 +152,6 @@ def save() -> dict[str, Any]:
 
 def act_indices(data: dict[str, Any]) -> list[int]:
     return [i for i, e in enumerate(data["log"]) if isinstance(e, dict) and "act" in e]
-
-
-def refused(text: str) -> str:
-    with pytest.raises(MunchkinError) as info:
-        Game.from_json(text)
-    msg = str(info.value)
-    assert msg.strip(), "the error says nothing"
-    return msg.lower()
 
 
 def test_intact_save_loads(save: dict[str, Any]) -> None:

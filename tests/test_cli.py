@@ -277,3 +277,9 @@ def test_play_a_harry_potter_game_in_the_terminal() -> None:
     assert "wins the game!" in out
     bad = run("play", "--set", "harry-potter", "--house", "Durmstrang", input="quit\n")
     assert bad.exit_code != 0 and "unknown House 'Durmstrang'" in bad.output
+
+
+def test_serve_refuses_a_limit_that_is_not_a_finite_number() -> None:
+    for flag in ("--expire-idle", "--tables-per-minute", "--replays-per-second"):
+        r = run("serve", flag, "inf")
+        assert r.exit_code == 2 and "finite" in r.output, r.output

@@ -7,6 +7,7 @@ that `play` reads and that saved games and scenarios are written in.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import sys
 from collections.abc import Callable
@@ -732,6 +733,16 @@ def serve(
     from munchkin.server.store import database_url
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    figures = {
+        "--tables-per-minute": tables_per_minute,
+        "--tables-per-minute-total": tables_per_minute_total,
+        "--expire-unjoined": expire_unjoined,
+        "--expire-idle": expire_idle,
+        "--replays-per-second": replays_per_second,
+    }
+    for flag, value in figures.items():
+        if not math.isfinite(value):
+            raise typer.BadParameter(f"must be a finite number, not {value}", param_hint=flag)
     url = database_url(data, db)
     shown = url if db is None else url.split("@")[-1]
     print(f"Munchkin table: http://{host}:{port}/  (games stored in {shown})", flush=True)

@@ -270,3 +270,44 @@ def test_kill_9_at_random_moments_three_times(db_args: list[str], tmp_path: Path
         assert played == json.loads(json.dumps([e[1] for e in g.log if e[0] == "act"]))
     finally:
         server.stop()
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (read from /proc)."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.add(int(stat.parent.name))
+    return out
+
+
+def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """A finished game's save is made in a worker process; when the server is killed, the worker ends too."""
+    server = Server(["--data", str(tmp_path / "data")], tmp_path / "server.log")
+    server.start()
+    try:
+        bots = [{"name": n, "kind": "bot", "strength": "random"} for n in "PQR"]
+        tid = server.post("/api/tables", {"name": "bots", "seats": bots, "bot_delay": 0})["table"]["id"]
+        end = time.monotonic() + 60
+        while server.get(f"/api/tables/{tid}")["status"] != "over":
+            assert time.monotonic() < end, "the bots' game did not end"
+            time.sleep(0.1)
+        assert server.proc is not None
+        workers: set[int] = set()
+        while not workers and time.monotonic() < end:
+            workers = children(server.proc.pid)
+            time.sleep(0.05)
+        assert workers, "the replay worker never started"
+        saved = Game.from_json(urllib.request.urlopen(server.url(f"/api/tables/{tid}/replay"), timeout=30).read())
+        assert saved.over
+        server.kill()
+        gone = time.monotonic() + 10
+        while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < gone:
+            time.sleep(0.1)
+        assert not any(Path(f"/proc/{w}").exists() for w in workers), "the worker outlived its server"
+    finally:
+        server.stop()

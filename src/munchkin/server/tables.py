@@ -8,9 +8,11 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import os
 import pickle
 import random
 import secrets
+import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -48,8 +50,24 @@ def replay_pool() -> ProcessPoolExecutor:
     """One worker process, started on first use, that makes finished games' saves."""
     global _replay_pool
     if _replay_pool is None:
-        _replay_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _replay_pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_follow_parent,
+            initargs=(os.getpid(),),
+        )
     return _replay_pool
+
+
+def _follow_parent(parent: int) -> None:
+    """In the worker: end when the server does, even when it was killed (no orphan left behind)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
 def make_replay(setup: Setup, game_log: list[tuple[Any, ...]]) -> str:

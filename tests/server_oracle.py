@@ -70,6 +70,9 @@ NAMED_IN_TEXT = {
 }
 
 
+RULE_WORDS = frozenset({"Death Eaters"})  # card names the narration also uses as words of the rules
+
+
 def hidden_from(g: Game, seat: int | None) -> set[int]:
     """Cards this seat may not see now: the decks and every other player's hand."""
     out = set(g.door_deck) | set(g.treasure_deck)
@@ -127,8 +130,13 @@ class Oracle:
     """Checks every message to a seat (None: a spectator) against the game as it truly is."""
 
     def __init__(self, g: Game) -> None:
-        # Race and Class names are also rule words ("every Cleric goes up a level"): the id check covers them.
-        names = sorted({d.name for d in g.cdef if d.kind not in ("race", "class")}, key=len, reverse=True)
+        # Race and Class names are also rule words ("every Cleric goes up a level"), and so are the kinds of
+        # monster a Cleric turns ("turns the Death Eaters"): the id check covers those cards.
+        names = sorted(
+            {d.name for d in g.cdef if d.kind not in ("race", "class") and d.name not in RULE_WORDS},
+            key=len,
+            reverse=True,
+        )
         self.pattern = re.compile("|".join(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])" for n in names))
         self.seen: dict[int | None, set[str]] = {}
         self.events_seen = 0

@@ -4,6 +4,7 @@ and a bot standing in for a person who walked away."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -18,7 +19,7 @@ from munchkin.engine.game import Game, Options, Setup
 from munchkin.server.app import create_app
 from munchkin.server.config import ServerSettings
 from munchkin.server.hub import Hub
-from munchkin.server.tables import TableRunner
+from munchkin.server.tables import WINDOW_KINDS, TableRunner
 
 Msg = dict[str, Any]
 
@@ -253,6 +254,9 @@ def test_a_bot_stands_in_for_a_person_who_walked_away(client: TestClient) -> Non
         assert runner.game.decisions >= 1 and 0 not in runner.game.to_act, "the stand-in played seat 0"
         seats = client.get(f"/api/tables/{tid}").json()["seats"]
         assert seats[0]["stand_in"] and not seats[1]["stand_in"]
+        while runner.shown_stand_ins != {0}:
+            assert time.monotonic() < end, "nobody was told of the stand-in"
+            time.sleep(0.02)
         state = next(m for m in iter(ws1.receive_json, None) if m["type"] == "state" and m["seats"][0]["stand_in"])
         assert state["seats"][0]["stand_in"], "everyone sees that a bot plays seat 0"
         with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:  # back: the seat is theirs again
@@ -264,22 +268,29 @@ def test_a_connected_person_is_hurried_only_by_a_turn_clock(client: TestClient) 
     calm = new_table(client, ["human", "bot", "bot"])
     clocked = new_table(client, ["human", "bot", "bot"], turn_clock=10)
     runners = [hub(client).tables[t["table"]["id"]] for t in (calm, clocked)]
-    sockets = []
-    for t in (calm, clocked):
-        token = t["links"][0]["url"].split("token=")[1]
-        ws = client.websocket_connect(f"/ws/{t['table']['id']}?token={token}").__enter__()
-        ws.receive_json()
-        sockets.append(ws)
-    for r in runners:
-        r.decided_at -= 1000  # the person has been thinking for a long time
-        client.portal.call(r.wake.set)  # type: ignore[union-attr]
-    end = time.monotonic() + 5
-    while runners[1].game.decisions == 0 and time.monotonic() < end:
-        time.sleep(0.02)
-    assert runners[1].game.decisions >= 1, "the turn clock made the move"
-    assert runners[0].game.decisions == 0, "without a turn clock a connected person is never hurried"
-    for ws in sockets:
-        ws.__exit__(None, None, None)
+
+    def own_moves(r: TableRunner) -> int:
+        return sum(1 for e in r.game.log if e[0] == "act" and e[1].seat == 0)
+
+    with contextlib.ExitStack() as stack:
+        for t in (calm, clocked):
+            token = t["links"][0]["url"].split("token=")[1]
+            stack.enter_context(client.websocket_connect(f"/ws/{t['table']['id']}?token={token}")).receive_json()
+        end = time.monotonic() + 20
+        for r in runners:  # the bots have done what they may: each game waits on the person alone
+            while not (r.game.to_act == (0,) and r.game.prompt.kind not in WINDOW_KINDS):
+                assert time.monotonic() < end, "the game never came to the person's own decision"
+                time.sleep(0.02)
+        before = [own_moves(r) for r in runners]
+        for r in runners:
+            r.decided_at -= 1000  # the person has been thinking for a long time
+            client.portal.call(r.wake.set)  # type: ignore[union-attr]
+        end = time.monotonic() + 10
+        while own_moves(runners[1]) == before[1] and time.monotonic() < end:
+            time.sleep(0.02)
+        assert own_moves(runners[1]) > before[1], "the turn clock made the person's move"
+        assert own_moves(runners[0]) == before[0], "without a turn clock a connected person is never hurried"
+        assert 0 in runners[0].game.to_act
 
 
 def test_everyone_is_told_at_once_when_a_bot_stands_in_even_off_turn(client: TestClient) -> None:
@@ -292,6 +303,10 @@ def test_everyone_is_told_at_once_when_a_bot_stands_in_even_off_turn(client: Tes
         assert runner.game.to_act == (0,) and not any(s["stand_in"] for s in first["seats"])
         runner.away_since[2] -= 10  # seat 2 has been away too long; the game waits on seat 0, who is here
         client.portal.call(runner.wake.set)  # type: ignore[union-attr]
+        end = time.monotonic() + 10
+        while runner.shown_stand_ins != {2}:  # (no waiting on the socket for a message that may never come)
+            assert time.monotonic() < end, "nobody was told of the stand-in"
+            time.sleep(0.02)
         m = next(m for m in iter(ws.receive_json, None) if m["type"] == "state")
         assert [s["stand_in"] for s in m["seats"]] == [False, False, True]
         assert m["version"] == first["version"], "told at once, not at the game's next move"

@@ -169,3 +169,44 @@ def test_face_down_draws_are_hidden_from_the_start() -> None:
     for q in g.players:
         for c in q.hand:
             assert g.name(c) not in spectator
+
+
+def run_away_story(hand: list[str], equipped: list[str], rolls: list[int]) -> list[str]:
+    """Ann (Level 1) kicks open the Harpies (no Run Away modifier), cannot win and runs away
+    with the die forced to `rolls`; what everyone hears from the first roll on."""
+    from munchkin.scenario import build_game
+
+    spec = {
+        "sets": ["deluxe"],
+        "players": [
+            # the unusable Pointy Hat of Power keeps "kick open the door" a real choice, not forced
+            {"name": "Ann", "hand": hand, "equipped": equipped, "carried": ["Pointy Hat of Power"]},
+            {"name": "Ben"},
+            {"name": "Cy"},
+        ],
+        "door_deck": ["Harpies"],
+        "rolls": rolls,
+    }
+    g = build_game(spec)
+    g.play("kick open the door", 0)
+    while g.prompt.kind == "window":
+        g.play("pass", g.to_act[0])
+    g.play("run away", 0)
+    if g.prompt.kind == "run":
+        g.play("run away from Harpies", 0)
+    story = narrate(g, None)
+    return story[next(i for i, s in enumerate(story) if " rolls a " in s) :]
+
+
+def test_run_away_roll_names_each_modifier_and_the_total() -> None:
+    """'rolls a 2' alone hid why it escaped: the Tuba of Charm's +3 and the total are told."""
+    story = run_away_story(["Instant Wall"], ["Tuba of Charm"], [2])
+    assert story[0] == "Ann rolls a 2 +3 (Tuba of Charm) = 5 to run away from Harpies: enough to escape."
+    assert story[1] == "Ann escapes from Harpies."
+
+
+def test_run_away_roll_without_modifiers_and_short() -> None:
+    """No modifier: no sum to show; a roll under 5 says so, then the monster catches."""
+    story = run_away_story(["Instant Wall"], [], [3])
+    assert story[0] == "Ann rolls a 3 to run away from Harpies: not enough to escape (5 or more needed)."
+    assert story[1] == "Harpies catches Ann!"

@@ -563,28 +563,37 @@ class CombatMixin(EffectsMixin):
                 return
 
     def run_away_bonus(self, c: Combat, p: Player, m: MonsterIn) -> int:
+        """The total modifier to `p`'s Run Away roll from `m` (without the Flight spell)."""
+        return sum(v for _, v in self.run_away_parts(c, p, m))
+
+    def run_away_parts(self, c: Combat, p: Player, m: MonsterIn) -> list[tuple[str, int]]:
+        """Each modifier to the Run Away roll with the card (or House) it comes from, so the
+        log can show how a roll became an escape; zero modifiers are left out."""
         cdef = self.cdef
         d = cdef[m.base]
-        b = d.run_away if d.is_monster else 0  # a Steed fought as a monster has no Run Away modifier
-        if m.mate_of is not None and (h := card_hook(self, m.card)) is not None:
-            b -= h.run_penalty()
-        own = 0
-        steed = None
+        parts: list[tuple[str, int]] = []
+        own: list[tuple[str, int]] = []
+        steed: tuple[str, int] | None = None
         for k in p.character_cards() + p.sidekicks:
-            own += cdef[k].run_away
+            own.append((cdef[k].name, cdef[k].run_away))
         if p.house:
-            own += self.houses[p.house].run_away
+            house = self.houses[p.house]
+            own.append((house.name, house.run_away))
         for k in p.equipped:
             if self.can_use(p, k):
-                own += cdef[k].run_away
+                own.append((cdef[k].name, cdef[k].run_away))
                 if cdef[k].steed and cdef[k].run_away:
-                    steed = cdef[k].run_away
-        b += own if steed is None else steed  # a Steed's modifier replaces the rider's own
+                    steed = (cdef[k].name, cdef[k].run_away)
+        parts += own if steed is None else [steed]  # a Steed's modifier replaces the rider's own
         for k in p.curses:
             h = card_hook(self, k)
             if h is not None:
-                b += h.die_modifier(self, p)
-        return b
+                parts.append((cdef[k].name, h.die_modifier(self, p)))
+        if d.is_monster:  # a Steed fought as a monster has no Run Away modifier
+            parts.append((d.name, d.run_away))
+        if m.mate_of is not None and (h := card_hook(self, m.card)) is not None:
+            parts.append((cdef[m.card].name, -h.run_penalty()))
+        return [(who, v) for who, v in parts if v]
 
     def pursued(self, p: Player, m: MonsterIn) -> bool:
         d = self.cdef[m.base]
@@ -625,7 +634,11 @@ class CombatMixin(EffectsMixin):
         """Roll to Run Away (5 or more escapes), with the answers a roll allows."""
         retried = False
         while True:
-            die = self.roll_die(p.seat, f"run away from {self.cdef[m.base].name}")
+            why = f"run away from {self.cdef[m.base].name}"
+            die = self.roll_die(p.seat, why)
+            # the roll's event also carries each modifier with its source and the total, for the log
+            mods = ([("Flight spell", flight_bonus)] if flight_bonus else []) + self.run_away_parts(c, p, m)
+            self.events[-1] = ("roll", p.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
             state: dict[str, Any] = {"die": die, "escaped": None, "reroll": False}
             self._roll_state = state  # what answers to the roll read (the face a Loaded Die may change)
             passed: set[int] = set()

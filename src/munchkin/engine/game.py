@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Generator, Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from munchkin.engine import actions as A
@@ -15,9 +15,12 @@ from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededC
 from munchkin.engine.legal import LegalMixin
 from munchkin.engine.state import (
     CHARITY,
+    CURSE_WINDOW,
     DRAWN,
     END_WINDOW,
     MAIN,
+    ROLLED,
+    WINDOW,
     Combat,
     Player,
     Prompt,
@@ -414,6 +417,28 @@ class Game(LegalMixin):
         """Who may act now, and each one's legal actions."""
         return {s: self.legal_actions(s) for s in self._prompt.seats}
 
+    def deciding(self) -> tuple[int, ...]:
+        """The seats among `to_act` whose OWN decision this moment is (a table must not hurry them):
+        every seat waited on outside the response windows; in a combat window the fighter and the
+        helper; when a die was rolled, the one Running Away; in a Curse window, the Curse's victim;
+        in the window before the next turn, nobody. The others in a window answer someone else's moment."""
+        prompt = self._prompt
+        kind, seats = prompt.kind, prompt.seats
+        if self.over:
+            return ()
+        if kind == WINDOW:
+            c = prompt.data
+            own: tuple[int, ...] = c.fighters() if isinstance(c, Combat) else ()
+        elif kind == ROLLED:
+            own = (prompt.data[0],)
+        elif kind == CURSE_WINDOW:
+            own = (prompt.data[1],)
+        elif kind == END_WINDOW:
+            own = ()
+        else:
+            own = seats
+        return tuple(s for s in seats if s in own)
+
     def legal_actions(self, seat: int) -> list[Action]:
         if self._cache_version != self.version:
             self._legal_cache.clear()
@@ -613,6 +638,9 @@ class Game(LegalMixin):
             raise MunchkinError(f"not a saved game: invalid JSON ({exc})") from None
         if not isinstance(data, dict) or data.get("format") != "munchkin-game/1":
             raise MunchkinError("not a saved Munchkin game (format munchkin-game/1)")
+        missing = _missing_in_save(data)
+        if missing:
+            raise MunchkinError(missing)
         recorded: RecordedChance | None = None
         try:
             setup = cls.setup_from_json(data)
@@ -625,6 +653,8 @@ class Game(LegalMixin):
         for i, entry in enumerate(saved):
             if not isinstance(entry, dict) or "act" not in entry:
                 continue
+            if "raw" not in entry:
+                raise MunchkinError(f"log entry {i} ({entry.get('act')!r}) has no 'raw': the action's fields to replay")
             try:
                 raw = list(entry["raw"])
                 raw[5] = tuple(raw[5])  # JSON gives a list for the card tuple
@@ -708,6 +738,38 @@ class Game(LegalMixin):
         from munchkin.engine.view import seat_view
 
         return seat_view(self, seat)
+
+
+SAVE_PARTS = {  # what a save must hold to replay, each in words for the message naming what is missing
+    "setup": "the card sets, the players and the seed the game was dealt with",
+    "log": "the list of actions and chance outcomes of the game",
+}
+SETUP_PARTS = {"sets": "the card sets in play", "players": "the players' names", "seed": "the seed, or null"}
+
+
+def _missing_in_save(data: dict[str, Any]) -> str | None:
+    """What a save lacks or holds in the wrong shape, in words ("the save has no setup: ..."), or None."""
+    for key, what in SAVE_PARTS.items():
+        if key not in data:
+            return f"the save has no {key}: it needs {what}"
+    setup, log = data["setup"], data["log"]
+    if not isinstance(setup, dict):
+        return f"the save's setup is not a mapping of {', '.join(SETUP_PARTS)} but {type(setup).__name__}"
+    for key, what in SETUP_PARTS.items():
+        if key not in setup:
+            return f"the save's setup has no {key}: it needs {what}"
+    unknown = sorted(set(setup) - {f.name for f in fields(Setup)})
+    if unknown:
+        return f"the save's setup has unknown keys {unknown}"
+    options = setup.get("options", {})
+    if not isinstance(options, dict):
+        return "the save's setup options are not a mapping"
+    unknown = sorted(set(options) - {f.name for f in fields(Options)})
+    if unknown:
+        return f"the save's setup options have unknown keys {unknown}"
+    if not isinstance(log, list):
+        return f"the save's log is not a list but {type(log).__name__}"
+    return None
 
 
 def _same_entry(replayed: Any, saved: Any) -> bool:

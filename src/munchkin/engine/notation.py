@@ -273,9 +273,11 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
             if d:
                 dbl = c
         a = Action(A.SELL, seat, dbl, cards=tuple(sold), flag="double" if dbl >= 0 else "")
+        # a listed sale of the same Items with the same one at double price (not merely some one)
+        doubled = g.cdef[dbl].idx if dbl >= 0 else -1
         for b in legal:
             if b.kind == A.SELL and sorted(g.cdef[c].idx for c in b.cards) == sorted(g.cdef[c].idx for c in sold):
-                if (b.card < 0) == (dbl < 0):
+                if (g.cdef[b.card].idx if b.card >= 0 else -1) == doubled:
                     return [b]
         g.verify_unlisted(a)
         return [a]

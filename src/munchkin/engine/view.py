@@ -203,6 +203,11 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "lost":
         return f"{n(ev[1])} cannot win and must Run Away."
     if k == "roll":
+        if len(ev) > 5:  # a Run Away roll: ("roll", seat, die, why, ((source, modifier), ...), total)
+            mods = "".join(f" {v:+d} ({src})" for src, v in ev[4])
+            sum_ = f"{mods} = {ev[5]}" if mods else ""
+            verdict = "enough to escape" if ev[5] >= 5 else "not enough to escape (5 or more needed)"
+            return f"{n(ev[1])} rolls a {ev[2]}{sum_} to {ev[3]}: {verdict}."
         return f"{n(ev[1])} rolls a {ev[2]}{' (' + ev[3] + ')' if ev[3] else ''}."
     if k == "escape":
         how = f" ({ev[3]})" if ev[3] else ""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -283,3 +285,87 @@ def test_serve_refuses_a_limit_that_is_not_a_finite_number() -> None:
     for flag in ("--expire-idle", "--tables-per-minute", "--replays-per-second"):
         r = run("serve", flag, "inf")
         assert r.exit_code == 2 and "finite" in r.output, r.output
+
+
+def test_play_staged_moves_open_a_group_go_back_and_play_from_a_stage() -> None:
+    """The numbered list is staged: a group lists its own choices with a way back; a move in a stage
+    is made by its number; typed actions still work at any stage."""
+    lines = ["ready", "2", "1", "0", "0", "back", "2", "2", "kick open the door", "quit"]
+    r = run("play", "--seed", "5", "--bot-agent", "random", "--name", "Zoe", input="\n".join(lines) + "\n")
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.stdout.split())
+    assert "1. kick open the door — turn up the top Door" in out
+    assert "2. Play a card > (7 choices)" in out
+    assert "Play a card (0 goes back): 1. Income Tax > (3 choices)" in out
+    stage = "Play a card > Income Tax (0 goes back):"
+    assert f"{stage} 1. on Ann — curse Ann with Income Tax [play Income Tax on Ann]" in out
+    assert "0. back" in out
+    assert "Error: this is the first list already" in out  # "back" at the top level
+    assert "Zoe plays Halfling." in out  # the second choice of "Play a card", by its number
+    assert "Zoe kicks open the door" in out  # typed, after moving through the stages
+
+
+# ---------------------------------------------------------------- issue 13: errors a new user met
+def test_serve_on_a_port_in_use_says_only_that_and_the_flag(tmp_path: Path) -> None:
+    """The address was printed first and then "[Errno 98] address already in use": now one line
+    names the port and --port, nothing is announced and no data folder is made."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = run("serve", "--port", str(port), "--data", str(tmp_path / "data"))
+    assert r.exit_code == 1, r.output
+    assert f"port {port} is already in use" in r.output and "--port" in r.output
+    assert "Munchkin table:" not in r.output and "Errno" not in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "data").exists()
+
+
+def test_replay_names_what_a_save_lacks(tmp_path: Path) -> None:
+    """The message "the save's setup is broken: 'setup'" said nothing useful: the missing part is named."""
+    run("simulate", "--games", "1", "--players", "3", "--seed", "3", "--save-log", str(tmp_path), "--json")
+    good = json.loads((tmp_path / "game-3.json").read_text())
+
+    def replay_without(drop: Callable[[dict[str, Any]], None]) -> str:
+        data = json.loads(json.dumps(good))
+        drop(data)
+        path = tmp_path / "broken.json"
+        path.write_text(json.dumps(data))
+        r = run("replay", str(path))
+        assert r.exit_code == 1, r.output
+        assert "Traceback" not in r.output
+        return " ".join(r.output.split())
+
+    out = replay_without(lambda d: d.pop("setup"))
+    assert "the save has no setup:" in out and "'setup'" not in out
+    assert "the save has no log:" in replay_without(lambda d: d.pop("log"))
+    assert "the save's setup has no players:" in replay_without(lambda d: d["setup"].pop("players"))
+    assert "the save's setup has no seed:" in replay_without(lambda d: d["setup"].pop("seed"))
+    first_act = next(i for i, e in enumerate(good["log"]) if "act" in e)
+    out = replay_without(lambda d: d["log"][first_act].pop("raw"))
+    assert f"log entry {first_act} (" in out and "has no 'raw'" in out
+
+
+def test_help_shows_no_bool_after_flags() -> None:
+    """typer printed "--check <bool>" and "--help <bool>" as if flags took a value; options that do
+    take one keep their type."""
+    import typer
+
+    def paths(cmd: Any, prefix: list[str]) -> list[list[str]]:
+        """Every command and subcommand (typer carries its own copy of click: no isinstance)."""
+        out = [prefix]
+        for name, sub in (getattr(cmd, "commands", None) or {}).items():
+            out += paths(sub, [*prefix, name])
+        return out
+
+    every = paths(typer.main.get_command(app), [])
+    assert ["simulate"] in every and ["serve"] in every and ["cards", "list"] in every
+    for args in every:
+        r = run(*args, "--help")
+        assert r.exit_code == 0, (args, r.output)
+        assert "<bool>" not in r.output, (args, r.output)
+        assert "--help" in r.output
+    simulate = run("simulate", "--help").output
+    assert "--check" in simulate and "--json" in simulate
+    assert "<int" in run("serve", "--help").output  # --port still says it takes a number

@@ -3,7 +3,7 @@
 The test starts `munchkin serve`, creates a table through the lobby's form, opens the person's join
 link in Debian's chromium and plays the whole game by clicking the page's move buttons with a simple,
 deterministic policy (`choose`). On the way it checks a combat, a response window's countdown and its
-"More time" button, a call for help, a server crash (kill -9) with the page reconnecting by itself to
+"Wait!" button, a call for help, a server crash (kill -9) with the page reconnecting by itself to
 the same turn and hand, the end screen and the replay download; the browser must log no JavaScript
 errors. Screenshots go to $MUNCHKIN_ARTIFACTS (default: test-artifacts/e2e/ in the repository).
 """
@@ -242,6 +242,23 @@ class Frames:
 
 
 # ---------------------------------------------------------------------- the page
+def reveal_move(page: Page, text: str) -> None:
+    """Show the move with this text in the staged moves panel, as a person reaches it: back to the
+    top level (its "All moves" step), then open each group that holds it, one stage at a time."""
+    button = page.locator(f"button.action[data-text={json.dumps(text, ensure_ascii=False)}]").first
+    if button.is_visible():
+        return
+    path = button.evaluate(
+        "(b) => { const s = b.closest('.menu-stage'); return s ? JSON.parse(s.dataset.path) : []; }", timeout=2000
+    )
+    home = page.locator('#actions .menu-stage:not([hidden]) button.crumb[data-crumb="0"]')
+    if home.count():
+        home.first.click(timeout=2000)
+    for gid in path:
+        opener = f"#actions .menu-stage:not([hidden]) button.menu-group[data-opens={json.dumps(gid)}]"
+        page.locator(opener).first.click(timeout=2000)
+
+
 SNAPSHOT_JS = """() => {
   const shown = (n) => !!n && !n.hidden && n.getClientRects().length > 0;
   const $ = (id) => document.getElementById(id);
@@ -286,7 +303,7 @@ class Table:
         self.clicked: tuple[int, float] | None = None  # (version, when) of the last move sent
         self.errors_seen = 0
         self.combat: list[str] | None = None
-        self.window: tuple[float, float, float] | None = None  # countdown: read, read again, after More time
+        self.window: tuple[float, float, float] | None = None  # countdown: read, read again; seconds held
         self.asked: str | None = None
         self.restarted = False
         self.phone = False
@@ -309,11 +326,11 @@ class Table:
         self.page.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
 
     def click_move(self, text: str) -> bool:
-        """Click a move's button; one folded into a closed <details> needs its summary clicked first."""
+        """Click a move's button; one in a stage of the moves panel that is not open is reached as a
+        person would, opening the groups that hold it from the top (see `reveal_move`)."""
         button = self.page.locator(f"button.action[data-text={json.dumps(text, ensure_ascii=False)}]").first
         try:
-            if not button.is_visible():
-                button.locator("xpath=ancestor::details[1]/summary").click(timeout=2000)
+            reveal_move(self.page, text)
             button.click(timeout=2000)
         except PlaywrightTimeoutError:
             # the table moved on under the pointer (a window ran out, a bot played into it): look again
@@ -382,7 +399,7 @@ class Table:
             ):
                 self.crash_and_restart(snap)
                 continue
-            if self.window is None and st["window"] and snap["countdown"] is not None:
+            if self.window is None and not self.prefix and st["window"] and snap["countdown"] is not None:
                 if self.check_window():
                     continue
             text = choose(st["actions"], view, self.done)
@@ -412,8 +429,8 @@ class Table:
         return float(m.group(1))
 
     def check_window(self) -> bool:
-        """A window waits on the person: the countdown runs, More time adds to it, then Pass.
-        False when this window will not do (too near its end, or the table moved on meanwhile)."""
+        """A window runs on the person's clock: the countdown runs, Wait! holds it longer than a window
+        lasts, then Pass. False when this window will not do (too near its end, or the table moved on)."""
         st = self.frames.state
         assert st is not None
         first = self.countdown()
@@ -424,17 +441,16 @@ class Table:
         if second is None or self.frames.state is not st:
             return False  # a bot played into the window (the countdown restarts) or it closed
         assert second < first, f"the countdown does not run: {first} then {second}"
-        self.page.locator("#more-time").click()
-        give_up = time.monotonic() + 3
-        third: float | None = second
-        while third is not None and third <= second + 1 and time.monotonic() < give_up:
-            self.page.wait_for_timeout(50)
-            third = self.countdown()
-        assert third is not None and third > second + 1, f"More time did not add to the countdown: {second}, {third}"
-        expect(self.page.locator("#more-time")).to_be_disabled()
-        expect(self.page.locator("#more-time")).to_have_text("More time (used)")
+        self.page.locator("#wait-button").click()
+        expect(self.page.locator("#window-held")).to_contain_text("You said Wait!")
+        expect(self.page.locator("#window-countdown")).to_have_count(0)
+        expect(self.page.locator("#wait-button")).to_be_disabled()
+        held = self.frames.state
+        assert held is not None and held["window"]["held_by"] == [0], held["window"]
+        self.page.wait_for_timeout(WINDOW_SECONDS * 1000 + 400)  # longer than the window: held, it stays open
+        assert self.frames.state is not None and self.frames.state["version"] == held["version"]
         self.shot("05-window.png")
-        self.window = (first, second, third)
+        self.window = (first, second, WINDOW_SECONDS)
         self.errors_seen = len(self.frames.errors)
         self.clicked = (st["version"], time.monotonic())
         self.page.locator('#window-panel button.action[data-text="pass"]').click()
@@ -501,7 +517,8 @@ def create_table(
         if house:
             page.select_option(f"#seat-house-{seat}", house)
     page.fill("#bot-delay", str(BOT_DELAY))
-    expect(page.locator("#window-seconds")).to_have_value(str(WINDOW_SECONDS))
+    expect(page.locator("#window-seconds")).to_have_value("15")  # the lobby's default: time to read
+    page.fill("#window-seconds", str(WINDOW_SECONDS))
     page.fill("#seed", str(SEED))
     page.screenshot(path=str(ARTIFACTS / f"{prefix}01-lobby.png"), full_page=True)
     page.click("#create-table")
@@ -596,7 +613,7 @@ def test_one_person_against_three_bots_in_the_browser(server: Server) -> None:
     # (a) a combat, with both sides' strengths
     assert table.combat is not None, "no combat was seen"
     assert len(table.combat) == 2 and all(re.fullmatch(r"total -?\d+", t) for t in table.combat), table.combat
-    # (b) a response window waiting on the person: counting down, then More time
+    # (b) a response window on the person's clock: counting down, then held by Wait!
     assert table.window is not None, "no response window waited on the person"
     # (c) a call for help
     assert table.asked is not None, "the person never asked for help"

@@ -43,8 +43,8 @@ class Recorder:
             return
         if msg["type"] != "state" or not msg["actions"]:
             return
-        if msg["window"] and self.rng.random() < 0.1:
-            return  # let the clock run out: the server passes for us
+        if msg["window"] and self.seat in msg["window"]["clocked"] and self.rng.random() < 0.1:
+            return  # let the clock run out: the server passes for us (never in one's own moment)
         text = self.rng.choice(msg["actions"])["text"]
         act = json.dumps({"type": "act", "action": text, "version": msg["version"]})
         asyncio.get_running_loop().call_soon(self._send, act)

@@ -196,39 +196,47 @@ def test_a_flooding_client_is_throttled_while_the_tables_play_on(client: TestCli
         recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version)
 
 
-def test_a_response_window_counts_down_and_more_time_is_once(client: TestClient) -> None:
+def test_a_response_window_counts_down_and_wait_holds_it_once(client: TestClient) -> None:
     created = new_table(client, ["human", "bot", "bot"], window_seconds=2.0, seed=3)
     r = runner(client, created["table"]["id"])
     ws_cm, _ = connect(client, created, 0)
-    with ws_cm as ws:
-        window = None
+
+    def clocked_window(ws: WebSocketTestSession) -> Msg | None:
+        """Play on until a response window runs on the person's clock (someone else's moment)."""
         for _ in range(3000):
             m = ws.receive_json()
             if m["type"] == "state" and m["view"]["over"]:
-                break
+                return None
             if m["type"] != "state" or not m["actions"]:
                 continue
-            if m["window"] and 0 in m["window"]["waiting"]:
-                window = m
-                break
+            if m["window"] and 0 in m["window"]["clocked"]:
+                return m
             # play on, with moves that move the game forward (no equipping back and forth)
             acts = [a["text"] for a in m["actions"]]
             pick = next((a for w in FORWARD for a in acts if a.startswith(w)), acts[0])
+            time.sleep(0.1)  # a person's pace: a flood of moves is throttled (and a throttled one lost)
             ws.send_text(json.dumps({"type": "act", "action": pick, "version": m["version"]}))
+        return None
+
+    with ws_cm as ws:
+        window = clocked_window(ws)
         assert window is not None, "no response window reached the person"
         assert 0 < window["window"]["remaining"] <= 2.0 and window["window"]["seconds"] == 2.0
+        assert window["window"]["held_by"] == [] and window["window"]["allow_wait"] is True
         assert any(a["text"] == "pass" for a in window["actions"])
-        ws.send_text(json.dumps({"type": "more_time"}))
-        longer = recv_until(
-            ws, lambda m: m["type"] == "error" or bool(m.get("window") and m["window"]["more_time_used"])
-        )
-        assert longer["type"] == "state", longer
-        assert longer["window"]["more_time_used"] == [0]
-        assert longer["window"]["remaining"] > window["window"]["remaining"] + 1.5
-        ws.send_text(json.dumps({"type": "more_time"}))
-        assert "already asked" in recv_until(ws, lambda m: m["type"] == "error")["error"]
-        # nobody answers: the window closes by itself and the seat passes
-        version = r.game.version
+        ws.send_text(json.dumps({"type": "wait"}))
+        held = recv_until(ws, lambda m: m["type"] == "error" or bool(m.get("window") and m["window"]["held_by"]))
+        assert held["type"] == "state", held
+        assert held["window"]["held_by"] == [0] and held["window"]["remaining"] is None
+        ws.send_text(json.dumps({"type": "wait"}))
+        assert "already said Wait!" in recv_until(ws, lambda m: m["type"] == "error")["error"]
+        ws.send_text(json.dumps({"type": "act", "action": "pass", "version": held["version"]}))
+        recv_until(ws, lambda m: m["type"] == "state" and m["version"] > held["version"])
+        assert r.held_by == []
+        # the next window on the person's clock: nobody answers, it closes by itself and the seat passes
+        window = clocked_window(ws)
+        assert window is not None, "no second response window reached the person"
+        version = window["version"]
         recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version, limit=50)
         passed = [e[1] for e in r.game.log if e[0] == "act"][-5:]
         assert any(a.seat == 0 and a.kind == "pass" for a in passed)

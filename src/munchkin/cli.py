@@ -6,9 +6,11 @@ that `play` reads and that saved games and scenarios are written in.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import secrets
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +21,7 @@ from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperOption
 
 from munchkin.agents.base import Agent, make_agent
 from munchkin.cards.loader import CardError, available_sets, load_set
@@ -28,6 +31,7 @@ from munchkin.engine.cards import CardDef
 from munchkin.engine.game import Game, Options, Setup, declared_sexes
 from munchkin.engine.state import Player
 from munchkin.engine.view import narrate
+from munchkin.menu import Entry, build_menu
 from munchkin.simulate import NAMES
 
 app = typer.Typer(
@@ -38,6 +42,22 @@ app = typer.Typer(
 )
 cards_app = typer.Typer(help="Check and list the card sets.", no_args_is_help=True)
 app.add_typer(cards_app, name="cards")
+
+
+def _flags_show_no_type() -> None:
+    """typer's --help printed "<bool>" after every on/off flag ("--check <bool>", "--help <bool>")
+    as if it took a value: a flag shows no type; options that take a value keep theirs."""
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None:  # a typer without this hook: nothing to mend
+        return
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag and not self.count else shown(self, ctx)
+
+    setattr(TyperOption, "display_type_rich", display_type_rich)  # noqa: B010 - mypy refuses a method assignment
+
+
+_flags_show_no_type()
 
 AGENTS = ("random", "heuristic")
 
@@ -232,7 +252,10 @@ PHASES = {
 
 HELP = """\
 How to answer:
-  a number        the action with that number in the list
+  a number        the choice with that number in the list: a move is made at
+                  once; a group ("Play a card ...", "Ask for help ...") lists
+                  its own choices next (the card, then whom, then what with)
+  0 or back       back to the list before
   an action text  any listed text, in any case, e.g. "kick open the door",
                   "play Magic Missile", "pass"; shorthand works too, e.g.
                   "berserk discarding Thief, Wandering Monster" or
@@ -308,8 +331,8 @@ class Seat:
 
     def decide(self) -> None:
         g = self.g
+        path: list[str] = []  # the groups of the staged moves opened so far (show() listed the top level)
         while True:
-            legal = g.legal_actions(self.me)
             line = self.read()
             low = line.lower()
             if not line:
@@ -321,6 +344,13 @@ class Seat:
                 continue
             if low in ("show", "table"):
                 self.show()
+                path = []
+                continue
+            if low in ("0", "back") and path:
+                path, _ = self.list_moves(path[:-1])
+                continue
+            if low == "back":
+                self.error("this is the first list already: choose a number, or type an action")
                 continue
             if low == "save" or low.startswith("save "):
                 self.save(line[4:].strip())
@@ -330,11 +360,16 @@ class Seat:
                 continue
             try:
                 if line.isdigit():
+                    path, entries = build_menu(g, self.me).find(path)
                     i = int(line)
-                    if not 1 <= i <= len(legal):
-                        self.error(f"choose a number from 1 to {len(legal)}")
+                    if not 1 <= i <= len(entries):
+                        self.error(f"choose a number from 1 to {len(entries)}" + (", or 0 to go back" if path else ""))
                         continue
-                    g.apply(legal[i - 1])
+                    chosen = entries[i - 1]
+                    if chosen.type == "group":
+                        path, _ = self.list_moves([*path, chosen.id])
+                        continue
+                    g.play(chosen.text, self.me)
                 else:
                     g.play(line, self.me)
             except MunchkinError as exc:
@@ -363,9 +398,12 @@ class Seat:
         if not cards:
             self.error(f"no card is named {name!r}")
             return
+        from munchkin.cards.face import card_face, face_text
+
         d = g.cdef[cards[0]]
         self.out.print(f"[bold]{escape(d.name)}[/bold] ({d.deck.capitalize()} card: {escape(card_summary(d))})")
-        self.out.print(f"  {escape(d.text)}")
+        for ln in face_text(card_face(d))[1:]:  # the face's own heading says less than the summary above
+            self.out.print(escape(ln))
 
     # ------------------------------------------------------------------ what the person sees
     def cards(self, cs: list[int]) -> str:
@@ -492,13 +530,34 @@ class Seat:
         )
         self.show_combat()
         o.print(f"[bold]{escape(self.situation())}[/bold]")
-        legal = g.legal_actions(self.me)
-        width = len(str(len(legal)))
-        for i, a in enumerate(legal, 1):
-            text = g.text(a)
-            if a.kind == "choose" and a.flag and a.flag not in text:  # a worded option the text leaves out
-                text += f" [{a.flag}]"
-            o.print(f"  {i:>{width}}. {escape(text)}")
+        self.list_moves([])
+
+    def list_moves(self, path: list[str]) -> tuple[list[str], list[Entry]]:
+        """Number the choices of one stage of the person's staged moves (the top level for []):
+        a move with its meaning, a group with what it holds; 0 goes back a stage. Returns the part
+        of the path that still leads somewhere, and the stage's entries."""
+        menu = build_menu(self.g, self.me)
+        path, entries = menu.find(path)
+        o = self.out
+        if path:
+            crumbs: list[str] = []
+            stage = menu.entries
+            for gid in path:  # the groups opened, by their words
+                group = next(e for e in stage if e.id == gid)
+                crumbs.append(group.label)
+                stage = group.entries
+            o.print(f"[bold]{escape(' > '.join(crumbs))}[/bold] (0 goes back):")
+        width = len(str(len(entries)))
+        for i, e in enumerate(entries, 1):
+            if e.type == "group":
+                n = len(e.moves())
+                o.print(f"  {i:>{width}}. {escape(e.label)} > ({_plural(n, 'choice')}) — {escape(e.meaning)}")
+            else:
+                typed = " " + escape(f"[{e.text}]") if e.label != e.text else ""
+                o.print(f"  {i:>{width}}. {escape(e.label)} — {escape(e.meaning)}{typed}")
+        if path:
+            o.print(f"  {0:>{width}}. back")
+        return path, entries
 
     def show_narration(self) -> None:
         lines = narrate(self.g, self.me, self.seen)
@@ -632,8 +691,16 @@ class Seat:
             o.print(f"[bold]{escape(names)} {'wins' if len(g.winners) == 1 else 'win'} the game![/bold]{you}")
         elif g.capped:
             o.print(f"The game stopped at the turn cap ({g.turn} turns): no winner.")
-        for q in sorted(g.players, key=lambda q: -q.level):
-            o.print(f"  {escape(q.name)}: Level {q.level}")
+        from munchkin.story import figures_text, game_story, sparkline  # the end only: imported here
+
+        story = game_story(g)
+        top = story["winning_level"]
+        winners = set(story["winners"])
+        o.print(f"Levels over {story['turns']} turns (each bar is a Level from 1 to {top}), and a few figures:")
+        for p in sorted(story["players"], key=lambda p: (p["seat"] not in winners, -p["level"], p["seat"])):
+            star = "★ " if p["seat"] in winners else "  "
+            o.print(f"{star}[bold]{escape(p['name'])}[/bold]: Level {p['level']}  {sparkline(p['levels'], top)}")
+            o.print(f"    {escape(figures_text(p))}.", highlight=False)
 
 
 @app.command()
@@ -743,6 +810,7 @@ def serve(
     for flag, value in figures.items():
         if not math.isfinite(value):
             raise typer.BadParameter(f"must be a finite number, not {value}", param_hint=flag)
+    sock = _listen_socket(host, port)  # before the address is announced: a port in use is said plainly
     url = database_url(data, db)
     shown = url if db is None else url.split("@")[-1]
     print(f"Munchkin table: http://{host}:{port}/  (games stored in {shown})", flush=True)
@@ -754,7 +822,31 @@ def serve(
         expire_idle_hours=expire_idle,
         replays_per_second=replays_per_second,
     )
-    uvicorn.run(create_app(url, settings), host=host, port=port, log_level="warning", ws_max_size=65536)
+    config = uvicorn.Config(create_app(url, settings), host=host, port=port, log_level="warning", ws_max_size=65536)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen_socket(host: str, port: int) -> socket.socket:
+    """The server's listening socket, bound here so that a port in use or a host that is not this
+    machine's is one clear line and the flag to change (exit 1), never a traceback."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            other = port + 1 if port < 65535 else port - 1
+            why = f"port {port} is already in use on {host}: choose another one with --port, e.g. --port {other}"
+        elif exc.errno == errno.EACCES:
+            why = f"this user may not listen on port {port}: choose one above 1023 with --port"
+        else:
+            why = f"cannot listen on {host} port {port} ({exc.strerror or exc}): check --host and --port"
+        typer.echo(f"Error: {why}", err=True)
+        raise typer.Exit(1) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 # ====================================================================== simulate

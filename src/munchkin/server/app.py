@@ -15,15 +15,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from munchkin.engine.actions import MunchkinError
+from munchkin.help import HelpNotFound, help_page, not_found_page
 from munchkin.server.config import MAX_PAGE, ServerSettings
 from munchkin.server.guard import BodyGuard, CreationLimits, Pacer, json_too_deep, retry_after, too_deep_message
 from munchkin.server.hub import Hub, available_sets
 from munchkin.server.models import OptionsIn, SeatIn, TableIn
+from munchkin.server.pages import page_error_page, page_missing_page, table_missing_page
 from munchkin.server.store import Store
 from munchkin.server.tables import MAX_MESSAGE, Client, TableRunner
 
@@ -73,9 +77,24 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
     def lobby() -> FileResponse:
         return FileResponse(STATIC / "lobby.html")
 
-    @app.get("/table/{table_id}", include_in_schema=False)
-    def table_page(table_id: str) -> FileResponse:
-        hub_of().row(table_id)
+    @app.get("/help", include_in_schema=False)
+    @app.get("/help/{topic}", include_in_schema=False)
+    def rules_help(topic: str = "") -> HTMLResponse:
+        """The rules help: the index, an edition's (or a mix's: /help/star,deluxe) rules, the notation."""
+        try:
+            return HTMLResponse(help_page(topic))
+        except HelpNotFound as exc:
+            return HTMLResponse(not_found_page(str(exc)), status_code=404)
+
+    @app.get("/table/{table_id}", include_in_schema=False, response_model=None)
+    def table_page(table_id: str) -> FileResponse | HTMLResponse:
+        """The table page; for a table that does not exist, a page saying so (a browser asked)."""
+        try:
+            hub_of().row(table_id)
+        except HTTPException as exc:
+            if exc.status_code != 404:
+                raise
+            return HTMLResponse(table_missing_page(table_id), status_code=404)
         return FileResponse(STATIC / "table.html")
 
     @app.get("/api/sets")
@@ -117,6 +136,30 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
             for s, t in sorted(tokens.items())
         ]
         return {"table": runner.summary(), "links": links, "watch": f"/table/{runner.id}"}
+
+    card_catalogs: dict[tuple[str, ...], tuple[bytes, bytes, str]] = {}  # by the table's sets: body, gzipped, ETag
+
+    @app.get("/api/tables/{table_id}/cards")
+    async def cards(table_id: str, request: Request) -> Response:
+        """Every card definition of the table's sets, by lower-case name: public (it says nothing about
+        where any card is), made once per mix of sets in a worker thread, and cached by the browser."""
+        import gzip
+
+        from munchkin.cards.face import sets_catalog
+
+        sets = tuple(hub_of().row(table_id).config.get("sets") or ())
+        hit = card_catalogs.get(sets)
+        if hit is None:
+            body = json.dumps(await asyncio.to_thread(sets_catalog, list(sets)), separators=(",", ":")).encode()
+            tag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+            hit = card_catalogs[sets] = (body, gzip.compress(body, 6), tag)
+        body, packed, tag = hit
+        headers = {"ETag": tag, "Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
+        if tag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            return Response(packed, media_type="application/json", headers={**headers, "Content-Encoding": "gzip"})
+        return Response(body, media_type="application/json", headers=headers)
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str) -> Response:
@@ -172,6 +215,7 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
                 "seed": runner.seed if runner.seed_chosen else None,
                 "away_seconds": runner.away_seconds,
                 "turn_clock": runner.turn_clock,
+                "allow_wait": runner.allow_wait,
             }
         )
         runner.join(client)
@@ -188,6 +232,16 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
             pass
         finally:
             runner.leave(client)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """The JSON API and static files answer JSON as before; any other address is a page a
+        person opened in a browser, so the refusal is a page too, with the way to the lobby."""
+        path = request.url.path
+        if path.startswith(("/api/", "/static/", "/ws/")) or path == "/api":
+            return await http_exception_handler(request, exc)
+        body = page_missing_page(path) if exc.status_code == 404 else page_error_page(exc.status_code, str(exc.detail))
+        return HTMLResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(MunchkinError)
     async def munchkin_error(_request: Any, exc: MunchkinError) -> JSONResponse:
@@ -237,15 +291,15 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
             log.exception("table %s: action %r failed", runner.id, action)
             return error(f"the server could not take that action ({type(exc).__name__}); please report it")
         return None
-    if kind == "more_time":
+    if kind in ("wait", "more_time"):  # "more_time", the older client's word, is answered as Wait!
         if client.seat is None:
-            return error("spectators cannot ask for more time")
+            return error("spectators cannot say Wait!: only a person in the window can hold it")
         try:
-            runner.ask_more_time(client.seat)
+            runner.hold(client.seat)
         except MunchkinError as exc:
             return error(str(exc))
         return None
-    return error(f"unknown message type {kind!r}; expected act, more_time or ping")
+    return error(f"unknown message type {kind!r}; expected act, wait or ping")
 
 
 def refuse_binary(client: Client) -> dict[str, Any] | None:

@@ -151,6 +151,7 @@ class Hub:
             spec.seed,
             away_seconds=spec.away_seconds,
             turn_clock=spec.turn_clock,
+            allow_wait=spec.allow_wait,
         )
         try:
             runner = TableRunner(row, self.store, self.turn, fresh=True)

@@ -8,6 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from munchkin.server.guard import clean_name, look_alike
 
+WINDOW_SECONDS = 15.0  # the default response window when people are seated: time to read a card and decide
+FAST_WINDOW_SECONDS = 2.6  # the rulebook's window, for bot tables and fast players
+
 SetId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9][a-z0-9-]*$")]
 
 
@@ -50,7 +53,11 @@ class TableIn(BaseModel):
     sets: list[SetId] = Field(default_factory=lambda: ["deluxe"], min_length=1, max_length=4)
     seats: list[SeatIn] = Field(min_length=3, max_length=6)
     options: OptionsIn = Field(default_factory=OptionsIn)
-    window_seconds: float = Field(default=2.6, ge=0.5, le=30)
+    # the response window's countdown for people answering others' moments (docs/server.md: why 15 s;
+    # the rulebook's 2.6 s suits fast players); a person's own decisions never run on it
+    window_seconds: float = Field(default=WINDOW_SECONDS, ge=0.5, le=60)
+    # may a person on a window's clock say Wait! and hold the window until they play or pass
+    allow_wait: bool = True
     bot_delay: float = Field(default=0.6, ge=0, le=5)
     seed: int | None = Field(default=None, ge=0, le=2**31)
     # how long a person may be disconnected before a bot plays their seat

@@ -26,11 +26,13 @@ from munchkin.agents.base import Agent, make_agent
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.chance import RecordedChance, SystemChance
-from munchkin.engine.game import Game, Options, Setup, declared_sexes
+from munchkin.engine.game import WINNING_LEVEL, Game, Options, Setup, declared_sexes
 from munchkin.engine.notation import parse
 from munchkin.engine.state import CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
 from munchkin.engine.view import narrate
+from munchkin.menu import build_menu
 from munchkin.server.store import DamagedTable, SeatRow, Store, TableRow, now, token_hash
+from munchkin.story import game_story
 
 log = logging.getLogger("munchkin.server")
 
@@ -171,6 +173,7 @@ class TableRunner:
         self.store = store
         cfg = row.config
         self.window_seconds = float(cfg["window_seconds"])
+        self.allow_wait = bool(cfg.get("allow_wait", True))  # may a person hold a window by saying Wait!
         self.bot_delay = float(cfg["bot_delay"])
         self.away_seconds = float(cfg.get("away_seconds", AWAY_SECONDS))
         clock = cfg.get("turn_clock")
@@ -198,9 +201,11 @@ class TableRunner:
         self.changed_at = time.time()  # wall time of the last committed change, for latency figures
         self.decided_at = time.monotonic()  # when the game began waiting on its current decision
         self.committed_version = -1
-        self.deadline: float | None = None  # monotonic time a response window closes
-        self.window_prompt: tuple[str, frozenset[int]] | None = None
-        self.more_time: set[int] = set()
+        self.deadline: float | None = None  # monotonic time a response window closes (None: no countdown)
+        self.window_prompt: tuple[str, frozenset[int]] | None = None  # the window's kind and seats on its clock
+        self.held_by: list[int] = []  # seats holding the window now (they said Wait!), in the order they said it
+        self.waited: set[int] = set()  # seats that have said Wait! in this round of the window
+        self.paused_left: float | None = None  # seconds the countdown had left when the window was held
         self.away_since: dict[int, float] = {s: time.monotonic() for s in self.humans}  # seats nobody is at
         self.shown_stand_ins: frozenset[int] = frozenset()  # the stand-ins everyone has been told of
         self.wake = asyncio.Event()
@@ -210,6 +215,7 @@ class TableRunner:
         self.broken = False  # the stored game could not be rebuilt: there is no game to show
         self.unreplayed = not fresh  # a table from the database: its game is rebuilt on first use
         self._view_cache: dict[int | None, tuple[int, str]] = {}
+        self._story: dict[str, Any] | None = None  # the finished game's story (munchkin.story), told once
         self.game: Game
         if fresh:  # a new table: its deal is stored with its row (`Store.create_table(row, deal_chance())`)
             self.game = Game(self.setup)
@@ -368,10 +374,11 @@ class TableRunner:
         return min(times) if times else None
 
     def _clocked_seats(self) -> list[int]:
+        """Connected people whose own decision the game waits on: what a turn clock (if any) hurries."""
         g = self.game
-        if g.over or g.prompt.kind in WINDOW_KINDS:
+        if g.over:
             return []
-        return [s for s in g.to_act if s in self.humans and s not in self.away_since]
+        return [s for s in g.deciding() if s in self.humans and s not in self.away_since]
 
     def _clock_expired(self) -> int | None:
         """A connected person's own decision that has outlasted the table's turn clock (if it has one)."""
@@ -380,12 +387,26 @@ class TableRunner:
         seats = self._clocked_seats()
         return seats[0] if seats else None
 
-    def _window_expired(self) -> None:
-        """Time is up: everyone still in the window passes."""
+    def _window_seats(self) -> frozenset[int]:
+        """The people a response window's clock runs for: those waited on in someone else's moment
+        (interfering in another's fight, answering another's Curse or roll, the end-of-turn window).
+        A person's own decision never runs on it, nor a seat a bot is standing in for."""
         g = self.game
-        for seat in [s for s in g.to_act if s in self.humans]:
-            if g.over or g.prompt.kind not in WINDOW_KINDS or seat not in g.to_act:
+        if g.over or g.prompt.kind not in WINDOW_KINDS:
+            return frozenset()
+        own = g.deciding()
+        standing = self._stand_ins()
+        return frozenset(s for s in g.to_act if s in self.humans and s not in standing and s not in own)
+
+    def _window_expired(self) -> None:
+        """Time is up: everyone still on the window's clock passes (never the one whose moment it is)."""
+        g = self.game
+        kind = g.prompt.kind
+        for seat in sorted(self._window_seats()):
+            if g.over or g.prompt.kind != kind:
                 break
+            if seat not in self._window_seats():
+                continue
             p = next((a for a in g.legal_actions(seat) if a.kind == A.PASS), None)
             if p is not None:
                 g.apply(p)
@@ -393,29 +414,68 @@ class TableRunner:
         self._commit()
 
     def _window_clock(self) -> None:
-        """Start the countdown when a window opens or someone plays into it; passes do not restart it."""
+        """Start the countdown when a window opens or someone plays into it (passes do not restart it);
+        keep it stopped while someone holds the window, and let it run on when the last holder has
+        played, passed or gone away (a new round's countdown in full, else from where it stood)."""
         g = self.game
         kind = g.prompt.kind
-        standing = self._stand_ins()
-        waiting = frozenset(s for s in g.to_act if s in self.humans and s not in standing)
-        if g.over or kind not in WINDOW_KINDS or not waiting:
-            self.deadline = None
-            self.window_prompt = None
+        clocked = self._window_seats()
+        if not clocked:
+            self.deadline = self.paused_left = self.window_prompt = None
+            self.held_by, self.waited = [], set()
             return
         prev = self.window_prompt
         last = next((e[1] for e in reversed(g.log) if e[0] in ("act", "forced")), None)
         fresh = (
             prev is None
             or prev[0] != kind
-            or not waiting <= prev[1]
+            or not clocked <= prev[1]
             or last is None
             or last.kind != A.PASS
-            or self.deadline is None
+            or (self.deadline is None and self.paused_left is None)
         )
-        if fresh:
-            self.deadline = time.monotonic() + self.window_seconds
-            self.more_time = set()
-        self.window_prompt = (kind, waiting)
+        if fresh:  # a new round of the window: a new countdown, and everyone may say Wait! again
+            # but a hold lasts until its holder plays or passes: another's play into the window does not end it
+            same = prev is not None and prev[0] == kind
+            keep = [s for s in self.held_by if same and s in clocked and (last is None or last.seat != s)]
+            self.held_by, self.waited = keep, set(keep)
+            if keep:  # still held: the new round's full countdown starts when the last hold ends
+                self.deadline, self.paused_left = None, self.window_seconds
+            else:
+                self.deadline, self.paused_left = time.monotonic() + self.window_seconds, None
+        else:
+            self._keep_holds(clocked)
+        self.window_prompt = (kind, clocked)
+
+    def _keep_holds(self, clocked: frozenset[int]) -> None:
+        """Holds end for those no longer on the window's clock; with none left, the countdown runs on
+        from where it stood when the window was held."""
+        self.held_by = [s for s in self.held_by if s in clocked]
+        if not self.held_by and self.paused_left is not None:
+            self.deadline = time.monotonic() + self.paused_left
+            self.paused_left = None
+
+    def hold(self, seat: int) -> None:
+        """Wait!: a person on a window's clock stops its countdown until they play or pass, once per
+        round of the window. Raises MunchkinError (nothing changed) when they may not."""
+        g = self.game
+        if not self.allow_wait:
+            raise MunchkinError("this table does not allow Wait!: its response windows always run on the clock")
+        if g.over or g.prompt.kind not in WINDOW_KINDS or seat not in g.to_act:
+            raise MunchkinError("no response window is waiting on you")
+        if seat in g.deciding():
+            raise MunchkinError("this is your own decision: the table waits for you anyway, no need to say Wait!")
+        if seat not in self._window_seats():
+            raise MunchkinError("no response window is waiting on you")
+        if seat in self.waited:
+            raise MunchkinError("you have already said Wait! in this window: play or pass")
+        self.waited.add(seat)
+        self.held_by.append(seat)
+        if self.deadline is not None:
+            self.paused_left = max(0.0, self.deadline - time.monotonic())
+            self.deadline = None
+        self._touch_all()
+        self.wake.set()
 
     # ------------------------------------------------------------------ people
     def act(self, seat: int, text: str, version: int) -> None:
@@ -438,17 +498,6 @@ class TableRunner:
         else:
             g.apply_sequence(acts)
         self._commit()
-        self.wake.set()
-
-    def ask_more_time(self, seat: int) -> None:
-        g = self.game
-        if self.deadline is None or seat not in g.to_act or seat not in self.humans:
-            raise MunchkinError("no response window is waiting on you")
-        if seat in self.more_time:
-            raise MunchkinError("you have already asked for more time in this window")
-        self.more_time.add(seat)
-        self.deadline += self.window_seconds
-        self._touch_all()
         self.wake.set()
 
     # ------------------------------------------------------------------ commit & broadcast
@@ -513,7 +562,8 @@ class TableRunner:
                 for a in g.legal_actions(seat):
                     cards = [x for x in (a.card, a.monster, *a.cards) if x >= 0]
                     actions.append({"text": g.text(a), "kind": a.kind, "cards": cards})
-            body = json.dumps({"view": view, "actions": actions})
+            menu = build_menu(g, seat, view).to_json() if actions and seat is not None else None
+            body = json.dumps({"view": view, "actions": actions, "menu": menu})
             cached = (g.version, body)
             self._view_cache[seat] = cached
         lines = narrate(g, seat, c.event_pos)
@@ -528,20 +578,40 @@ class TableRunner:
             "seats": self.seat_list(),
             "replay": f"/api/tables/{self.id}/replay" if g.over else None,
             "stopped": self.failed or None,
+            "winning_level": WINNING_LEVEL,
+            "story": self._game_story() if g.over else None,
         }
         c.lines += len(lines)
         return json.dumps(extra)[:-1] + ", " + cached[1][1:]  # splice in the cached view: one encoding per version
 
+    def _game_story(self) -> dict[str, Any]:
+        """The finished game's Levels turn by turn and figures, from its public events; computed once."""
+        if self._story is None:
+            self._story = game_story(self.game)
+        return self._story
+
     def _window_info(self) -> dict[str, Any] | None:
-        if self.deadline is None or self.game.over:
-            return None
+        """The response window waiting on people, as everyone may see it: whose moment it is, who is on
+        its clock and how long is left (None: no countdown), who holds it (said Wait!), who has."""
         g = self.game
+        if g.over or g.prompt.kind not in WINDOW_KINDS:
+            return None
+        waiting = [s for s in g.to_act if s in self.humans]
+        if not waiting:
+            return None
+        clocked = self._window_seats()
+        left = self.paused_left if self.held_by else None
         return {
             "kind": g.prompt.kind,
             "seconds": self.window_seconds,
-            "remaining": round(max(0.0, self.deadline - time.monotonic()), 2),
-            "waiting": [s for s in g.to_act if s in self.humans],
-            "more_time_used": sorted(self.more_time),
+            "remaining": None if self.deadline is None else round(max(0.0, self.deadline - time.monotonic()), 2),
+            "waiting": waiting,
+            "deciding": list(g.deciding()),
+            "clocked": [s for s in g.to_act if s in clocked],
+            "held_by": list(self.held_by),
+            "held_left": None if left is None else round(left, 2),
+            "waited": sorted(self.waited),
+            "allow_wait": self.allow_wait,
         }
 
     def seat_list(self) -> list[dict[str, Any]]:
@@ -595,6 +665,9 @@ class TableRunner:
             c.task.cancel()
         if c.seat is not None and c.seat in self.humans and c.seat not in self._connected():
             self.away_since[c.seat] = time.monotonic()
+            if c.seat in self.held_by:  # a window held by someone who went away must not wait for ever
+                self.held_by.remove(c.seat)
+                self._keep_holds(frozenset(self.held_by))
             self.row.updated = time.time()
             with contextlib.suppress(Exception):  # a visit counts against expiry; losing it is harmless
                 self.store.touch(self.id)
@@ -651,6 +724,7 @@ def table_summary(
         "turn": r.turn + 1,
         "created": r.created,
         "window_seconds": cfg.get("window_seconds"),
+        "allow_wait": cfg.get("allow_wait", True),
         "away_seconds": cfg.get("away_seconds", AWAY_SECONDS),
         "turn_clock": cfg.get("turn_clock"),
         "seed": cfg.get("seed") if cfg.get("seed_chosen") else None,
@@ -681,6 +755,7 @@ def new_table_row(
     seed: int | None,
     away_seconds: float = AWAY_SECONDS,
     turn_clock: float | None = None,
+    allow_wait: bool = True,
 ) -> tuple[TableRow, dict[int, str]]:
     """A fresh table and the secret token of each person's seat. Without a chosen seed the table keeps
     no seed at all: its chance comes from the operating system and is stored outcome by outcome."""
@@ -703,6 +778,7 @@ def new_table_row(
         "bot_delay": bot_delay,
         "away_seconds": away_seconds,
         "turn_clock": turn_clock,
+        "allow_wait": allow_wait,
     }
     if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn by the game
         cfg["sexes"] = [s.get("sex") for s in seats]

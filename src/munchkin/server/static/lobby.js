@@ -117,7 +117,7 @@
       el("div", { class: "field" }, el("label", { for: sex.id }, "Character's sex"), sex),
       el(
         "div",
-        { class: "field house-field" },
+        { class: "field house-field", hidden: !harryPotterChosen() }, // only with the Harry Potter set
         el("label", { for: house.id }, "House ", el("span", { class: "hint" }, "(Harry Potter)")),
         house
       ),
@@ -133,6 +133,17 @@
       if (name.dataset.auto) name.value = defaultName(i, kindSel.value);
     });
     return row;
+  }
+
+  /** Is the Harry Potter set ticked? Houses belong to it: the House choice shows only then. */
+  function harryPotterChosen() {
+    const box = document.getElementById("set-harry-potter");
+    return !!box && box.checked;
+  }
+
+  function syncHouseFields() {
+    const on = harryPotterChosen();
+    for (const f of seatRows.querySelectorAll(".house-field")) f.hidden = !on;
   }
 
   function syncSeatRows() {
@@ -160,7 +171,7 @@
     const lower = seats.map((s) => s.name.toLowerCase());
     if (new Set(lower).size !== lower.length) problems.push("seat names must all be different");
     const windowSeconds = parseFloat($("window-seconds").value);
-    if (!(windowSeconds >= 0.5 && windowSeconds <= 30)) problems.push("the response window must be 0.5 to 30 seconds");
+    if (!(windowSeconds >= 0.5 && windowSeconds <= 60)) problems.push("the response window must be 0.5 to 60 seconds");
     const botDelay = parseFloat($("bot-delay").value);
     if (!(botDelay >= 0 && botDelay <= 5)) problems.push("the bot delay must be 0 to 5 seconds");
     const seedInput = $("seed");
@@ -192,6 +203,7 @@
         seats,
         options: { listen_at_the_door: $("opt-listen").checked, shared_victories: $("opt-shared").checked },
         window_seconds: windowSeconds,
+        allow_wait: $("allow-wait").checked,
         bot_delay: botDelay,
         seed,
         away_seconds: awaySeconds,
@@ -401,7 +413,10 @@
             ? "■ Stopped"
             : `■ ${String(t.status || "unknown").replace(/^./, (c) => c.toUpperCase())}`;
     const watching = typeof t.spectators === "number" && t.spectators > 0 ? ` · ${t.spectators} watching` : "";
-    const clock = typeof t.turn_clock === "number" ? ` · turn clock ${t.turn_clock} s` : "";
+    const clock =
+      (typeof t.window_seconds === "number" ? ` · windows ${t.window_seconds} s` : "") +
+      (t.allow_wait === false ? " · no Wait!" : "") +
+      (typeof t.turn_clock === "number" ? ` · turn clock ${t.turn_clock} s` : "");
     const myLinks = mine ? mine.links : [];
     return el(
       "article",
@@ -619,6 +634,7 @@
 
   // ------------------------------------------------------------------ start
   seatCount.addEventListener("change", syncSeatRows);
+  $("sets").addEventListener("change", syncHouseFields); // a set ticked or unticked: the House choice follows
   seatCount.addEventListener("input", syncSeatRows);
   form.addEventListener("submit", onSubmit);
   for (const r of document.querySelectorAll('input[name="table-status"]')) {
@@ -637,7 +653,7 @@
   }`;
   syncSeatRows();
   renderMyTables();
-  loadSets();
+  loadSets().then(syncHouseFields); // Harry Potter may be ticked from the start (a server with only that set)
   refreshTables();
   setInterval(refreshTables, REFRESH_MS);
 })();

@@ -56,24 +56,6 @@
     end_window: "Before the next turn",
   };
 
-  // Action groups, in display order. `kinds` in the order the buttons appear.
-  const GROUPS = [
-    {
-      key: "flow",
-      title: "Main moves",
-      kinds: ["ready", "kick", "resurrect", "keep", "trouble", "loot", "end", "pass", "run", "flee_from", "sacrifice", "decline", "choose", "take"],
-    },
-    { key: "help", title: "Help & bribes", kinds: ["ask", "volunteer", "accept", "refuse", "back_out"] },
-    { key: "play", title: "Play a card", kinds: ["play"] },
-    { key: "powers", title: "Class & race powers", kinds: ["berserk", "turning", "flight", "charm", "backstab", "steal", "use"] },
-    { key: "items", title: "Items & trades", kinds: ["equip", "unequip", "give", "trade"] },
-    { key: "discard", title: "Discard", kinds: ["discard"] },
-    { key: "sell", title: "Sell Items for levels", kinds: ["sell"], collapsed: true },
-  ];
-  const KIND_GROUP = {};
-  const KIND_ORDER = {};
-  for (const g of GROUPS) g.kinds.forEach((k, i) => ((KIND_GROUP[k] = g.key), (KIND_ORDER[k] = i)));
-
   // ------------------------------------------------------------------ state
   const S = {
     ws: null,
@@ -220,6 +202,45 @@
       return;
     }
     box.hidden = false;
+    if (S.refused) {
+      // no more tries: say why and what a person can do instead (shown once, not re-rendered each second)
+      if (connKey === "refused") return;
+      connKey = "refused";
+      box.className = "conn-status down refused";
+      const lobby = el("a", { href: "/", id: "refused-lobby" }, "go to the lobby");
+      const watchHref = `/table/${encodeURIComponent(tableId)}`; // no token: a spectator's view
+      const watch = el("a", { href: watchHref, id: "refused-watch" }, "watch this table as a spectator");
+      const said = S.refused.said ? ` (the server says: ${S.refused.said})` : "";
+      if (FINAL_CLOSE[S.refused.code] === "token") {
+        fill(
+          box,
+          el(
+            "p",
+            { class: "conn-text", id: "refused-text" },
+            el("strong", null, "⚠ This seat link does not work"),
+            `${said}, so the page has stopped trying to connect. `,
+            "Ask the person who created the table to send you your seat's link again, or ",
+            watch,
+            ", or ",
+            lobby,
+            "."
+          )
+        );
+      } else {
+        fill(
+          box,
+          el(
+            "p",
+            { class: "conn-text", id: "refused-text" },
+            el("strong", null, "⚠ This table does not exist"),
+            `${said}: it may have expired after standing idle, so the page has stopped trying to connect. You can `,
+            lobby,
+            " to find or create another."
+          )
+        );
+      }
+      return;
+    }
     box.className = "conn-status down";
     if (!box.contains(retryBtn)) fill(box, connText, retryBtn);
     const secs = Math.max(0, Math.ceil((S.retryAt - Date.now()) / 1000));
@@ -248,9 +269,15 @@
     return `${proto}//${location.host}/ws/${encodeURIComponent(tableId)}${token ? "?token=" + encodeURIComponent(token) : ""}`;
   }
 
+  // Close codes after which reconnecting cannot help (docs/server.md): 4403 a seat token not valid at
+  // this table, 4404 no such table (never made, or expired).
+  const FINAL_CLOSE = { 4403: "token", 4404: "table" };
+
   function connect() {
+    if (S.refused) return; // the server said no for good: "Retry now" and timers stay quiet
     clearTimeout(S.retryTimer);
     S.retryAt = 0;
+    S.refusedWith = "";
     if (S.ws) {
       S.ws.onclose = null;
       S.ws.onmessage = null;
@@ -287,8 +314,17 @@
       S.connected = false;
       S.ws = null;
       setPending(false); // also disables the moves until the connection is back
+      if (FINAL_CLOSE[ev.code]) {
+        // a bad seat token or a table that is gone: trying again cannot help, so stop and say what to do
+        clearTimeout(S.retryTimer);
+        S.retryAt = 0;
+        S.refused = { code: ev.code, said: S.refusedWith || ev.reason || "" };
+        renderConn();
+        return;
+      }
       let why = "";
-      if (ev.code >= 4000 && ev.code < 5000) why = `The server refused: ${ev.reason || "code " + ev.code}.`;
+      const refusal = S.refusedWith || ev.reason || "code " + ev.code;
+      if (ev.code >= 4000 && ev.code < 5000) why = `The server refused: ${refusal}.`;
       else if (ev.reason) why = `Closed: ${ev.reason}.`;
       scheduleReconnect(why);
     };
@@ -338,6 +374,11 @@
         break;
       case "error":
         setPending(false);
+        if (!S.connected) {
+          // refused before "hello": the socket closes next, and the banner says what to do instead
+          S.refusedWith = m.error || "";
+          break;
+        }
         showError(m.error || "the server refused that");
         restoreTyped();
         break;
@@ -387,6 +428,7 @@
     renderStopped();
     renderEnd();
     renderWindow();
+    if (window.MunchkinHelp) window.MunchkinHelp.renderSetup(view(), mySeat()); // help.js: character creation
     renderActions(openDetails);
     renderHand();
     renderCombat();
@@ -552,6 +594,7 @@
           : "Nobody won: the game stopped at the turn cap."
       ),
       iWon ? el("p", { class: "you-won" }, "That's you. Well looted!") : null,
+      typeof Look !== "undefined" ? Look.endStory(S.msg.story) : null,
       el(
         "p",
         { class: "end-links" },
@@ -569,10 +612,41 @@
       )
     );
     box.hidden = false;
+    if (typeof Look !== "undefined") Look.fitChart(); // the chart drawn at the width it is shown at
   }
 
-  // ---------------- response window
+  // ---------------- response window: whose moment it is, its clock, and Wait!
   let windowTick = null;
+  const OWN_WORDS = {
+    window: "Play a card, ask for help, or pass to let the fight go on.",
+    rolled: "Answer your roll with a card, or pass to let it stand.",
+    curse_window: "Cancel the Curse with a card, or pass to let it strike.",
+  };
+
+  /** Whose moment a window is, in words ("Lady Pointy's fight", "your fight"), or "" when nobody's. */
+  function windowMoment(w, v) {
+    const mine = (s) => !isSpectator() && s === mySeat();
+    const whose = (seats) => (seats.some(mine) ? "your" : `${namesList(seats)}'s`);
+    const fighters = ((v.combat && v.combat.fighters) || [])
+      .map((f) => (v.players || []).findIndex((p) => p.name === f.player))
+      .filter((s) => s >= 0);
+    if (w.kind === "window") {
+      if (!fighters.length) return "";
+      const [fighter, helper] = fighters;
+      if (helper !== undefined && mine(helper)) return `the fight you help ${playerName(fighter)} in`;
+      return `${whose([fighter])} fight` + (helper !== undefined ? ` (${playerName(helper)} helping)` : "");
+    }
+    if (w.kind === "rolled") {
+      const runner = (w.deciding || [])[0];
+      return runner !== undefined ? `${whose([runner])} Run Away roll` : fighters.length ? `${whose(fighters.slice(0, 1))} fight` : "";
+    }
+    if (w.kind === "curse_window") return (w.deciding || []).length ? `the Curse on ${namesList(w.deciding)}` : "";
+    return "";
+  }
+
+  function capitalized(text) {
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  }
 
   function renderWindow() {
     const panel = $("window-panel");
@@ -581,69 +655,115 @@
     clearInterval(windowTick);
     if (!w || !v || v.over) {
       panel.hidden = true;
-      panel.classList.remove("mine");
+      panel.classList.remove("mine", "own", "held");
       $("window-body").replaceChildren();
       return;
     }
+    const me = mySeat();
     const waiting = w.waiting || [];
-    const mine = !isSpectator() && waiting.includes(mySeat());
+    const clocked = w.clocked || [];
+    const heldBy = w.held_by || [];
+    const mine = !isSpectator() && waiting.includes(me);
+    const own = mine && (w.deciding || []).includes(me);
+    const onClock = mine && clocked.includes(me);
+    const counting = typeof w.remaining === "number";
+    const moment = windowMoment(w, v);
     const body = $("window-body");
     panel.hidden = false;
     panel.classList.toggle("mine", mine);
+    panel.classList.toggle("own", own);
+    panel.classList.toggle("held", heldBy.length > 0);
     const passListed = actions().some((a) => a.text === "pass");
-    const moreUsed = Array.isArray(w.more_time_used) ? w.more_time_used.includes(mySeat()) : !!w.more_time_used;
-    if (mine) {
-      $("window-heading").textContent = `⚑ Your answer — ${WINDOW_TITLES[w.kind] || "respond"}`;
-      const more = el(
-        "button",
-        { type: "button", id: "more-time", class: "more-time", disabled: moreUsed || !S.connected, dataset: { used: moreUsed ? "1" : "" } },
-        moreUsed ? "More time (used)" : `More time (+${Number(w.seconds || 0).toFixed(1)} s)`
+    const pass = mine && passListed ? actionButton({ text: "pass", kind: "pass", cards: [] }, "big pass", "Pass") : null;
+    const others = (seats) => seats.filter((s) => s !== me);
+    const held = heldBy.length
+      ? el(
+          "p",
+          { id: "window-held", class: "window-held", role: "status" },
+          heldBy.includes(me) && !isSpectator()
+            ? "You said Wait! The window waits until you play or pass."
+            : `Held by ${namesList(heldBy)}: the countdown waits until they play or pass.`
+        )
+      : null;
+    if (own) {
+      const whose = moment ? capitalized(moment) : "Your decision";
+      $("window-heading").textContent = `⚑ ${whose}: take your time`;
+      const also = others(waiting);
+      fill(
+        body,
+        el("p", { class: "window-prompt" }, OWN_WORDS[w.kind] || WINDOW_WORDS[w.kind] || `Answer now (${w.kind}).`),
+        el("p", { id: "window-no-clock", class: "window-no-clock" }, "No countdown: this is your own decision and the table waits for you."),
+        el("div", { class: "window-buttons" }, pass),
+        also.length ? el("p", { class: "hint" }, `${capitalized(namesList(also))} may still answer meanwhile.`) : null,
+        held,
+        el("p", { class: "hint" }, "Cards you can play are under Your moves.")
       );
-      more.addEventListener("click", () => {
-        if (send({ type: "more_time" })) {
-          more.disabled = true;
-          more.dataset.used = "1";
-        }
-      });
+    } else if (mine) {
+      $("window-heading").textContent = `⚑ Your answer — ${moment ? capitalized(moment) : WINDOW_TITLES[w.kind] || "respond"}`;
+      const used = (w.waited || []).includes(me);
+      const holding = heldBy.includes(me);
+      let wait = null;
+      if (w.allow_wait && onClock) {
+        wait = el(
+          "button",
+          { type: "button", id: "wait-button", class: "wait-button", disabled: used || holding || !S.connected, dataset: { used: used ? "1" : "" } },
+          holding ? "Holding…" : used ? "Wait! (used)" : "Wait!"
+        );
+        wait.title = "Stop the countdown until you play or pass (once per window)";
+        wait.addEventListener("click", () => {
+          if (send({ type: "wait" })) {
+            wait.disabled = true;
+            wait.dataset.used = "1";
+          }
+        });
+      }
       fill(
         body,
         el("p", { class: "window-prompt" }, WINDOW_WORDS[w.kind] || `Answer now (${w.kind}).`),
+        counting
+          ? el(
+              "div",
+              { class: "countdown-row" },
+              el("span", { class: "countdown-label" }, "Time left:"),
+              el("span", { id: "window-countdown", class: "countdown", role: "timer", "aria-label": "seconds left" }, "…"),
+              el("span", { class: "countdown-bar", "aria-hidden": "true" }, el("span", { class: "countdown-fill" }))
+            )
+          : null,
+        held,
+        el("div", { class: "window-buttons" }, pass, wait),
+        others(waiting).length ? el("p", { class: "hint" }, `Also waiting for ${namesList(others(waiting))}.`) : null,
         el(
-          "div",
-          { class: "countdown-row" },
-          el("span", { class: "countdown-label" }, "Time left:"),
-          el("span", { id: "window-countdown", class: "countdown", role: "timer", "aria-label": "seconds left" }, "…"),
-          el("span", { class: "countdown-bar", "aria-hidden": "true" }, el("span", { class: "countdown-fill" }))
-        ),
-        el(
-          "div",
-          { class: "window-buttons" },
-          passListed ? actionButton({ text: "pass", kind: "pass", cards: [] }, "big pass", "Pass") : null,
-          more
-        ),
-        waiting.length > 1 ? el("p", { class: "hint" }, `Also waiting for ${namesList(waiting.filter((s) => s !== mySeat()))}.`) : null,
-        el("p", { class: "hint" }, "When the time runs out you pass automatically. Cards you can play are under Your moves.")
+          "p",
+          { class: "hint" },
+          "When the time runs out you pass. ",
+          w.allow_wait ? "Wait! stops the countdown until you play or pass, once per window. " : "Wait! is turned off at this table. ",
+          "Cards you can play are under Your moves."
+        )
       );
     } else {
-      $("window-heading").textContent = WINDOW_TITLES[w.kind] || "Response window";
+      $("window-heading").textContent = moment ? capitalized(moment) : WINDOW_TITLES[w.kind] || "Response window";
+      const deciding = (w.deciding || []).filter((s) => waiting.includes(s));
+      const answering = clocked.filter((s) => !deciding.includes(s));
       fill(
         body,
         el(
           "p",
           { id: "window-waiting", class: "window-waiting" },
-          waiting.length ? `Waiting for ${namesList(waiting)} to answer (` : "Waiting for answers (",
-          el("span", { class: "countdown", role: "timer" }, "…"),
-          ")."
-        )
+          deciding.length ? `${capitalized(namesList(deciding))} ${deciding.length > 1 ? "are" : "is"} deciding (no clock). ` : "",
+          answering.length ? `Waiting for ${namesList(answering)} to answer` : deciding.length ? "" : "Waiting for answers",
+          answering.length && counting ? [" (", el("span", { class: "countdown", role: "timer" }, "…"), ")"] : "",
+          answering.length || !deciding.length ? "." : ""
+        ),
+        held
       );
     }
     tickWindow();
-    windowTick = setInterval(tickWindow, 100);
+    if (counting) windowTick = setInterval(tickWindow, 100);
   }
 
   function tickWindow() {
     const w = S.msg && S.msg.window;
-    if (!w) return;
+    if (!w || typeof w.remaining !== "number") return;
     const left = Math.max(0, (S.windowDeadline - performance.now()) / 1000);
     const total = Math.max(Number(w.seconds) || 0, Number(w.remaining) || 0, 0.1);
     for (const n of document.querySelectorAll("#window-panel .countdown")) {
@@ -654,8 +774,16 @@
     if (left <= 0) clearInterval(windowTick);
   }
 
-  // ---------------- actions
+  // ---------------- actions (the staged menu itself is drawn by moves.js)
+  /** The plain-words meaning the seat's menu gives this action text ("" if none). */
+  function moveMeaning(text) {
+    const menu = S.msg && S.msg.menu;
+    const m = menu && typeof Moves !== "undefined" ? Moves.leaves(menu.entries).find((x) => x.text === text) : null;
+    return m ? m.meaning : "";
+  }
+
   function actionButton(a, extraClass, label) {
+    const meaning = moveMeaning(a.text);
     const b = el(
       "button",
       {
@@ -664,13 +792,14 @@
         dataset: { text: a.text, kind: a.kind },
         disabled: blocked(),
       },
-      label || a.text
+      el("span", { class: "move-label" }, label || a.text),
+      meaning ? el("span", { class: "move-meaning" }, meaning) : null
     );
     b.addEventListener("click", () => act(a.text));
     return b;
   }
 
-  function renderActions(openDetails) {
+  function renderActions() {
     const box = $("actions");
     const panel = $("actions-panel");
     const v = view();
@@ -680,37 +809,14 @@
       dl.replaceChildren();
       return;
     }
-    let list = actions();
+    const list = actions();
     fill(dl, list.map((a) => el("option", { value: a.text })));
-    const w = S.msg && S.msg.window;
-    const passInWindow = w && (w.waiting || []).includes(mySeat()) && list.some((a) => a.text === "pass");
-    if (passInWindow) list = list.filter((a) => a.text !== "pass");
-    panel.classList.toggle("has-actions", list.length > 0 || passInWindow);
-
-    if (S.filter) {
-      const f = S.filter;
-      const hits =
-        f.type === "card"
-          ? list.filter((a) => a.cards.includes(f.id))
-          : list.filter((a) => a.text.toLowerCase().includes(f.name.toLowerCase()));
-      const clear = el("button", { type: "button", id: "clear-filter", class: "small" }, "Show all moves");
-      clear.addEventListener("click", () => {
-        S.filter = null;
-        render();
-        const first = document.querySelector("#actions button.action");
-        if (first) first.focus();
-      });
-      fill(
-        box,
-        el("div", { class: "filter-bar", role: "status" }, el("span", null, "Moves with ", el("strong", null, f.name), `: ${hits.length}.`), clear),
-        hits.length
-          ? el("div", { class: "action-list filtered" }, hits.map((a) => actionButton(a)))
-          : el("p", { class: "note" }, `Nothing to do with ${f.name} right now.`)
-      );
-      return;
-    }
-
-    if (!list.length) {
+    // a "pass" the window panel already offers is not repeated among the moves
+    const passInWindow = list.some((a) => a.text === "pass") && !!document.querySelector('#window-panel button.action[data-text="pass"]');
+    const omit = new Set(passInWindow ? ["pass"] : []);
+    const rest = list.filter((a) => !omit.has(a.text));
+    panel.classList.toggle("has-actions", list.length > 0);
+    if (!rest.length) {
       const toAct = (v && v.to_act) || [];
       fill(
         box,
@@ -728,88 +834,56 @@
       );
       return;
     }
-
-    const groups = new Map(GROUPS.map((g) => [g.key, []]));
-    groups.set("other", []);
-    for (const a of list) groups.get(KIND_GROUP[a.kind] || "other").push(a);
-    const sections = [];
-    for (const g of [...GROUPS, { key: "other", title: "Other" }]) {
-      const items = groups.get(g.key);
-      if (!items.length) continue;
-      items.sort((x, y) => (KIND_ORDER[x.kind] ?? 99) - (KIND_ORDER[y.kind] ?? 99));
-      if (g.collapsed) {
-        const key = "group-" + g.key;
-        sections.push(
-          el(
-            "details",
-            { class: `action-group group-${g.key}`, "data-key": key, open: openDetails.has(key) },
-            el("summary", null, `${g.title} (${plural(items.length, "way")})`),
-            el("div", { class: "action-list" }, items.map((a) => actionButton(a)))
-          )
-        );
-        continue;
+    const menu = (S.msg && S.msg.menu) || Moves.flatMenu(list);
+    let keep = null;
+    let key = "";
+    let bar = null;
+    if (S.filter) {
+      const f = S.filter;
+      keep = f.type === "card" ? (m) => (m.cards || []).includes(f.id) : (m) => m.text.toLowerCase().includes(f.name.toLowerCase());
+      key = f.type === "card" ? `card-${f.id}` : `name-${f.name}`;
+      const hits = Moves.leaves(menu.entries).filter((m) => !omit.has(m.text) && keep(m)).length;
+      const clear = el("button", { type: "button", id: "clear-filter", class: "small" }, "Show all moves");
+      clear.addEventListener("click", () => {
+        S.filter = null;
+        render();
+        const first = document.querySelector("#actions .menu-stage:not([hidden]) button");
+        if (first) first.focus();
+      });
+      bar = el("div", { class: "filter-bar", role: "status" }, el("span", null, "Moves with ", el("strong", null, f.name), `: ${hits}.`), clear);
+      if (!hits) {
+        fill(box, bar, el("p", { class: "note" }, `Nothing to do with ${f.name} right now.`));
+        return;
       }
-      let shown = items;
-      let deals = [];
-      if (g.key === "help") {
-        shown = items.filter((a) => !(a.kind === "ask" && / offering /.test(a.text)));
-        deals = items.filter((a) => a.kind === "ask" && / offering /.test(a.text));
-      }
-      const title = g.key === "flow" && v && v.active !== mySeat() ? "Answer" : g.title;
-      sections.push(
-        el(
-          "div",
-          { class: `action-group group-${g.key}`, role: "group", "aria-label": title },
-          el("h3", null, title),
-          shown.length ? buttonsWithBuckets(shown, g.key === "flow" ? "main" : "", openDetails) : null,
-          deals.length
-            ? el(
-                "details",
-                { class: "sub-group", "data-key": "help-deals", open: openDetails.has("help-deals") },
-                el("summary", null, `Ask for help with a bribe (${plural(deals.length, "offer")})`),
-                el("div", { class: "action-list" }, deals.map((a) => actionButton(a)))
-              )
-            : null
-        )
-      );
     }
-    fill(box, sections);
-  }
-
-  /** Buttons in a row; four or more "X discarding CARD" variants of one move fold into a <details>. */
-  function buttonsWithBuckets(list, extraClass, openDetails) {
-    const buckets = new Map();
-    for (const a of list) {
-      const i = a.kind === "sell" ? -1 : a.text.indexOf(" discarding ");
-      const key = i > 0 ? a.text.slice(0, i + " discarding".length) : "\u0000" + a.text;
-      if (!buckets.has(key)) buckets.set(key, []);
-      buckets.get(key).push(a);
-    }
-    const loose = [];
-    const folded = [];
-    for (const [key, items] of buckets) {
-      if (key.startsWith("\u0000") || items.length < 4) {
-        loose.push(...items);
-        continue;
-      }
-      const dkey = "bucket-" + key;
-      folded.push(
-        el(
-          "details",
-          { class: "sub-group", "data-key": dkey, open: openDetails.has(dkey) },
-          el("summary", null, `${key.charAt(0).toUpperCase()}${key.slice(1)} … (${plural(items.length, "choice")})`),
-          el("div", { class: "action-list" }, items.map((a) => actionButton(a, extraClass)))
-        )
-      );
-    }
-    return [loose.length ? el("div", { class: "action-list" }, loose.map((a) => actionButton(a, extraClass))) : null, folded];
+    const holder = el("div", { class: "menu" });
+    fill(box, bar, menu.title && !S.filter ? el("p", { class: "menu-title" }, menu.title) : null, holder);
+    Moves.render(holder, { menu, onAct: act, disabled: blocked(), omit, keep, key, rerender: renderActions });
   }
 
   // ---------------- cards
+  // cardface.js: the card faces and icons (null if that script did not load: names stay plain text)
+  const Faces = typeof CardFace === "undefined" ? null : CardFace;
+
+  /** A card's small kind icon (a Steed's own), with its word as the text alternative; null without the faces. */
+  function kindIcon(c) {
+    if (!Faces) return null;
+    const f = Faces.face(c.name);
+    return f ? Faces.icon(f.icon, f.kind_word) : Faces.icon(c.steed ? "steed" : c.kind, kindLabel(c.kind, c.word));
+  }
+
+  /** A hand tile: name, kind with its icon, and the figures that matter at a glance (Level, bonus, slot). */
   function cardBody(c, extra) {
+    const icon = kindIcon(c);
+    if (icon) {
+      icon.removeAttribute("role"); // the kind is written beside it
+      icon.removeAttribute("aria-label");
+      icon.setAttribute("aria-hidden", "true");
+    }
     return [
       el("span", { class: "card-name" }, c.name),
-      el("span", { class: "card-kind" }, [deckLabel(c.deck), kindLabel(c.kind, c.word)].filter(Boolean).join(" · ")),
+      el("span", { class: "card-kind" }, icon, [deckLabel(c.deck), kindLabel(c.kind, c.word)].filter(Boolean).join(" · ")),
+      Faces ? Faces.glanceNodes(c.name) : null,
       extra || null,
     ];
   }
@@ -834,14 +908,15 @@
       {
         type: "button",
         class: `table-card deck-${c.deck || "none"} kind-${c.kind}${usable.has(c.id) ? " usable" : ""}${selected ? " selected" : ""}`,
-        dataset: { cardId: c.id },
+        dataset: { cardId: c.id, card: c.name }, // data-card: hover, focus or tap opens its face (cardface.js)
         "aria-pressed": selected ? "true" : "false",
-        title: `${c.name} (${[deckLabel(c.deck), kindLabel(c.kind, c.word)].filter(Boolean).join(", ")})${usable.has(c.id) ? ": you can use it now" : ""}`,
       },
+      kindIcon(c),
       el("span", { class: "card-name" }, c.name),
       c.steed ? el("span", { class: "card-note steed" }, " (Steed)") : null,
       note ? el("span", { class: "card-note" }, note) : null,
-      usable.has(c.id) ? el("span", { class: "usable-mark", "aria-hidden": "true" }, " ✓") : null
+      usable.has(c.id) ? el("span", { class: "usable-mark", "aria-hidden": "true" }, " ✓") : null,
+      usable.has(c.id) ? el("span", { class: "visually-hidden" }, ": you can use it now") : null
     );
     b.addEventListener("click", () => selectCard(c));
     return b;
@@ -872,7 +947,7 @@
           {
             type: "button",
             class: `hand-card deck-${c.deck || "none"} kind-${c.kind}${can ? " usable" : ""}${selected ? " selected" : ""}`,
-            dataset: { cardId: c.id },
+            dataset: { cardId: c.id, card: c.name },
             "aria-pressed": selected ? "true" : "false",
           },
           cardBody(c, el("span", { class: "card-state" }, selected ? "▶ selected" : can ? "✓ can use now" : "not now"))
@@ -893,7 +968,7 @@
       el(
         "tbody",
         null,
-        parts.map(([label, value]) => el("tr", null, el("th", { scope: "row" }, label), el("td", null, signed(value))))
+        parts.map(([label, value]) => el("tr", null, el("th", { scope: "row" }, cardText(label)), el("td", null, signed(value))))
       )
     );
   }
@@ -904,6 +979,7 @@
     const c = v && v.combat;
     if (!c || !Object.keys(c).length || v.over) {
       panel.hidden = true;
+      if (typeof Look !== "undefined") Look.markCombat(null, null, S.version);
       return;
     }
     panel.hidden = false;
@@ -934,7 +1010,13 @@
       const selected = S.filter && S.filter.type === "name" && S.filter.name === base;
       const nameBtn = el(
         "button",
-        { type: "button", class: "monster-name" + (selected ? " selected" : ""), "aria-pressed": selected ? "true" : "false", title: "Show the moves that name this monster" },
+        {
+          type: "button",
+          class: "monster-name" + (selected ? " selected" : ""),
+          "aria-pressed": selected ? "true" : "false",
+          dataset: { card: base }, // its face opens on hover, focus or tap (cardface.js)
+        },
+        kindIcon({ name: base, kind: "monster" }),
         m.monster
       );
       nameBtn.addEventListener("click", () => {
@@ -971,12 +1053,18 @@
         )
       )
     );
+    if (typeof Look !== "undefined") Look.markCombat($("combat"), c, S.version); // highlight what was just played
   }
 
   // ---------------- players
   function chips(cards, usable, label, note) {
     if (!cards || !cards.length) return null;
-    return el("div", { class: "row" }, el("span", { class: "row-label" }, label), el("span", { class: "chips" }, cards.map((c) => tableCard(c, usable, note))));
+    return el("div", { class: "row" }, rowLabel(label), el("span", { class: "chips" }, cards.map((c) => tableCard(c, usable, note))));
+  }
+
+  /** A row's label; a card it names ("Races (Half-Breed)", "Cheat! on") opens that card's face. */
+  function rowLabel(label) {
+    return el("span", { class: "row-label" }, Faces ? Faces.linkify(label, true) : label);
   }
 
   // a Race, Class or Role row: its cards, or a word when there are none
@@ -984,7 +1072,7 @@
     return el(
       "div",
       { class: "row" },
-      el("span", { class: "row-label" }, label),
+      rowLabel(label),
       cards && cards.length
         ? el("span", { class: "chips" }, cards.map((c) => tableCard(c, usable)))
         : el("span", { class: "plain" }, none)
@@ -994,6 +1082,7 @@
   function renderPlayers() {
     const v = view();
     if (!v) return;
+    if (typeof Look !== "undefined") Look.renderTrack(v, S.msg, mySeat());
     const usable = usableCards();
     const seats = new Map(((S.msg && S.msg.seats) || []).map((s) => [s.seat, s]));
     const toAct = new Set(v.to_act || []);
@@ -1031,13 +1120,18 @@
             dataset: { seat: p.seat },
             "aria-label": `${p.name}${me ? " (you)" : ""}`,
           },
-          el("header", null, el("h3", null, p.name), el("span", { class: "badges" }, badges)),
+          el(
+            "header",
+            null,
+            el("h3", null, typeof Look !== "undefined" ? Look.token(p.seat, v.players) : null, p.name),
+            el("span", { class: "badges" }, badges)
+          ),
           el(
             "p",
             { class: "stats" },
             el("span", { class: "level" }, `Level ${p.level}`),
             el("span", null, p.sex === "male" ? "♂ male" : p.sex === "female" ? "♀ female" : p.sex || ""),
-            p.house ? el("span", { class: "house" }, p.house) : null,
+            p.house ? el("span", { class: "house" }, Faces ? Faces.ref(p.house, p.house, true) : p.house) : null,
             el("span", null, `${plural(p.hand_size, "card")} in hand`),
             who
               ? el(
@@ -1156,6 +1250,20 @@
   }
 
   // ---------------- log
+  /** Text with the card names in it made card references (names of cards the seat sees already). */
+  function cardText(text) {
+    return Faces ? Faces.linkify(text) : String(text);
+  }
+
+  // The faces arrive after the first state: draw the log and the cards again with them.
+  if (Faces) {
+    Faces.load(tableId);
+    Faces.whenReady(() => {
+      S.logRendered = -1;
+      if (view()) render();
+    });
+  }
+
   function logLine(text) {
     const t = String(text);
     let cls = "";
@@ -1166,7 +1274,7 @@
       shown = turn[1];
     } else if (/ wins? the game!$/.test(t)) cls = "win-line";
     else if (/ dies \(/.test(t) || / catches /.test(t)) cls = "bad-line";
-    return el("li", { class: cls || null }, shown);
+    return el("li", { class: cls || null }, cardText(shown));
   }
 
   // The log sticks to its newest line unless the reader has scrolled up to read older ones.

@@ -1,0 +1,99 @@
+"""Pages a new user met by mistake, in Chromium: a table address that does not exist is a page with the
+way to the lobby; the lobby offers the House choice only with the Harry Potter set, laid out whole on a
+laptop and a phone; a seat link with a bad token stops trying to connect and says what to do instead.
+Screenshots go to test-artifacts/e2e/ (pages-*.png)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, ViewportSize, WebSocket, expect
+
+from system import ensure_debian_packages
+from test_e2e_browser import ARTIFACTS, Server, post_table, server, watched_browser
+
+__all__ = ["server"]  # the fixture, from the browser suite
+
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+# Each House field as the page lays it out: shown or not, and whether its label and its choice fit
+# whole (the label on one line, not clipped; the select wide enough for its longest option).
+HOUSE_JS = """() => [...document.querySelectorAll('#seat-rows .house-field')].map((f) => {
+  const label = f.querySelector('label'), sel = f.querySelector('select');
+  const shown = !f.hidden && f.getClientRects().length > 0;
+  if (!shown) return {shown};
+  const cs = getComputedStyle(sel);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = cs.font;
+  const longest = Math.max(...[...sel.options].map((o) => ctx.measureText(o.text).width));
+  const need = longest + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 16;  // 16: the arrow
+  const line = parseFloat(getComputedStyle(label).lineHeight) || 24;
+  return {
+    shown,
+    labelText: label.textContent,
+    labelClipped: label.scrollWidth > label.clientWidth + 1,
+    labelLines: Math.round(label.getBoundingClientRect().height / line),
+    selectWidth: sel.getBoundingClientRect().width,
+    need,
+  };
+})"""
+
+
+def house_fields(page: Page) -> list[dict[str, object]]:
+    fields: list[dict[str, object]] = page.evaluate(HOUSE_JS)
+    assert len(fields) == 4, fields  # the lobby's four seats by default
+    return fields
+
+
+def test_missing_table_lobby_house_choice_and_a_bad_seat_link(server: Server) -> None:
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    table = post_table(server, "Bad link", ("human", "bot", "bot"), bot_delay=0)["table"]
+    # the missing page's own 404 is a console error in Chromium: that one is expected
+    with watched_browser(server, expected="404 (Not Found)") as page:
+        # 1. /table/doesnotexist: a page saying so, in the site's style, with the way to the lobby
+        page.goto(server.url + "/table/doesnotexist")
+        expect(page.locator("h1")).to_have_text("This table does not exist")
+        expect(page.locator("main")).to_contain_text("doesnotexist")
+        page.screenshot(path=str(ARTIFACTS / "pages-missing-table-laptop.png"))
+        page.click("#to-lobby")
+        page.wait_for_url(server.url + "/")
+
+        # 2. the lobby: no House choice until Harry Potter is ticked, then one per seat, whole
+        expect(page.locator("#set-harry-potter")).not_to_be_checked()
+        assert all(not f["shown"] for f in house_fields(page))
+        page.check("#set-harry-potter")
+        for name, size in (("laptop", LAPTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            for f in house_fields(page):
+                assert f["shown"] and f["labelText"] == "House (Harry Potter)", (name, f)
+                assert not f["labelClipped"] and f["labelLines"] == 1, (name, f)
+                assert float(f["selectWidth"]) >= float(f["need"]), (name, f)  # type: ignore[arg-type]
+            page.locator("#seat-rows").screenshot(path=str(ARTIFACTS / f"pages-lobby-houses-{name}.png"))
+        page.set_viewport_size(LAPTOP)
+        page.uncheck("#set-harry-potter")
+        assert all(not f["shown"] for f in house_fields(page))
+
+        # 3. a seat link with a bad token: refused once, no more tries (the page's clock runs a minute
+        # ahead, long past the old 5 s retry), and the banner says what to do instead
+        sockets: list[WebSocket] = []
+        page.on("websocket", lambda ws: sockets.append(ws) if "/ws/" in ws.url else None)
+        page.clock.install()
+        page.goto(f"{server.url}/table/{table['id']}?seat=0&token=not-a-token")
+        banner = page.locator("#refused-text")
+        expect(banner).to_contain_text("This seat link does not work")
+        expect(banner).to_contain_text("that seat token is not valid at this table")
+        expect(banner).to_contain_text("Ask the person who created the table")
+        page.clock.run_for(60_000)
+        assert len(sockets) == 1, f"the page tried again {len(sockets) - 1} times"
+        expect(page.locator("#conn-status")).not_to_contain_text("Reconnecting")
+        expect(page.locator("#retry-now")).to_have_count(0)
+        expect(page.locator("#refused-watch")).to_have_attribute("href", f"/table/{table['id']}")
+        expect(page.locator("#refused-lobby")).to_have_attribute("href", "/")
+        page.screenshot(path=str(ARTIFACTS / "pages-bad-seat-link-laptop.png"))
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(ARTIFACTS / "pages-bad-seat-link-phone.png"))
+        page.click("#refused-watch")  # watching needs no token: the page connects as a spectator
+        page.wait_for_url(f"{server.url}/table/{table['id']}")
+        page.clock.run_for(1_000)
+        expect(page.locator("#conn-status")).to_be_hidden()
+        expect(page.locator("#you-name")).to_have_text("watching")

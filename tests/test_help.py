@@ -4,6 +4,7 @@ notation as a page, served by the table server and linked from the lobby and the
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 from collections.abc import Iterator
 from importlib import resources
@@ -17,7 +18,30 @@ from munchkin.help import EDITIONS, help_page
 from munchkin.server.app import create_app
 
 REPO = Path(__file__).resolve().parent.parent
-RULES = REPO.parent / "shared" / "rules"
+
+
+def rules_folder() -> Path:
+    """../shared/rules beside the repository, or beside the repository this one was cloned from
+    (CI tests a fresh clone made elsewhere)."""
+    here = REPO.parent / "shared" / "rules"
+    if here.is_dir():
+        return here
+    try:
+        url = subprocess.run(
+            ["git", "-C", str(REPO), "config", "--get", "remote.origin.url"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
+    except OSError:
+        return here
+    origin = Path(url.removeprefix("file://")) if url and "://" not in url.removeprefix("file://") else None
+    if origin is not None and (origin.parent / "shared" / "rules").is_dir():
+        return origin.parent / "shared" / "rules"
+    return here
+
+
+RULES = rules_folder()
 HELP = resources.files("munchkin.help")
 STATIC = REPO / "src" / "munchkin" / "server" / "static"
 

@@ -4,6 +4,7 @@ and a bot standing in for a person who walked away."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
@@ -105,9 +106,15 @@ def test_a_bot_table_restarted_mid_game_plays_on_and_its_replay_is_exact(db: Pat
     with make_client(db) as c:
         tid = new_table(c, ["bot", "bot", "bot"], sets=["star", "deluxe"])["table"]["id"]
         r = hub(c).tables[tid]
-        while r.game.decisions < 30:
-            time.sleep(0.001)
-        c.portal.call(r.stop)  # type: ignore[union-attr]  # the server dies mid-game
+
+        async def stop_mid_game() -> None:
+            # watched from inside the server's loop: a polling thread starved of the interpreter on a busy
+            # machine could wake only after the bots (no delay) had finished the whole game
+            while r.game.decisions < 30:
+                await asyncio.sleep(0)
+            await r.stop()  # the server dies mid-game, at most one bot burst later
+
+        c.portal.call(stop_mid_game)  # type: ignore[union-attr]
         assert not r.game.over
     with make_client(db) as c:
         s = wait_over(c, tid)

@@ -311,3 +311,40 @@ def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
         assert not any(Path(f"/proc/{w}").exists() for w in workers), "the worker outlived its server"
     finally:
         server.stop()
+
+
+def test_two_writers_storing_one_replay_both_succeed() -> None:
+    """The game's end and a download that rebuilt the save may store it at the same moment: on
+    PostgreSQL the second insert waits for the first to commit, and must then not fail."""
+    import threading
+
+    from sqlalchemy import insert as sql_insert
+
+    from munchkin.server.store import Store, replays_t
+
+    with postgres_server() as url:
+        store = Store(new_database(url, "munchkin"))
+        try:
+            errors: list[BaseException] = []
+
+            def second() -> None:
+                try:
+                    store.save_replay("t1", "second")
+                except BaseException as exc:  # noqa: BLE001 - reported to the test below
+                    errors.append(exc)
+
+            with store.engine.connect() as first:
+                tx = first.begin()
+                first.execute(sql_insert(replays_t).values(table_id="t1", body="first"))
+                writer = threading.Thread(target=second)
+                writer.start()
+                writer.join(1.0)
+                assert writer.is_alive(), "the second writer should wait for the first to commit"
+                tx.commit()
+            writer.join(10)
+            assert not writer.is_alive() and errors == []
+            assert store.replay("t1") == "second"
+            store.save_replay("t1", "third")  # storing again rewrites it
+            assert store.replay("t1") == "third"
+        finally:
+            store.close()

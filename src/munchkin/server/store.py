@@ -32,6 +32,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
 
@@ -288,9 +289,14 @@ class Store:
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(chunk)))
 
     def save_replay(self, table_id: str, body: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(delete(replays_t).where(replays_t.c.table_id == table_id))
-            conn.execute(insert(replays_t).values(table_id=table_id, body=body))
+        """Store a finished game's save. The game's end and a download that rebuilt it may both store it
+        at once; a game's save is the same whoever makes it, so whichever lands second just rewrites it."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(replays_t).values(table_id=table_id, body=body))
+        except IntegrityError:  # already stored, perhaps by the other writer a moment ago
+            with self.engine.begin() as conn:
+                conn.execute(update(replays_t).where(replays_t.c.table_id == table_id).values(body=body))
 
     def replay(self, table_id: str) -> str | None:
         """A finished game's stored save, or None if it has not been made yet."""

@@ -1,0 +1,151 @@
+"""Golden games: seeded bot games recorded once with the engine as it was, to prove that a rebuild
+of the engine's inside changes no rule and no outcome.
+
+Each game records its table (sets, players, seed, options), every decision as (seat, the action's
+canonical text), a digest of the legal actions' texts offered at every decision, and the final
+fingerprint. Checking a game plays the recorded texts back through `Game.play` (no agent is run,
+so agents may change freely) and asserts that every text parses to a legal action, that the same
+legal actions were offered at every step, and that the game ends in the same state.
+
+`python -m tests.golden record` writes the file; `benchmarks/golden_games.py` checks every game,
+`tests/test_golden.py` a seeded share of them in CI.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import lzma
+import re
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from munchkin.agents.base import make_agent
+from munchkin.engine.game import Game, Options, Setup
+from munchkin.simulate import NAMES
+
+GOLDEN = Path(__file__).parent / "data" / "golden-games.jsonl.xz"  # a header line, then one game a line
+GAMES_PER_BATCH = 300
+HEAD = re.compile(r'\{"batch":"([^"]+)","sets":\[[^\]]*\],"seed":(\d+),')
+BATCHES = {
+    "deluxe": ["deluxe"],
+    "star": ["star"],
+    "good-bad": ["good-bad"],
+    "harry-potter": ["harry-potter"],
+    "star+deluxe": ["star", "deluxe"],
+    "good-bad+deluxe": ["good-bad", "deluxe"],
+    "harry-potter+deluxe": ["harry-potter", "deluxe"],
+}
+
+
+def table(seed: int) -> tuple[int, list[str], Options]:
+    """Players, agents and the Faster Play options of a golden game, varied by seed."""
+    players = 3 + seed % 4
+    agents = [["random"], ["heuristic"], ["random", "heuristic"], ["heuristic", "random"]][seed // 4 % 4]
+    opts = Options(listen_at_the_door=seed % 2 == 0, shared_victories=seed % 3 == 0, turn_cap=5000)
+    return players, agents, opts
+
+
+def offered_digest(g: Game, seat: int, h: Any) -> None:
+    """Fold the texts of the legal actions offered to `seat` into the running digest `h`."""
+    for a in g.legal_actions(seat):
+        h.update(g.text(a).encode())
+        h.update(b"\n")
+    h.update(b"|")
+
+
+def record_game(sets: list[str], seed: int) -> dict[str, Any]:
+    """Play one seeded game between bots with the engine as it is, recording it."""
+    players, agents, opts = table(seed)
+    setup = Setup(list(sets), NAMES[:players], seed, opts)
+    g = Game(setup)
+    bots = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
+    moves: list[list[Any]] = []
+    h = hashlib.sha256()
+    while not g.over:
+        seat = g.to_act[0]
+        offered_digest(g, seat, h)
+        legal = g.legal_actions(seat)
+        a = bots[seat].act(g, seat, legal)
+        moves.append([seat, g.text(a)])
+        g.apply(a)
+    return {
+        "sets": sets,
+        "seed": seed,
+        "setup": asdict(setup),
+        "moves": moves,
+        "offered": h.hexdigest()[:16],
+        "fingerprint": g.fingerprint(),
+        "turns": g.turn,
+        "winners": list(g.winners),
+    }
+
+
+def check_game(rec: dict[str, Any]) -> list[str]:
+    """Play a recorded game back by its texts; what differs from the record, in words (empty: nothing)."""
+    g = Game(Game.setup_from_json({"setup": rec["setup"]}))
+    h = hashlib.sha256()
+    where = f"{'+'.join(rec['sets'])} seed {rec['seed']}"
+    for i, (seat, text) in enumerate(rec["moves"]):
+        if g.over:
+            return [f"{where}: the game ended before move {i} ({text!r})"]
+        if g.to_act[0] != seat:
+            return [f"{where}: move {i} ({text!r}) is seat {seat}'s, but the game waits on {g.to_act}"]
+        offered_digest(g, seat, h)
+        try:
+            g.play(text, seat)
+        except Exception as exc:  # any difference is reported, not raised
+            return [f"{where}: move {i} ({text!r}) no longer plays: {type(exc).__name__}: {exc}"]
+    out = []
+    if not g.over:
+        out.append(f"{where}: the game did not end after its {len(rec['moves'])} moves")
+    if h.hexdigest()[:16] != rec["offered"]:
+        out.append(f"{where}: the legal actions offered differ from the record at some decision")
+    if g.fingerprint() != rec["fingerprint"]:
+        out.append(f"{where}: the final state differs (fingerprint {g.fingerprint()} != {rec['fingerprint']})")
+    if list(g.winners) != rec["winners"] or g.turn != rec["turns"]:
+        out.append(f"{where}: winners {g.winners} at turn {g.turn}, recorded {rec['winners']} at {rec['turns']}")
+    return out
+
+
+def games(keep: Callable[[str, int], bool] = lambda batch, seed: True) -> Iterator[dict[str, Any]]:
+    """The recorded golden games, one at a time (the file is large), those `keep(batch, seed)` accepts."""
+    with lzma.open(GOLDEN, "rt", encoding="utf-8") as f:
+        header = json.loads(next(f))
+        if header.get("format") != "munchkin-golden/1":
+            raise ValueError(f"{GOLDEN.name} is not a golden-games file")
+        for line in f:
+            head = HEAD.match(line)  # the batch and seed, read without parsing the whole game
+            if head is None:
+                raise ValueError(f"{GOLDEN.name}: a line is not a recorded game")
+            if keep(head[1], int(head[2])):
+                yield json.loads(line)
+
+
+def _record_batch(name: str) -> list[dict[str, Any]]:
+    return [record_game(BATCHES[name], seed) for seed in range(1, GAMES_PER_BATCH + 1)]
+
+
+def record() -> None:
+    """Record every batch on every core and write the file."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor() as pool:
+        done = dict(zip(BATCHES, pool.map(_record_batch, BATCHES), strict=True))
+    GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+    with lzma.open(GOLDEN, "wt", encoding="utf-8", preset=9) as f:
+        f.write(json.dumps({"format": "munchkin-golden/1"}) + "\n")
+        for name, batch in done.items():
+            for rec in batch:
+                f.write(json.dumps({"batch": name, **rec}, separators=(",", ":")) + "\n")
+    moves = sum(len(r["moves"]) for b in done.values() for r in b)
+    print(f"recorded {sum(map(len, done.values()))} games, {moves} moves, into {GOLDEN}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["record"]:
+        sys.exit("usage: python -m tests.golden record")
+    record()

@@ -69,7 +69,8 @@ def test_a_failed_sequence_leaves_the_game_as_it_was_and_playable() -> None:
     with pytest.raises(MunchkinError):
         g.apply_sequence([good, Action("kick", (s + 1) % 4)])
     assert g.fingerprint() == before and g.version == twin.version
-    assert g._gen.gi_frame is not None and g._gen.gi_frame.f_locals["self"] is g
+    # the rewound flow works on this very game: no rule still written as a generator holds another
+    assert all(getattr(f, "gi_frame", None) is None or g in f.gi_frame.f_locals.values() for f in g._stack)
     while not twin.over:
         for game, bot in zip((g, twin), bots, strict=True):
             if not game.over:

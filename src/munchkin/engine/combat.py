@@ -25,7 +25,7 @@ from munchkin.engine.state import (
     Prompt,
 )
 
-Flow = Generator[Prompt, Action, Any]
+Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 
 
 def card_hook(g: GameCore, card: int) -> CardHook | None:
@@ -284,38 +284,38 @@ class CombatMixin(EffectsMixin):
             self.events.append(("no_attack", seat, card))
             h = card_hook(self, card)
             if h is not None:
-                yield from h.before_combat(self, c, m)
+                yield h.before_combat(self, c, m)
             if d.wna_treasures:
                 self.draw_to_hand(p, "treasure", d.wna_treasures)
             self._end_combat(c)
             return
         h = card_hook(self, card)
         if h is not None:
-            yield from h.before_combat(self, c, m)
+            yield h.before_combat(self, c, m)
         if not c.ended:
-            yield from self._combat_rounds(c)
+            yield self._combat_rounds(c)
         self._end_combat(c)
-        yield from self.settle_table()
+        yield self.settle_table()
 
     def _combat_rounds(self, c: Combat) -> Flow:
         changed = True
         while not c.ended and not self.over:
             if changed:
-                yield from self.combat_window(c)
+                yield self.combat_window(c)
             changed = False
             if c.ended or self.over:
                 return
             if not c.monsters:
                 return
             if self.fighters_win(c):
-                yield from self.win_combat(c)
+                yield self.win_combat(c)
                 return
             if self.help_candidates(c):
                 act = yield Prompt(LOSING, (c.fighter,), c)
                 if act.kind == A.ASK:
-                    changed = yield from self.ask_for_help(c, act)
+                    changed = yield self.ask_for_help(c, act)
                     continue
-            yield from self.run_away_all(c)
+            yield self.run_away_all(c)
             return
 
     def combat_window(self, c: Combat) -> Flow:
@@ -324,7 +324,7 @@ class CombatMixin(EffectsMixin):
         order = self.seat_order()
         while not c.ended and not self.over:
             if self.sidekick_sexes:
-                yield from self.sidekick_sex_check(c)
+                yield self.sidekick_sex_check(c)
             seats = tuple(s for s in order if s not in passed and len(self.legal_actions_in_window(s)) > 1)
             if not seats:
                 return
@@ -332,7 +332,7 @@ class CombatMixin(EffectsMixin):
             if act.kind == A.PASS:
                 passed.add(act.seat)
                 continue
-            yield from self.do_combat_action(act)
+            yield self.do_combat_action(act)
             passed = set()
             if self.players[c.fighter].dead:  # killed mid-fight (a deadly Curse): the fight is over
                 c.ended = True
@@ -448,7 +448,7 @@ class CombatMixin(EffectsMixin):
                 self.declare_winner([c.fighter, c.helper])
         if self.over:
             return
-        yield from self.collect_treasures(c, treasures)
+        yield self.collect_treasures(c, treasures)
         self.bonus_doors(c, p, bases)
 
     def bonus_doors(self, c: Combat, p: Player, killed: tuple[int, ...]) -> None:
@@ -518,7 +518,7 @@ class CombatMixin(EffectsMixin):
             if seat in c.escapes:
                 self.events.append(("escape", seat, -1, "automatically"))
                 continue
-            yield from self.run_away(c, self.players[seat])
+            yield self.run_away(c, self.players[seat])
             if self.over:
                 return
         for it in c.deal_items:  # the helper was promised these for helping
@@ -539,11 +539,11 @@ class CombatMixin(EffectsMixin):
                 self.events.append(("escape", p.seat, -1, f"sacrificed {self.cdef[act.card].name}"))
                 if act.flag == "both" and c.helper >= 0:
                     c.escapes.add(c.helper)
-                yield from self.settle_table()  # a Whiz Kid sacrificed takes its exception along
+                yield self.settle_table()  # a Whiz Kid sacrificed takes its exception along
                 return
             if act.kind == A.DISCARD:  # a Steed with a Run Away penalty, let go before the roll
                 self.lose_card(p, act.card, "let go before running")
-                yield from self.settle_table()
+                yield self.settle_table()
                 continue
             if act.kind == A.FLIGHT:
                 for k in act.cards:
@@ -552,13 +552,13 @@ class CombatMixin(EffectsMixin):
                     flight["bonus"] += 1
                 continue
             if act.kind == A.PLAY or act.kind == A.USE:
-                yield from self.do_combat_action(act)
+                yield self.do_combat_action(act)
                 remaining = [m for m in remaining if m in c.monsters]
                 continue
             m = next(m for m in remaining if m.card == act.monster)
             remaining.remove(m)
             if act.kind == A.FLEE_FROM:
-                yield from self.flee_from(c, p, m, flight["bonus"])
+                yield self.flee_from(c, p, m, flight["bonus"])
             if not c.monsters:
                 return
 
@@ -611,24 +611,24 @@ class CombatMixin(EffectsMixin):
         elif d.escape == "impossible":
             escaped = False
         else:
-            escaped = yield from self.run_roll(c, p, m, flight_bonus)
+            escaped = yield self.run_roll(c, p, m, flight_bonus)
         if escaped:
             self.events.append(("escape", p.seat, m.card, ""))
             if d.even_if_escaped:
-                yield from self.run_effects(d.even_if_escaped, p, m.card)
-                yield from self.settle_table()
+                yield self.run_effects(d.even_if_escaped, p, m.card)
+                yield self.settle_table()
             for k in list(p.equipped):
                 if (h := card_hook(self, k)) is not None:
                     h.on_escape(self, p)
         else:
             self.events.append(("caught", p.seat, m.card))
-            yield from self.bad_stuff(c, p, m)
+            yield self.bad_stuff(c, p, m)
 
     def bad_stuff(self, c: Combat, p: Player, m: MonsterIn) -> Flow:
         d = self.cdef[m.base]
         self.events.append(("bad_stuff", p.seat, m.card))
-        yield from self.run_effects(d.bad_stuff, p, m.base)
-        yield from self.settle_table()
+        yield self.run_effects(d.bad_stuff, p, m.base)
+        yield self.settle_table()
 
     def run_roll(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
         """Roll to Run Away (5 or more escapes), with the answers a roll allows."""
@@ -662,7 +662,7 @@ class CombatMixin(EffectsMixin):
                     retried = True
                     state["reroll"] = True
                     break
-                yield from self.do_roll_answer(act, p, state)
+                yield self.do_roll_answer(act, p, state)
                 passed = set()
                 if state["reroll"]:
                     break
@@ -677,7 +677,7 @@ class CombatMixin(EffectsMixin):
         h = card_hook(self, act.card)
         if h is not None:
             self._roll_state = state
-            yield from h.apply(self, act)
+            yield h.apply(self, act)
 
     def spend(self, p: Player, card: int) -> None:
         """Discard a card from hand or play to pay for an ability or to use it."""

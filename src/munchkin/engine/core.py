@@ -13,7 +13,7 @@ from munchkin.engine.state import Combat, Player, Prompt
 if TYPE_CHECKING:
     from munchkin.engine.game import Options, Setup
 
-Flow = Generator[Prompt, Action, Any]
+Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 
 
 class GameCore:

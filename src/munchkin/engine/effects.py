@@ -11,9 +11,10 @@ from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
 from munchkin.engine.characters import CharacterMixin
+from munchkin.engine.flow import is_frame
 from munchkin.engine.state import BEFORE, CHOOSE, CURSE_WINDOW, LOOT_BODY, Player, Prompt
 
-Flow = Generator[Prompt, Action, Any]
+Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 WIN = 10
 # character cards and the card that lets a player hold two of them
 ATTACHMENTS = (("races", "half_breed"), ("classes", "super_munchkin"), ("roles", "dual_role"))
@@ -144,7 +145,7 @@ class EffectsMixin(CharacterMixin):
     def settle_table(self) -> Flow:
         """Whoever lost the right to something they have in play puts it right at once:
         extra Big items, a second Headgear or Complex Item equipped, a second Sidekick."""
-        yield from self.settle_big_items()
+        yield self.settle_big_items()
         for p in self.players:
             if p.dead:
                 continue
@@ -158,7 +159,7 @@ class EffectsMixin(CharacterMixin):
                 if act.kind == A.DISCARD:
                     self.lose_card(p, act.card, f"one {self.cdef[act.card].word} only")
                 else:
-                    yield from self.do_free_action(act)
+                    yield self.do_free_action(act)
             while len(p.items) > 1 and len(steeds := [k for k in self.steeds(p) if k != p.cheat_item]) > 1:
                 acts = tuple(Action(A.DISCARD, p.seat, k) for k in steeds)
                 act = yield Prompt(BEFORE, (p.seat,), (-1, acts))
@@ -171,7 +172,7 @@ class EffectsMixin(CharacterMixin):
                     p.equipped.discard(act.card)
                     self.events.append(("unequip", p.seat, act.card))
                 else:
-                    yield from self.do_free_action(act)
+                    yield self.do_free_action(act)
 
     def corrections(self, p: Player, ability: str) -> tuple[Action, ...]:
         """Cards in hand that would "correct the problem immediately": a Class, Race or Sidekick
@@ -214,7 +215,7 @@ class EffectsMixin(CharacterMixin):
                 elif act.kind == A.DISCARD:
                     self.lose_card(p, act.card, "one Big item only")
                 else:
-                    yield from self.do_free_action(act)
+                    yield self.do_free_action(act)
 
     def item_matches(self, p: Player, c: int, which: str) -> bool:
         d = self.cdef[c]
@@ -265,11 +266,11 @@ class EffectsMixin(CharacterMixin):
                 return
             if e.if_ is not None and not self.matches(p, e.if_):
                 if e.otherwise:
-                    yield from self.run_effects(e.otherwise, p, source)
+                    yield self.run_effects(e.otherwise, p, source)
                 continue
-            did = yield from self.run_effect(e, p, source)
+            did = yield self.run_effect(e, p, source)
             if not did and e.otherwise:
-                yield from self.run_effects(e.otherwise, p, source)
+                yield self.run_effects(e.otherwise, p, source)
 
     def run_effect(self, e: Effect, p: Player, source: int) -> Flow:
         why = self.cdef[source].name if source >= 0 else ""
@@ -278,7 +279,7 @@ class EffectsMixin(CharacterMixin):
         if e.gain_levels is not None:
             return self.gain_levels(p, e.gain_levels, why) > 0
         if e.die:
-            yield from self.kill_player(p, why)
+            yield self.kill_player(p, why)
             return True
         if e.lose_items is not None:
             li = e.lose_items
@@ -293,7 +294,7 @@ class EffectsMixin(CharacterMixin):
                     found = self.items_matching(p, li.which)
                     if not found:
                         break
-                    c = yield from self.choose_card(p.seat, found, f"lose an Item to {why}")
+                    c = yield self.choose_card(p.seat, found, f"lose an Item to {why}")
                     self.lose_card(p, c, why)
             return True
         if e.discard_hand:
@@ -303,13 +304,13 @@ class EffectsMixin(CharacterMixin):
                 self.lose_card(p, c, why)
             return True
         if e.lose_race is not None:
-            return (yield from self.lose_some(p, p.races, e.lose_race, "a Race", why))
+            return (yield self.lose_some(p, p.races, e.lose_race, "a Race", why))
         if e.lose_class is not None:
-            return (yield from self.lose_some(p, p.classes, e.lose_class, "a Class", why))
+            return (yield self.lose_some(p, p.classes, e.lose_class, "a Class", why))
         if e.lose_role is not None:
-            return (yield from self.lose_some(p, p.roles, e.lose_role, "a Role", why))
+            return (yield self.lose_some(p, p.roles, e.lose_role, "a Role", why))
         if e.lose_proficiency is not None:
-            return (yield from self.lose_some(p, p.proficiencies, e.lose_proficiency, "a Proficiency", why))
+            return (yield self.lose_some(p, p.proficiencies, e.lose_proficiency, "a Proficiency", why))
         if e.level_becomes is not None:
             if e.level_becomes == "lowest":
                 target = min(q.level for q in self.players)
@@ -319,7 +320,7 @@ class EffectsMixin(CharacterMixin):
                 return self.lose_levels(p, p.level - target, why) > 0
             return False
         if e.lose_gold is not None:
-            yield from self.lose_gold(p, e.lose_gold, why)
+            yield self.lose_gold(p, e.lose_gold, why)
             return True
         if e.change_sex:
             p.sex = "female" if p.sex == "male" else "male"
@@ -332,11 +333,11 @@ class EffectsMixin(CharacterMixin):
         if e.draw_doors is not None:
             return bool(self.draw_to_hand(p, "door", e.draw_doors))
         if e.lose_sidekick is not None:
-            return (yield from self.lose_some(p, p.sidekicks, e.lose_sidekick, "a Sidekick", why))
+            return (yield self.lose_some(p, p.sidekicks, e.lose_sidekick, "a Sidekick", why))
         if e.hook is not None:
             out = HOOKS[e.hook](self, p, source)
-            if hasattr(out, "send"):
-                out = yield from out
+            if is_frame(out):
+                out = yield out
             return out is not False
         return False
 
@@ -369,7 +370,7 @@ class EffectsMixin(CharacterMixin):
             for c in list(cards):
                 self.lose_card(p, c, why)
         else:
-            c = yield from self.choose_card(p.seat, cards, f"lose {what} to {why}")
+            c = yield self.choose_card(p.seat, cards, f"lose {what} to {why}")
             self.lose_card(p, c, why)
         return True
 
@@ -384,7 +385,7 @@ class EffectsMixin(CharacterMixin):
         paid = 0
         while paid < amount:
             opts = [c for c in p.items]
-            c = yield from self.choose_card(p.seat, opts, f"pay {amount - paid} more gold to {why}")
+            c = yield self.choose_card(p.seat, opts, f"pay {amount - paid} more gold to {why}")
             paid += self.sale_value(p, c)
             self.lose_card(p, c, why)
 
@@ -409,7 +410,7 @@ class EffectsMixin(CharacterMixin):
             self.events.append(("cancel", victim, card, self.cdef[guard].name))
             cancelled = True
         if not cancelled:
-            cancelled = yield from self.curse_window(card, victim)
+            cancelled = yield self.curse_window(card, victim)
         if cancelled or p.dead:
             self.limbo.remove(card)
             self.discard(card)
@@ -424,14 +425,14 @@ class EffectsMixin(CharacterMixin):
             self.limbo.append(card)  # resolving; discarded once done
         if fn is not None:
             out = fn(self, p, card)
-            if hasattr(out, "send"):
-                yield from out
+            if is_frame(out):
+                yield out
         else:
-            yield from self.run_effects([e for e in d.effects if e.next_combat_bonus is None], p, card)
+            yield self.run_effects([e for e in d.effects if e.next_combat_bonus is None], p, card)
         if d.duration == "once":
             self.limbo.remove(card)
             self.discard(card)
-        yield from self.settle_table()
+        yield self.settle_table()
 
     def curse_guard(self, p: Player) -> int:
         """The equipped Item (Sandals of Protection) or Proficiency (Occlumency) that stops the
@@ -498,7 +499,7 @@ class EffectsMixin(CharacterMixin):
             tied = [q for q in others if q.level == lv]
             if len(tied) > 1:
                 for q in tied:
-                    rolls[q.seat] = yield from self.die_roll(q, "loot order")
+                    rolls[q.seat] = yield self.die_roll(q, "loot order")
                 tied.sort(key=lambda q: -rolls[q.seat])
             order.extend(tied)
         for q in order:

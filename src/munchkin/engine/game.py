@@ -4,29 +4,26 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any
+from typing import Any, cast
 
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.cards import CardDef, build_houses, build_table, house_faces, phase_words
 from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
+from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.legal import LegalMixin
 from munchkin.engine.state import (
-    CHARITY,
     CURSE_WINDOW,
-    DRAWN,
     END_WINDOW,
-    MAIN,
     ROLLED,
     WINDOW,
     Combat,
     Player,
     Prompt,
 )
-
-Flow = Generator[Prompt, Action, Any]
+from munchkin.engine.turn import GameFlow
 
 WINNING_LEVEL = 10
 HAND_LIMIT = 5
@@ -204,7 +201,6 @@ class Game(LegalMixin):
         self._exchange_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
         self._prompt: Prompt
-        self._gen: Flow
         self._by_name: dict[str, list[int]] = {}
         self.forced_at_setup = 0  # a scenario's forced rolls: the game's first rolls, not chance
         for c in range(self.ncards):
@@ -219,176 +215,9 @@ class Game(LegalMixin):
             self._shuffle_deck("treasure")
             for p in self.players:
                 self._deal_new_hand(p)
-        self._gen = self._game_flow()
-        self._prompt = next(self._gen)
+        self._stack: list[Frame] = [GameFlow()]
+        self._prompt = self._advance(None)
         self._forced_moves()
-
-    # ------------------------------------------------------------------ flow
-    def _game_flow(self) -> Flow:
-        if self.setup.scenario is None:
-            yield from self._character_creation()
-        while True:
-            yield from self._take_turn()
-            if self.over:
-                break
-            self.turn += 1
-            if self.turn >= self.options.turn_cap:
-                self.over, self.capped = True, True
-                self.events.append(("capped", self.turn))
-                break
-            self.active = (self.active + 1) % len(self.players)
-        while True:  # a finished game waits forever; apply() refuses actions first
-            yield Prompt("over", ())
-
-    def _character_creation(self) -> Flow:
-        """Before the first turn each player may play one Race, one Class and usable Items."""
-        self.phase = "setup"
-        for i in range(len(self.players)):
-            seat = (self.active + i) % len(self.players)
-            while True:
-                act = yield Prompt(MAIN, (seat,), "create")
-                if act.kind == A.READY:
-                    break
-                yield from self.do_free_action(act)
-
-    def _take_turn(self) -> Flow:
-        p = self.players[self.active]
-        self.events.append(("turn", p.seat, self.turn))
-        for q in self.players:
-            q.received.clear()
-            if q.dead:  # the new character appears when the next player begins a turn
-                q.dead = False
-                self.events.append(("new_character", q.seat))
-        p.double_sale_used = False
-        if p.reborn:
-            p.reborn = False
-            self._deal_new_hand(p)
-        if self.options.listen_at_the_door:
-            self.phase = "listen"
-            self.draw_to_hand(p, "door", 1)
-        self.phase = "start"
-        act = yield from self._main("start")
-        if self.over:
-            return
-        if p.dead:  # killed before the door was opened (a Curse of their own): the turn is over
-            self.phase = "end"
-            yield from self._end_window()
-            return
-        fought = False
-        if act.kind == A.RESURRECT:
-            card = self._resurrect(p, "door", act.card)
-        else:
-            card = self.draw("door")
-        self.phase = "kick"
-        if card >= 0:
-            self.events.append(("kick", p.seat, card))
-            d = self.cdef[card]
-            if self.drawn_effect(p, card):
-                pass
-            elif d.is_monster:
-                fought = True
-                self.transferred = False
-                yield from self.fight(p.seat, card, kicked=True)
-                fought = not self.transferred
-            elif d.is_curse:
-                yield from self.curse_flow(card, p.seat, p.seat, face_up_draw=True)
-            else:
-                p.hand.append(card)
-                p.received.add(card)
-                if d.steed or self._playable_now(p.seat, card):
-                    fought = yield from self._drawn_choice(p, card)
-        if self.over:
-            return
-        if not fought and not p.dead:
-            self.phase = "door"
-            act = yield from self._main("door")
-            if self.over:
-                return
-            if act.kind == A.TROUBLE:
-                p.hand.remove(act.card)
-                self.events.append(("trouble", p.seat, act.card))
-                if self.options.listen_at_the_door and self.listen_variant == "no_good":
-                    self.draw_to_hand(p, "treasure", 1)  # as this book words it: Up to No Good draws a Treasure
-                yield from self.fight(p.seat, act.card, kicked=False)
-            elif act.kind == A.LOOT:
-                deck = "treasure" if self.options.listen_at_the_door and self.listen_variant == "loot" else "door"
-                self.draw_to_hand(p, deck, 1)
-                self.events.append(("loot", p.seat))
-        if self.over:
-            return
-        if not p.dead:
-            self.phase = "after"
-            yield from self._main("after")
-            if self.over:
-                return
-            self.phase = "charity"
-            yield from self._charity(p)
-        self.phase = "end"
-        yield from self._end_window()
-
-    def _main(self, stage: str) -> Flow:
-        """The active player's free actions; returns the action that moves the turn on."""
-        seat = self.active
-        while True:
-            act = yield Prompt(MAIN, (seat,), stage)
-            if act.kind in (A.KICK, A.TROUBLE, A.LOOT, A.END, A.RESURRECT):
-                return act
-            yield from self.do_free_action(act)
-            if self.over or self.players[seat].dead:
-                return act
-
-    def _drawn_choice(self, p: Player, card: int) -> Flow:
-        """Keep a face-up Door or play it; a Steed may instead be fought as a monster.
-        Returns True if a fight took place."""
-        act = yield Prompt(DRAWN, (p.seat,), card)
-        if act.kind == A.PLAY and act.flag == "fight":
-            p.hand.remove(card)
-            p.received.discard(card)
-            self.transferred = False
-            yield from self.fight(p.seat, card, kicked=True)
-            return not self.transferred
-        if act.kind == A.PLAY:
-            yield from self.do_free_action(act)
-        return False
-
-    def _charity(self, p: Player) -> Flow:
-        self.charity_given = {}
-        while len(p.hand) > self.hand_limit(p):
-            act = yield Prompt(CHARITY, (p.seat,), None)
-            if act.kind == A.GIVE:
-                p.hand.remove(act.card)
-                q = self.players[act.target]
-                self.give_card(q, act.card)
-                self.charity_given[act.target] = self.charity_given.get(act.target, 0) + 1
-                self.events.append(("charity", p.seat, act.target, act.card))
-            elif act.kind == A.DISCARD:
-                p.hand.remove(act.card)
-                self.discard(act.card)
-                self.events.append(("discard", p.seat, act.card))
-            else:
-                yield from self.do_free_action(act)
-                if self.over:
-                    return
-        self.events.append(("charity_done", p.seat, len(p.hand), self.hand_limit(p)))
-
-    def _end_window(self) -> Flow:
-        """Before the next turn, each other player in turn order may use any-time actions."""
-        n = len(self.players)
-        for i in range(1, n + 1):
-            seat = (self.active + i) % n
-            if seat == self.active:
-                continue
-            while not self.over and self._may_act_off_turn(seat):
-                acts = self.free_actions(seat, own_turn=False)
-                if not acts:
-                    break
-                self._prefill(seat, [Action(A.PASS, seat), *acts])
-                act = yield Prompt(END_WINDOW, (seat,), None)
-                if act.kind == A.PASS:
-                    break
-                yield from self.do_free_action(act)
-            if self.over:
-                return
 
     def _may_act_off_turn(self, seat: int) -> bool:
         """A cheap test before listing a seat's any-time actions (most seats have none)."""
@@ -503,8 +332,34 @@ class Game(LegalMixin):
         self.log.append(("act", action))
         self.decisions += 1
         self.version += 1
-        self._prompt = self._gen.send(action)
+        self._prompt = self._advance(action)
         self._forced_moves()
+
+    def _advance(self, value: Any) -> Prompt:
+        """Run the flow with `value` (the action taken) until it waits on a decision: the step on top
+        of the stack runs; a step it calls goes on top; a finished one hands its value down.
+        (Rules not yet written as steps are generators, which yield a Prompt or a frame to call.)"""
+        stack = self._stack
+        while True:
+            top = stack[-1]
+            if isinstance(top, Step):
+                out = top.resume(self, value)
+                if type(out) is Done:
+                    stack.pop()
+                    value = out.value
+                    continue
+            else:
+                try:
+                    out = top.send(value)
+                except StopIteration as stop:
+                    stack.pop()
+                    value = stop.value
+                    continue
+            if type(out) is Prompt:
+                return out
+            if out is not None:  # None: a hook with nothing to decide, so the rule goes straight on
+                stack.append(cast(Frame, out))
+            value = None
 
     def _forced_moves(self) -> None:
         """Where one seat has a single legal action there is no choice: take it at once."""
@@ -514,7 +369,7 @@ class Game(LegalMixin):
                 return
             self.log.append(("forced", acts[0]))
             self.version += 1
-            self._prompt = self._gen.send(acts[0])
+            self._prompt = self._advance(acts[0])
 
     def play(self, text: str, seat: int | None = None) -> Action:
         """Parse text for a seat (default: the only seat to act) and apply it."""

@@ -31,7 +31,7 @@ from munchkin.engine.state import (
     Prompt,
 )
 
-Flow = Generator[Prompt, Action, Any]
+Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 MAX_SALES = 64
 TURNING_TAGS = (("turning", "undead"), ("turning_death_eater", "death_eater"), ("turning_dragon", "dragon"))
 KIN_WORDS = {"undead": "Undead", "death_eater": "Death Eater", "dragon": "Dragon"}
@@ -542,8 +542,8 @@ class LegalMixin(CombatMixin):
 
     def do_combat_action(self, act: Action) -> Flow:
         """Apply an answer in a combat window, then settle any Big items that no longer fit."""
-        yield from self._do_combat_action(act)
-        yield from self.settle_table()
+        yield self._do_combat_action(act)
+        yield self.settle_table()
 
     def _do_combat_action(self, act: Action) -> Flow:
         c = self.combat
@@ -555,7 +555,7 @@ class LegalMixin(CombatMixin):
             d = cdef[act.card]
             h = card_hook(self, act.card)
             if h is not None and (d.is_one_shot or d.is_special) and act.flag != "plain":
-                yield from h.apply(self, act)
+                yield h.apply(self, act)
                 return
             if act.monster >= 0 and not d.is_monster:
                 m = next(m for m in c.monsters if m.card == act.monster)
@@ -581,7 +581,7 @@ class LegalMixin(CombatMixin):
                 c.monsters.append(MonsterIn(act.card))
                 self.events.append(("join", act.seat, act.card, KIN_WORDS[kin]))
             else:
-                yield from self.do_free_action(act)
+                yield self.do_free_action(act)
             return
         if k == A.BERSERK or k == A.TURNING:
             for x in act.cards:
@@ -623,7 +623,7 @@ class LegalMixin(CombatMixin):
             self.remove_monster(c, m, keep_treasure=True)
             return
         if k == A.ASK:
-            yield from self.ask_for_help(c, act)
+            yield self.ask_for_help(c, act)
             return
         if k == A.BACK_OUT:
             c.helper, c.forced_help = -1, False
@@ -645,9 +645,9 @@ class LegalMixin(CombatMixin):
         if k == A.USE:
             h = card_hook(self, act.monster if act.flag == "monster" else act.card)
             if h is not None:
-                yield from h.apply(self, act)
+                yield h.apply(self, act)
             return
-        yield from self.do_free_action(act)
+        yield self.do_free_action(act)
 
     def remove_monster(self, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
         """Take a monster out of the fight without killing it (no level for it)."""
@@ -714,8 +714,8 @@ class LegalMixin(CombatMixin):
     # ---------------------------------------------------------------- free actions
     def do_free_action(self, act: Action) -> Flow:
         """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
-        yield from self._do_free_action(act)
-        yield from self.settle_table()
+        yield self._do_free_action(act)
+        yield self.settle_table()
 
     def _do_free_action(self, act: Action) -> Flow:
         p = self.players[act.seat]
@@ -728,7 +728,7 @@ class LegalMixin(CombatMixin):
                 q = self.players[act.target]
                 kick = act.cards[0]
                 self.limbo.append(act.card)
-                cancelled = yield from self.curse_window(act.card, act.target)  # the owner may answer it
+                cancelled = yield self.curse_window(act.card, act.target)  # the owner may answer it
                 self.limbo.remove(act.card)
                 self.discard(act.card)
                 if kick in q.sidekicks and not cancelled:
@@ -736,7 +736,7 @@ class LegalMixin(CombatMixin):
                     self.events.append(("sidekick_sex", act.seat, act.target, kick, self.sidekick_sex(q, kick)))
             elif d.is_curse:
                 p.hand.remove(act.card)
-                yield from self.curse_flow(act.card, act.seat, act.target)
+                yield self.curse_flow(act.card, act.seat, act.target)
             elif d.is_gual:
                 p.hand.remove(act.card)
                 self.discard(act.card)
@@ -769,7 +769,7 @@ class LegalMixin(CombatMixin):
             else:
                 h = card_hook(self, act.card)
                 if h is not None:
-                    yield from h.apply(self, act)
+                    yield h.apply(self, act)
         elif k == A.EQUIP:
             p.equipped.add(act.card)
         elif k == A.UNEQUIP:
@@ -814,7 +814,7 @@ class LegalMixin(CombatMixin):
         elif k == A.STEAL:
             self.spend(p, act.cards[0])
             q = self.players[act.target]
-            roll = (yield from self.die_roll(p, "theft")) + self.die_modifier(p)
+            roll = (yield self.die_roll(p, "theft")) + self.die_modifier(p)
             if roll >= 4 and act.card in q.items:
                 self.move_item(q, p, act.card)
                 self.events.append(("steal", act.seat, act.target, act.card, True))
@@ -824,7 +824,7 @@ class LegalMixin(CombatMixin):
         elif k == A.USE:
             h = card_hook(self, act.card)
             if h is not None:
-                yield from h.apply(self, act)
+                yield h.apply(self, act)
 
     def play_character_card(self, p: Player, card: int, zone: list[int], attached: bool) -> None:
         """A Race, Class or Role replaces the one in play, or joins it under Half-Breed, Super

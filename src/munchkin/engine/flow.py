@@ -1,0 +1,75 @@
+"""The game's flow as data: a stack of steps, each a rule in progress, resumed by the engine.
+
+A step is a small record (a dataclass) of where a rule of the game stands and what it holds: the
+turn at its Kick Open The Door, a Run Away at its roll, Charity at the card to give away. The
+engine keeps the steps of the moment on a stack, the rule that runs now on top. Resuming a step
+runs its rule until it must wait, and the step says what comes next:
+
+- a `Prompt`: the game waits for a decision; the action taken comes back as the step's next value;
+- another step: a rule it calls (a fight calls the Run Away); what that step finishes with comes
+  back as the caller's next value;
+- `Done(value)`: the step is over and hands `value` to the step below it.
+
+A step's stages are methods named by `at`, so a step reads top to bottom as its rule does. Since
+every step is plain data, the whole game, flow included, can be copied at any moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from munchkin.engine.state import Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.core import GameCore
+
+
+class Done(NamedTuple):
+    """A step is over; `value` goes back to the step that called it."""
+
+    value: Any = None
+
+
+@dataclass(slots=True)
+class Step:
+    """One rule in progress. Subclasses are `@dataclass(slots=True)` records of plain data (seats,
+    card numbers, counters, tuples of actions), never the game's own objects, and name their
+    first stage `start`; `at` names the stage that runs when the step is next resumed."""
+
+    at: str = field(default="start", init=False)
+
+    def resume(self, g: GameCore, value: Any) -> Frame | Prompt | Done:
+        """Run the stage `at` with the value the step was waiting for."""
+        stage: Any = getattr(self, self.at)
+        out: Frame | Prompt | Done = stage(g, value)
+        return out
+
+    def then(self, at: str, out: Frame | Prompt | Done) -> Frame | Prompt | Done:
+        """Go on at stage `at` once `out` (a decision or a called step) has its answer."""
+        self.at = at
+        return out
+
+    def copy(self) -> Step:
+        """An independent copy (a step holds plain data: lists are copied, the rest shared)."""
+        new = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if hasattr(self, name):
+                    v = getattr(self, name)
+                    setattr(new, name, v.copy() if type(v) in (list, dict, set) else v)
+        return new
+
+
+# A rule still written as a generator: it yields a Prompt to wait, or a frame to call it.
+LegacyFlow = Generator[Any, Any, Any]
+Frame = Step | LegacyFlow
+
+
+def is_frame(x: object) -> bool:
+    """Whether a hook's result is a rule to run (a step or a generator) rather than a plain value."""
+    return isinstance(x, Step) or hasattr(x, "send")
+
+
+__all__ = ["Done", "Frame", "LegacyFlow", "Prompt", "Step", "is_frame"]

@@ -14,7 +14,6 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
-from munchkin.engine.state import Prompt
 from munchkin.sets.deluxe.hooks import (
     Baby,
     Cheat,
@@ -43,7 +42,7 @@ from munchkin.sets.deluxe.hooks import (
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
 
-Flow = Generator[Prompt, Action, Any]
+Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 
 
 # ------------------------------------------------------------------ character cards

@@ -32,6 +32,10 @@ class Chance:
         """One of `options` at random, for choices made at setup (sexes, Houses)."""
         raise NotImplementedError
 
+    def copy(self) -> Chance:
+        """An independent copy that goes on drawing exactly what this one would."""
+        raise NotImplementedError
+
 
 class RandomChance(Chance):
     """Chance drawn from a `random.Random`; the calls are those the engine always made, so a
@@ -54,6 +58,13 @@ class RandomChance(Chance):
     def choice(self, options: Sequence[T]) -> T:
         return self.rng.choice(options)
 
+    def copy(self) -> RandomChance:
+        new = object.__new__(type(self))
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        return new
+
 
 class SeededChance(RandomChance):
     """Chance from a seed: the same seed gives the same game (simulations, tests, scenarios)."""
@@ -67,6 +78,10 @@ class SystemChance(RandomChance):
 
     def __init__(self) -> None:
         super().__init__(random.SystemRandom())
+
+    def copy(self) -> SystemChance:
+        """The operating system's randomness has no state to copy: a copy draws unforeseeably too."""
+        return SystemChance()
 
 
 def _is_int(x: object) -> bool:
@@ -133,6 +148,13 @@ class RecordedChance(Chance):
     def choice(self, options: Sequence[T]) -> T:
         """Setup choices are not recorded (a save names them in its setup): ask `then`."""
         return self.then.choice(options)
+
+    def copy(self) -> RecordedChance:
+        new = object.__new__(RecordedChance)
+        new.outcomes = self.outcomes  # never changed once recorded
+        new.then = self.then.copy()
+        new.pos = self.pos
+        return new
 
 
 __all__ = ["Chance", "RandomChance", "RecordedChance", "SeededChance", "SystemChance"]

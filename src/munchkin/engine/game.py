@@ -20,6 +20,7 @@ from munchkin.engine.state import (
     ROLLED,
     WINDOW,
     Combat,
+    MonsterIn,
     Player,
     Prompt,
 )
@@ -239,6 +240,29 @@ class Game(LegalMixin):
             self._legal_cache.clear()
             self._cache_version = self.version
         self._legal_cache[seat] = acts
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> Game:
+        """An independent copy of the game at this very moment, flow included, whose further play
+        never touches this one. It draws the same chance as this game would (a search may branch
+        exactly); its cost grows with the table, not with the length of the game."""
+        new = object.__new__(Game)
+        d = new.__dict__
+        d.update(self.__dict__)
+        for k in CLONE_COPIED:
+            d[k] = d[k].copy()
+        d["players"] = [p.copy() for p in self.players]
+        memo: dict[int, Any] = {}
+        if self.combat is not None:
+            d["combat"] = memo[id(self.combat)] = self.combat.copy(memo)
+        d["chance"] = self.chance.copy()
+        d["_stack"] = [_copy_frame(f) for f in self._stack]
+        pr = self._prompt
+        if pr.data is not None and type(pr.data) is not int and type(pr.data) is not str:
+            d["_prompt"] = Prompt(pr.kind, pr.seats, _remap(pr.data, memo, d["players"]))
+        d["ctx_data"] = _remap(self.ctx_data, memo, d["players"])
+        d["_win_cache"] = (-1, None, False)
+        return new
 
     # ------------------------------------------------------------------ interface
     @property
@@ -593,6 +617,51 @@ class Game(LegalMixin):
         from munchkin.engine.view import seat_view
 
         return seat_view(self, seat)
+
+
+# How `clone` copies each attribute of a game; tests check that every attribute is named here.
+CLONE_SHARED = frozenset(
+    {
+        # fixed at setup: the cards, the options, what the sets hold
+        *("setup", "options", "defs", "cdef", "ncards", "houses", "phase_words", "listen_variant", "_by_name"),
+        *("sidekicks_discardable", "has_races", "has_classes", "sidekick_sexes", "allies", "item_grants"),
+        *("extra_big_cards", "seeded", "forced_at_setup"),
+        # plain values
+        *("turn", "active", "over", "capped", "version", "decisions", "phase", "transferred", "ctx"),
+        *("_cache_version", "_window_version"),
+    }
+)
+CLONE_COPIED = (  # lists and dicts of plain values (card numbers, log entries, cached action lists): one level
+    *("door_deck", "treasure_deck", "door_discard", "treasure_discard", "limbo", "set_aside", "forced_rolls"),
+    *("winners", "log", "events", "charity_given", "_roll_state"),
+    *("_legal_cache", "_window_cache", "_sale_cache", "_exchange_cache"),
+)
+CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "_prompt", "ctx_data", "_win_cache"})
+
+
+def _copy_frame(f: Frame) -> Frame:
+    if isinstance(f, Step):
+        return f.copy()
+    raise MunchkinError(f"this moment of the game cannot be copied: a rule still runs as a generator ({f!r})")
+
+
+def _remap(x: Any, memo: dict[int, Any], players: list[Player]) -> Any:
+    """`x` (a prompt's data) pointed at a copied game: its fight, the fight's monsters and its players."""
+    t = type(x)
+    if t is tuple:
+        return tuple([_remap(y, memo, players) for y in x])
+    if t is Combat or t is MonsterIn:
+        new = memo.get(id(x))
+        if new is None:
+            new = memo[id(x)] = x.copy(memo)
+        return new
+    if t is Player:
+        return players[x.seat]
+    if t is dict:
+        return {k: _remap(v, memo, players) for k, v in x.items()}
+    if t is list:
+        return [_remap(y, memo, players) for y in x]
+    return x
 
 
 SAVE_PARTS = {  # what a save must hold to replay, each in words for the message naming what is missing

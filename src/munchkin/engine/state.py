@@ -5,6 +5,14 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 
+def _copy_slots(old: object, new: object, slots: tuple[str, ...]) -> None:
+    """Copy a record's fields: each list, set and dict (of plain values) one level deep, the rest shared."""
+    for name in slots:
+        v = getattr(old, name)
+        t = type(v)
+        setattr(new, name, v.copy() if t is list or t is set or t is dict else v)
+
+
 class Player:
     """One seat's character: Level, sex, cards in hand and in play."""
 
@@ -67,6 +75,12 @@ class Player:
         self.received: set[int] = set()  # cards received this turn (may be played at once)
         self.stats: dict[str, int] = {}
 
+    def copy(self) -> Player:
+        """An independent copy: every list, set and dict of cards copied, the rest shared."""
+        new = object.__new__(Player)
+        _copy_slots(self, new, Player.__slots__)
+        return new
+
     def in_play(self) -> list[int]:
         """Every card this player has on the table."""
         out = self.races + self.classes + self.items + self.curses + self.sidekicks
@@ -102,6 +116,20 @@ class MonsterIn:
         # a Mate shares its original's enhancers, whatever the order played
         self.enhancers: list[int] = mate_of.enhancers if mate_of else []
         self.oneshots: list[tuple[int, int]] = []  # (card, bonus)
+
+
+    def copy(self, memo: dict[int, Any]) -> MonsterIn:
+        """A copy, made once per monster in `memo`; a Mate's copy shares its original's copy's enhancers."""
+        done = memo.get(id(self))
+        if done is not None:
+            return done  # type: ignore[no-any-return]
+        new = object.__new__(MonsterIn)
+        new.card, new.base = self.card, self.base
+        new.mate_of = None if self.mate_of is None else self.mate_of.copy(memo)
+        new.enhancers = new.mate_of.enhancers if new.mate_of is not None else self.enhancers.copy()
+        new.oneshots = self.oneshots.copy()
+        memo[id(self)] = new
+        return new
 
 
 class Combat:
@@ -163,6 +191,14 @@ class Combat:
         self.sex_asked: set[tuple[int, int]] = set()  # (monster, Sidekick) pairs already put to the owner
         self.house_bonus: dict[int, int] = {}  # seat -> strength from a House power (Slytherin's discards)
         self.rewarded = False  # the helper was promised something (Treasures, an Item, a Go Up a Level)
+
+    def copy(self, memo: dict[int, Any]) -> Combat:
+        """An independent copy; `memo` maps each copied MonsterIn's id to its copy, so that other
+        things pointing at the fight's monsters (a prompt's data) can be pointed at the copies."""
+        new = object.__new__(Combat)
+        _copy_slots(self, new, Combat.__slots__)
+        new.monsters = [m.copy(memo) for m in self.monsters]
+        return new
 
     def fighters(self) -> tuple[int, ...]:
         return (self.fighter,) if self.helper < 0 else (self.fighter, self.helper)

@@ -13,6 +13,8 @@ from munchkin.engine.state import Combat, Player, Prompt
 if TYPE_CHECKING:
     from munchkin.engine.game import Options, Setup
 
+EVERYONE = -1  # a `seen_by` bitmask: every seat (and every spectator) saw the card
+
 Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 
 
@@ -43,6 +45,7 @@ class GameCore:
     listen_variant: str  # Listen At The Door: "loot" or "no_good" (see Options)
     houses: dict[str, CardDef]  # the Houses of the game (Harry Potter), by lower-case name
     set_aside: list[int]
+    hand_seen: dict[int, int]  # card in a hand -> bitmask of the seats that know it is there
     log: list[tuple[Any, ...]]
     events: list[tuple[Any, ...]]
     turn: int
@@ -123,18 +126,20 @@ class GameCore:
                 break
             if not self.drawn_effect(p, c):
                 got.append(c)
-                self.give_card(p, c)
+                self.give_card(p, c, EVERYONE if face_up else 0)
         if got:
             self.events.append(("draw", p.seat, deck, tuple(got), face_up))
         return got
 
-    def give_card(self, p: Player, c: int) -> None:
-        """A card goes into a hand; the dead receive nothing, so it is discarded."""
+    def give_card(self, p: Player, c: int, seen_by: int = 0) -> None:
+        """A card goes into a hand; the dead receive nothing, so it is discarded. `seen_by` is the
+        bitmask of the other seats that see which card it is (EVERYONE when it was face-up)."""
         if p.dead:
             self.discard(c)
             return
         p.hand.append(c)
         p.received.add(c)
+        self.hand_seen[c] = seen_by | (1 << p.seat)
 
     def _deal_new_hand(self, p: Player) -> None:
         self.draw_to_hand(p, "door", 4)

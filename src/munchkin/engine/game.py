@@ -190,6 +190,7 @@ class Game(LegalMixin):
         self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
         self.set_aside: list[int] = []  # out of the game (a scenario that empties a deck)
         self.charity_given: dict[int, int] = {}
+        self.hand_seen: dict[int, int] = {}  # who knows which card is in which hand (see give_card)
         self.transferred = False  # a Transferral Potion moved this turn's fight to another player
         self._roll_state: dict[str, Any] = {}
         self._legal_cache: dict[int, list[Action]] = {}
@@ -633,7 +634,7 @@ CLONE_SHARED = frozenset(
 )
 CLONE_COPIED = (  # lists and dicts of plain values (card numbers, log entries, cached action lists): one level
     *("door_deck", "treasure_deck", "door_discard", "treasure_discard", "limbo", "set_aside", "forced_rolls"),
-    *("winners", "log", "events", "charity_given", "_roll_state"),
+    *("winners", "log", "events", "charity_given", "hand_seen", "_roll_state"),
     *("_legal_cache", "_window_cache", "_sale_cache", "_exchange_cache"),
 )
 CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "_prompt", "ctx_data", "_win_cache"})

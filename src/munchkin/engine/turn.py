@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
+from munchkin.engine.core import EVERYONE
 from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.state import CHARITY, DRAWN, END_WINDOW, MAIN, Prompt
 
@@ -118,8 +119,7 @@ class TakeTurn(Step):
             elif d.is_curse:
                 return self.then("after_kick", g.curse_flow(card, p.seat, p.seat, face_up_draw=True))
             else:
-                p.hand.append(card)
-                p.received.add(card)
+                g.give_card(p, card, EVERYONE)  # kicked open face-up
                 if d.steed or g._playable_now(p.seat, card):
                     return self.then("after_drawn_choice", DrawnChoice(p.seat, card))
         return self.after_kick(g, None)
@@ -255,7 +255,7 @@ class Charity(Step):
         if act.kind == A.GIVE:
             p.hand.remove(act.card)
             q = g.players[act.target]
-            g.give_card(q, act.card)
+            g.give_card(q, act.card, 1 << p.seat)  # the giver knows what they gave
             g.charity_given[act.target] = g.charity_given.get(act.target, 0) + 1
             g.events.append(("charity", p.seat, act.target, act.card))
         elif act.kind == A.DISCARD:

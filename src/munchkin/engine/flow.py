@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from munchkin.engine.state import Prompt
 
@@ -39,6 +39,9 @@ class Step:
     first stage `start`; `at` names the stage that runs when the step is next resumed."""
 
     at: str = field(default="start", init=False)
+    # the fields holding card numbers (an int, a tuple or list of them, or an Action): a
+    # determinized copy points them at the cards dealt in place of those that moved
+    CARDS: ClassVar[tuple[str, ...]] = ()
 
     def resume(self, g: GameCore, value: Any) -> Frame | Prompt | Done:
         """Run the stage `at` with the value the step was waiting for."""

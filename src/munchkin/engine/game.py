@@ -191,6 +191,7 @@ class Game(LegalMixin):
         self.set_aside: list[int] = []  # out of the game (a scenario that empties a deck)
         self.charity_given: dict[int, int] = {}
         self.hand_seen: dict[int, int] = {}  # who knows which card is in which hand (see give_card)
+        self.hypothetical = False  # a determinized copy: its hidden cards were dealt anew, so no save replays it
         self.transferred = False  # a Transferral Potion moved this turn's fight to another player
         self._roll_state: dict[str, Any] = {}
         self._legal_cache: dict[int, list[Action]] = {}
@@ -264,6 +265,13 @@ class Game(LegalMixin):
         d["ctx_data"] = _remap(self.ctx_data, memo, d["players"])
         d["_win_cache"] = (-1, None, False)
         return new
+
+    def determinize(self, observer: int | None, rng: random.Random) -> Game:
+        """A copy as `observer` (None: a spectator) might imagine the game: the cards it cannot know
+        dealt again at random where they could be, and chance reseeded from `rng`; its view is unchanged."""
+        from munchkin.engine.determinize import determinize
+
+        return determinize(self, observer, rng)
 
     # ------------------------------------------------------------------ interface
     @property
@@ -496,6 +504,8 @@ class Game(LegalMixin):
         return texts
 
     def to_json(self) -> str:
+        if self.hypothetical:
+            raise MunchkinError("a determinized copy is a hypothesis, not a game that was played: it has no save")
         setup = asdict(self.setup)
         return json.dumps(
             {"format": "munchkin-game/1", "setup": setup, "log": self.log_json(), "state": self.fingerprint()}
@@ -626,7 +636,7 @@ CLONE_SHARED = frozenset(
         # fixed at setup: the cards, the options, what the sets hold
         *("setup", "options", "defs", "cdef", "ncards", "houses", "phase_words", "listen_variant", "_by_name"),
         *("sidekicks_discardable", "has_races", "has_classes", "sidekick_sexes", "allies", "item_grants"),
-        *("extra_big_cards", "seeded", "forced_at_setup"),
+        *("extra_big_cards", "seeded", "forced_at_setup", "hypothetical"),
         # plain values
         *("turn", "active", "over", "capped", "version", "decisions", "phase", "transferred", "ctx"),
         *("_cache_version", "_window_version"),

@@ -188,6 +188,8 @@ class Main(Step):
     stage: str  # start, door or after
     act: Action | None = None
 
+    CARDS = ("act",)
+
     def start(self, g: Game, _: Any) -> Out:
         return self.then("answer", Prompt(MAIN, (self.seat,), self.stage))
 
@@ -210,6 +212,8 @@ class DrawnChoice(Step):
 
     seat: int
     card: int
+
+    CARDS = ("card",)
 
     def start(self, g: Game, _: Any) -> Out:
         return self.then("answer", Prompt(DRAWN, (self.seat,), self.card))

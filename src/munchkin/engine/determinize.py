@@ -1,0 +1,127 @@
+"""A copy of the game as one seat might imagine it: what that seat cannot know is dealt anew.
+
+A seat knows its own hand, every card on the table, the discards, and the cards it saw go into
+another hand (a face-up draw, a card it gave or was shown: `Game.hand_seen`). It does not know
+the other cards in the other hands nor the order of either deck. `determinize` deals those
+unknown cards again at random among the places they could be: a Door card into a Door slot (an
+unknown Door card of some other hand, or the Door deck), a Treasure into a Treasure slot, since
+card backs show which deck a card in a hand comes from. Every count stays: each hand keeps its
+size and its number of Door and Treasure cards, each deck its size. The copy's chance is
+reseeded too, so its future die rolls and shuffles are unknown as well; a plain `clone()` keeps
+them, for exact branching.
+
+The copy is a hypothesis: its log is the real game's, so it cannot be saved or replayed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine.actions import Action
+from munchkin.engine.chance import SeededChance
+from munchkin.engine.core import EVERYONE
+from munchkin.engine.flow import Step
+from munchkin.engine.state import BEFORE, CHOOSE, CURSE_WINDOW, DRAWN, HELP, LOOT_BODY, OFFER, PICK, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+DECKS = ("door", "treasure")
+
+
+def knows(g: Game, observer: int | None, card: int) -> bool:
+    """Whether `observer` (None: a spectator) knows that `card` is in the hand that holds it."""
+    seen = g.hand_seen.get(card, 0)
+    return seen == EVERYONE or (observer is not None and (seen >> observer) & 1 == 1)
+
+
+def unknown_slots(g: Game, observer: int | None, deck: str) -> list[tuple[int, int]]:
+    """The places in other hands (seat, index) holding a card of `deck` that `observer` does not know."""
+    cdef = g.cdef
+    return [
+        (q.seat, i)
+        for q in g.players
+        if q.seat != observer
+        for i, c in enumerate(q.hand)
+        if cdef[c].deck == deck and not knows(g, observer, c)
+    ]
+
+
+def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
+    """A copy of `g` in which every card `observer` cannot know is dealt again at random among the
+    places it could be, and whose chance is reseeded from `rng`. `observer`'s view of the copy is
+    its view of `g`."""
+    d = g.clone()
+    moved: dict[int, int] = {}  # old card -> the card now in its place
+    for deck in DECKS:
+        slots = unknown_slots(d, observer, deck)
+        pile = d.door_deck if deck == "door" else d.treasure_deck
+        old = [d.players[s].hand[i] for s, i in slots] + pile
+        new = old.copy()
+        rng.shuffle(new)
+        for (s, i), was, now in zip(slots, old, new, strict=False):
+            hand_changed(d, s, i, was, now)
+        pile[:] = new[len(slots) :]
+        moved.update((a, b) for a, b in zip(old, new, strict=True) if a != b)
+    for card in list(d.hand_seen):  # what went back into a deck is in no hand
+        if not any(card in q.hand for q in d.players):
+            del d.hand_seen[card]
+    if moved:
+        _remap_flow(d, moved)
+    d.chance = SeededChance(rng.getrandbits(63))
+    d.seeded = False
+    d.hypothetical = True
+    d._legal_cache, d._window_cache, d._sale_cache, d._exchange_cache = {}, {}, {}, {}
+    d._cache_version = d._window_version = -1
+    return d
+
+
+def hand_changed(d: Game, seat: int, i: int, was: int, now: int) -> None:
+    """Card `now` takes the place of `was` in a hand: it was received this turn if `was` was, and
+    it is known to whoever knew `was` was there."""
+    q = d.players[seat]
+    q.hand[i] = now
+    if was in q.received:
+        q.received.discard(was)
+        q.received.add(now)
+    d.hand_seen[now] = d.hand_seen.pop(was, 0) | (1 << seat)
+
+
+def _cards(x: Any, moved: dict[int, int]) -> Any:
+    """A card number, a tuple or list of them, or an Action, with each moved card replaced."""
+    t = type(x)
+    if t is int:
+        return moved.get(x, x)
+    if t is Action:
+        card, monster = moved.get(x.card, x.card), moved.get(x.monster, x.monster)
+        return x._replace(card=card, monster=monster, cards=_cards(x.cards, moved))
+    if t is tuple:
+        return tuple([_cards(y, moved) for y in x])
+    if t is list:
+        return [_cards(y, moved) for y in x]
+    return x
+
+
+def _remap_flow(d: Game, moved: dict[int, int]) -> None:
+    """Point the rules in progress at the cards now in the places of those that moved: the cards
+    a step holds (its CARDS fields) and those in the prompt's data."""
+    for f in d._stack:
+        if isinstance(f, Step):
+            for name in type(f).CARDS:
+                setattr(f, name, _cards(getattr(f, name), moved))
+    pr = d._prompt
+    data = pr.data
+    k = pr.kind
+    if k in (CHOOSE, PICK, DRAWN, HELP, OFFER):  # cards and text, cards, a card, an Action
+        data = _cards(data, moved)
+    elif k == LOOT_BODY:  # the dead player's seat, the cards of the body
+        data = (data[0], _cards(data[1], moved))
+    elif k == CURSE_WINDOW:
+        data = (moved.get(data[0], data[0]), *data[1:])
+    elif k == BEFORE:
+        data = (moved.get(data[0], data[0]), _cards(data[1], moved), *data[2:])
+    d._prompt = Prompt(pr.kind, pr.seats, data)
+
+
+__all__ = ["determinize", "knows", "unknown_slots"]

@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from typing import Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import HOOKS
-from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
 from munchkin.engine.core import GameCore
 from munchkin.engine.effects import EffectsMixin
-from munchkin.engine.state import (
-    BEFORE,
-    HELP,
-    LOSING,
-    PICK,
-    ROLLED,
-    RUN,
-    WINDOW,
-    Combat,
-    MonsterIn,
-    Player,
-    Prompt,
-)
-
-Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
+from munchkin.engine.fight import AskForHelp, CombatRounds, CombatWindow, Fight, SidekickSexCheck
+from munchkin.engine.flow import Frame
+from munchkin.engine.rewards import CollectTreasures, WinCombat
+from munchkin.engine.run_away import BadStuff, FleeFrom, RollAnswer, RunAway, RunAwayAll, RunRoll
+from munchkin.engine.state import Combat, MonsterIn, Player
 
 
 def card_hook(g: GameCore, card: int) -> CardHook | None:
@@ -83,35 +71,12 @@ class CombatMixin(EffectsMixin):
             return True
         return bool(c.sex_bonus) and mod.value > 0 and (m.card, mod.if_.sex) in c.sex_bonus
 
-    def sidekick_sex_check(self, c: Combat) -> Flow:
+    def sidekick_sex_check(self, c: Combat) -> Frame | None:
         """A monster with a bonus against a sex faces a fighter's Sidekick of that sex: its owner
         discards the Sidekick at once, or the bonus counts for the rest of the fight."""
         if not self.sidekick_sexes:
-            return
-        cdef = self.cdef
-        for m in list(c.monsters):
-            for mod in cdef[m.base].modifiers:
-                cond = mod.if_
-                if mod.value <= 0 or cond.sex is None or (m.card, cond.sex) in c.sex_bonus:
-                    continue
-                if any(v is not None for k, v in vars(cond).items() if k != "sex"):
-                    continue  # only a bonus against a sex alone looks at Sidekicks
-                for f in c.fighters():
-                    q = self.players[f]
-                    if q.sex == cond.sex or (m.card, cond.sex) in c.sex_bonus:
-                        continue  # the bonus counts anyway
-                    for k in list(q.sidekicks):
-                        if self.sidekick_sex(q, k) != cond.sex or (m.card, k) in c.sex_asked:
-                            continue
-                        c.sex_asked.add((m.card, k))
-                        acts = (Action(A.KEEP, f, k), Action(A.DISCARD, f, k))
-                        act = yield Prompt(BEFORE, (f,), (k, acts, ("sidekick_sex", m.card, mod.value)))
-                        if act.kind == A.DISCARD:
-                            self.lose_card(q, k, f"discarded before {cdef[m.base].name}")
-                        else:
-                            c.sex_bonus.add((m.card, cond.sex))
-                            self.events.append(("sex_bonus", f, k, m.card, mod.value))
-                            break
+            return None
+        return SidekickSexCheck()
 
     def monsters_strength(self, c: Combat) -> int:
         return sum(self.monster_strength(c, m) for m in c.monsters)
@@ -270,75 +235,17 @@ class CombatMixin(EffectsMixin):
         }
 
     # -------------------------------------------------------------- the fight
-    def fight(self, seat: int, card: int, kicked: bool) -> Flow:
+    def fight(self, seat: int, card: int, kicked: bool) -> Frame:
         """A monster attacks `seat`: combat from the first window to the discards."""
-        c = Combat(seat, kicked)
-        self.combat = c
-        p = self.players[seat]
-        d = self.cdef[card]
-        m = MonsterIn(card)
-        c.monsters.append(m)
-        c.played.append(card)
-        self.events.append(("combat", seat, card))
-        if d.wna_if is not None and self.matches(p, d.wna_if):
-            self.events.append(("no_attack", seat, card))
-            h = card_hook(self, card)
-            if h is not None:
-                yield h.before_combat(self, c, m)
-            if d.wna_treasures:
-                self.draw_to_hand(p, "treasure", d.wna_treasures)
-            self._end_combat(c)
-            return
-        h = card_hook(self, card)
-        if h is not None:
-            yield h.before_combat(self, c, m)
-        if not c.ended:
-            yield self._combat_rounds(c)
-        self._end_combat(c)
-        yield self.settle_table()
+        return Fight(seat, card, kicked)
 
-    def _combat_rounds(self, c: Combat) -> Flow:
-        changed = True
-        while not c.ended and not self.over:
-            if changed:
-                yield self.combat_window(c)
-            changed = False
-            if c.ended or self.over:
-                return
-            if not c.monsters:
-                return
-            if self.fighters_win(c):
-                yield self.win_combat(c)
-                return
-            if self.help_candidates(c):
-                act = yield Prompt(LOSING, (c.fighter,), c)
-                if act.kind == A.ASK:
-                    changed = yield self.ask_for_help(c, act)
-                    continue
-            yield self.run_away_all(c)
-            return
+    def _combat_rounds(self, c: Combat) -> Frame:
+        """Rounds of the fight until the fighters win or Run Away."""
+        return CombatRounds()
 
-    def combat_window(self, c: Combat) -> Flow:
+    def combat_window(self, c: Combat) -> Frame:
         """A round of passes: it closes once everyone who could answer the last change has passed."""
-        passed: set[int] = set()
-        order = self.seat_order()
-        while not c.ended and not self.over:
-            if self.sidekick_sexes:
-                yield self.sidekick_sex_check(c)
-            seats = tuple(s for s in order if s not in passed and len(self.legal_actions_in_window(s)) > 1)
-            if not seats:
-                return
-            act = yield Prompt(WINDOW, seats, c)
-            if act.kind == A.PASS:
-                passed.add(act.seat)
-                continue
-            yield self.do_combat_action(act)
-            passed = set()
-            if self.players[c.fighter].dead:  # killed mid-fight (a deadly Curse): the fight is over
-                c.ended = True
-                self.events.append(("combat_over", c.fighter))
-            elif c.helper >= 0 and self.players[c.helper].dead:
-                c.helper, c.forced_help = -1, False
+        return CombatWindow()
 
     def legal_actions_in_window(self, seat: int) -> list[Action]:
         """Legal answers of a seat in a combat window (cached like legal_actions)."""
@@ -385,71 +292,14 @@ class CombatMixin(EffectsMixin):
                 return k
         return -1
 
-    def ask_for_help(self, c: Combat, act: Action) -> Flow:
+    def ask_for_help(self, c: Combat, act: Action) -> Frame:
         """Ask one player; they accept or refuse. Returns True if the fight changed."""
-        helper = act.target
-        c.asked.add(helper)
-        self.events.append(("ask", c.fighter, helper, act.cards, act.n, act.flag))
-        if (by := self.compels_help(c, helper)) >= 0:
-            c.helper, c.forced_help = helper, True
-            self.events.append(("compelled", helper, c.fighter, by))
-            return True  # no reward may be demanded
-        answer = yield Prompt(HELP, (helper,), act)
-        if answer.kind == A.ACCEPT:
-            c.helper = helper
-            p = self.players[c.fighter]
-            c.deal_items = tuple(k for k in act.cards if k in p.items)
-            c.deal_treasures = act.n
-            c.rewarded = bool(act.n or act.cards)
-            c.helper_first = act.flag == "you"
-            self.events.append(("help", helper, c.fighter))
-            for k in act.cards:  # cards from the hand promised to the helper are played on them now
-                if k in p.hand and self.cdef[k].is_gual:
-                    p.hand.remove(k)
-                    self.discard(k)
-                    self.gain_levels(self.players[helper], 1, self.cdef[k].name)
-            return True
-        self.events.append(("refuse", helper, c.fighter))
-        return False
+        return AskForHelp(act)
 
     # -------------------------------------------------------------- rewards
-    def win_combat(self, c: Combat) -> Flow:
+    def win_combat(self, c: Combat) -> Frame:
         """Kill the monsters: levels, then Treasures drawn (face-up if helped) and shared as agreed."""
-        p = self.players[c.fighter]
-        cdef = self.cdef
-        levels = c.extra_levels
-        treasures = 0
-        for m in c.monsters:
-            levels += cdef[m.base].levels
-            h = card_hook(self, m.base)
-            if h is not None:
-                levels += h.extra_levels(self, c, m)
-            treasures += self.monster_treasures(c, m)
-        for card, kept in c.removed:
-            if kept:
-                treasures += cdef[card].treasures
-        killed = len(c.monsters)
-        names = tuple(m.card for m in c.monsters)
-        bases = tuple(m.base for m in c.monsters)
-        self.events.append(("kill", c.fighter, c.helper, names))
-        for k in c.played:
-            self.discard(k)
-        c.played.clear()
-        c.monsters.clear()
-        c.ended = True
-        self.gain_levels(p, levels, "killing " + ", ".join(cdef[k].name for k in names), may_win=True)
-        if c.helper >= 0:
-            hp = self.players[c.helper]
-            if self.has_ability(hp, "levels_for_helping"):
-                self.gain_levels(hp, killed, "helping kill a monster (Elf)", may_win=self.options.shared_victories)
-            elif self.has_ability(hp, "levels_for_helping_without_treasure") and not c.rewarded:
-                self.gain_levels(hp, killed, "helping for no reward (Cavalry)", may_win=self.options.shared_victories)
-            if self.over and self.options.shared_victories and c.fighter in self.winners:
-                self.declare_winner([c.fighter, c.helper])
-        if self.over:
-            return
-        yield self.collect_treasures(c, treasures)
-        self.bonus_doors(c, p, bases)
+        return WinCombat()
 
     def bonus_doors(self, c: Combat, p: Player, killed: tuple[int, ...]) -> None:
         """Door cards drawn face-down after a kill: the monster's own reward (Bottle Bottle),
@@ -460,50 +310,9 @@ class CombatMixin(EffectsMixin):
         if c.helper >= 0 and self.has_ability(self.players[c.helper], "bounty"):
             self.draw_to_hand(self.players[c.helper], "door", 1)
 
-    def collect_treasures(self, c: Combat, n: int) -> Flow:
-        p = self.players[c.fighter]
-        if c.helper < 0:
-            self.draw_to_hand(p, "treasure", n, face_up=False)
-            return
-        drawn: list[int] = []
-        for _ in range(n):
-            k = -1
-            if self.has_ability(p, "resurrection") and self.treasure_discard and p.hand:
-                # a Cleric drawing face-up may take the top discard instead, paying a card
-                one_each = {self.cdef[c].idx: c for c in reversed(p.hand)}.values()
-                pays = [Action(A.RESURRECT, p.seat, c, flag="treasure") for c in one_each]
-                act = yield Prompt(BEFORE, (p.seat,), (-1, (Action(A.PASS, p.seat), *pays)))
-                if act.kind == A.RESURRECT:
-                    k = self._resurrect(p, "treasure", act.card)
-            if k < 0:
-                k = self.draw("treasure")
-            if k < 0:
-                break
-            drawn.append(k)
-            self.limbo.append(k)  # face-up on the table until shared out
-        self.events.append(("reveal", c.fighter, tuple(drawn)))
-        hp = self.players[c.helper]
-        share = min(c.deal_treasures, len(drawn))  # the helper's Treasures under the deal
-        mine = len(drawn) - share
-        turn = c.helper if c.helper_first else c.fighter
-        while drawn:
-            if share == 0 or mine == 0:  # one side is served: the other takes the rest
-                rest = c.fighter if share == 0 else c.helper
-                for k in list(drawn):
-                    self._hand_over(drawn, k, rest)
-                break
-            act = yield Prompt(PICK, (turn,), tuple(drawn))
-            self._hand_over(drawn, act.card, turn)
-            if turn == c.helper:
-                share -= 1
-                turn = c.fighter
-            else:
-                mine -= 1
-                turn = c.helper
-        for it in c.deal_items:
-            if it in p.items and not hp.dead:
-                self.move_item(p, hp, it)
-                self.events.append(("gift", p.seat, hp.seat, it))
+    def collect_treasures(self, c: Combat, n: int) -> Frame:
+        """The fighter's `n` Treasures: drawn face-down alone, else face-up and shared as agreed."""
+        return CollectTreasures(n)
 
     def _hand_over(self, drawn: list[int], k: int, seat: int) -> None:
         drawn.remove(k)
@@ -512,55 +321,13 @@ class CombatMixin(EffectsMixin):
         self.events.append(("take", seat, k))
 
     # -------------------------------------------------------------- running away
-    def run_away_all(self, c: Combat) -> Flow:
-        self.events.append(("lost", c.fighter, c.helper))
-        for seat in c.fighters():
-            if seat in c.escapes:
-                self.events.append(("escape", seat, -1, "automatically"))
-                continue
-            yield self.run_away(c, self.players[seat])
-            if self.over:
-                return
-        for it in c.deal_items:  # the helper was promised these for helping
-            p, hp = self.players[c.fighter], self.players[c.helper]
-            if it in p.items and not hp.dead and not p.dead:
-                self.move_item(p, hp, it)
-                self.events.append(("gift", p.seat, hp.seat, it))
+    def run_away_all(self, c: Combat) -> Frame:
+        """The fighters lost: each one Runs Away in turn."""
+        return RunAwayAll()
 
-    def run_away(self, c: Combat, p: Player) -> Flow:
-        remaining = list(c.monsters)
-        flight = {"used": 0, "bonus": 0}
-        while remaining and not p.dead and not self.over:
-            if p.seat in c.escapes:
-                break
-            act = yield Prompt(RUN, (p.seat,), (c, tuple(remaining), flight))
-            if act.kind == A.SACRIFICE:
-                self.lose_card(p, act.card, "sacrificed to escape")
-                self.events.append(("escape", p.seat, -1, f"sacrificed {self.cdef[act.card].name}"))
-                if act.flag == "both" and c.helper >= 0:
-                    c.escapes.add(c.helper)
-                yield self.settle_table()  # a Whiz Kid sacrificed takes its exception along
-                return
-            if act.kind == A.DISCARD:  # a Steed with a Run Away penalty, let go before the roll
-                self.lose_card(p, act.card, "let go before running")
-                yield self.settle_table()
-                continue
-            if act.kind == A.FLIGHT:
-                for k in act.cards:
-                    self.spend(p, k)
-                    flight["used"] += 1
-                    flight["bonus"] += 1
-                continue
-            if act.kind == A.PLAY or act.kind == A.USE:
-                yield self.do_combat_action(act)
-                remaining = [m for m in remaining if m in c.monsters]
-                continue
-            m = next(m for m in remaining if m.card == act.monster)
-            remaining.remove(m)
-            if act.kind == A.FLEE_FROM:
-                yield self.flee_from(c, p, m, flight["bonus"])
-            if not c.monsters:
-                return
+    def run_away(self, c: Combat, p: Player) -> Frame:
+        """`p` Runs Away from each monster of the fight."""
+        return RunAway(p.seat)
 
     def run_away_bonus(self, c: Combat, p: Player, m: MonsterIn) -> int:
         """The total modifier to `p`'s Run Away roll from `m` (without the Flight spell)."""
@@ -601,83 +368,25 @@ class CombatMixin(EffectsMixin):
             return d.wnp_unless is not None and self.matches(p, d.wnp_unless)
         return True
 
-    def flee_from(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
-        d = self.cdef[m.base]
-        if not self.pursued(p, m):
-            self.events.append(("escape", p.seat, m.card, "not pursued"))
-            return
-        if d.escape == "automatic":
-            escaped = True
-        elif d.escape == "impossible":
-            escaped = False
-        else:
-            escaped = yield self.run_roll(c, p, m, flight_bonus)
-        if escaped:
-            self.events.append(("escape", p.seat, m.card, ""))
-            if d.even_if_escaped:
-                yield self.run_effects(d.even_if_escaped, p, m.card)
-                yield self.settle_table()
-            for k in list(p.equipped):
-                if (h := card_hook(self, k)) is not None:
-                    h.on_escape(self, p)
-        else:
-            self.events.append(("caught", p.seat, m.card))
-            yield self.bad_stuff(c, p, m)
+    def flee_from(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Frame:
+        """`p` flees one monster: escaped, or caught and its Bad Stuff."""
+        return FleeFrom(p.seat, m.card, flight_bonus)
 
-    def bad_stuff(self, c: Combat, p: Player, m: MonsterIn) -> Flow:
-        d = self.cdef[m.base]
-        self.events.append(("bad_stuff", p.seat, m.card))
-        yield self.run_effects(d.bad_stuff, p, m.base)
-        yield self.settle_table()
+    def bad_stuff(self, c: Combat, p: Player, m: MonsterIn) -> Frame:
+        """The monster's Bad Stuff happens to `p`."""
+        return BadStuff(p.seat, m.card, m.base)
 
-    def run_roll(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Flow:
+    def run_roll(self, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Frame:
         """Roll to Run Away (5 or more escapes), with the answers a roll allows."""
-        retried = False
-        while True:
-            why = f"run away from {self.cdef[m.base].name}"
-            die = self.roll_die(p.seat, why)
-            # the roll's event also carries each modifier with its source and the total, for the log
-            mods = ([("Flight spell", flight_bonus)] if flight_bonus else []) + self.run_away_parts(c, p, m)
-            self.events[-1] = ("roll", p.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
-            state: dict[str, Any] = {"die": die, "escaped": None, "reroll": False}
-            self._roll_state = state  # what answers to the roll read (the face a Loaded Die may change)
-            passed: set[int] = set()
-            while True:
-                total = state["die"] + self.run_away_bonus(c, p, m) + flight_bonus
-                if state["escaped"] is None:
-                    ok = total >= 5
-                else:
-                    ok = bool(state["escaped"])
-                seats = tuple(
-                    s for s in self.seat_order() if s not in passed and self.roll_answers(s, p, ok, retried, state)
-                )
-                if not seats:
-                    break
-                act = yield Prompt(ROLLED, seats, (p.seat, m.card, state["die"], total, ok, retried))
-                if act.kind == A.PASS:
-                    passed.add(act.seat)
-                    continue
-                if act.kind == A.USE and act.flag == "retry":
-                    self.spend(p, act.card)
-                    retried = True
-                    state["reroll"] = True
-                    break
-                yield self.do_roll_answer(act, p, state)
-                passed = set()
-                if state["reroll"]:
-                    break
-            if state["reroll"]:
-                continue
-            return ok
+        return RunRoll(p.seat, m.card, flight_bonus)
 
     def roll_answers(self, seat: int, runner: Player, ok: bool, retried: bool, state: dict[str, Any]) -> bool:
         return len(self.rolled_actions(seat, runner, ok, retried)) > 1
 
-    def do_roll_answer(self, act: Action, runner: Player, state: dict[str, Any]) -> Flow:
-        h = card_hook(self, act.card)
-        if h is not None:
-            self._roll_state = state
-            yield h.apply(self, act)
+    def do_roll_answer(self, act: Action, runner: Player, state: dict[str, Any]) -> Frame:
+        """An answer to a Run Away roll; its card changes the roll's state, `state`."""
+        self._roll_state = state
+        return RollAnswer(act)
 
     def spend(self, p: Player, card: int) -> None:
         """Discard a card from hand or play to pay for an ability or to use it."""

@@ -1,0 +1,283 @@
+"""The fight, as steps: a monster attacks, the response windows, asking for help, then Rewards
+or Running Away (engine/rewards.py, engine/run_away.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import actions as A
+from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.rewards import WinCombat
+from munchkin.engine.run_away import RunAwayAll
+from munchkin.engine.state import BEFORE, HELP, LOSING, WINDOW, Combat, MonsterIn, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+Out = Frame | Prompt | Done
+
+
+def fight_in(g: Game) -> Combat:
+    """The fight in progress (a step in a fight keeps no reference to it)."""
+    c = g.combat
+    assert c is not None
+    return c
+
+
+@dataclass(slots=True)
+class Fight(Step):
+    """A monster attacks `seat`: combat from the first window to the discards. A monster that
+    will not attack this character ends the fight at once (with its Treasures, if any)."""
+
+    seat: int
+    card: int
+    kicked: bool
+
+    def start(self, g: Game, _: Any) -> Out:
+        c = Combat(self.seat, self.kicked)
+        g.combat = c
+        p = g.players[self.seat]
+        d = g.cdef[self.card]
+        m = MonsterIn(self.card)
+        c.monsters.append(m)
+        c.played.append(self.card)
+        g.events.append(("combat", self.seat, self.card))
+        if d.wna_if is not None and g.matches(p, d.wna_if):
+            g.events.append(("no_attack", self.seat, self.card))
+            h = rules.card_hook(g, self.card)
+            if h is not None:
+                return self.then("will_not_attack", h.before_combat(g, c, m))
+            return self.will_not_attack(g, None)
+        h = rules.card_hook(g, self.card)
+        if h is not None:
+            return self.then("combat_rounds", h.before_combat(g, c, m))
+        return self.combat_rounds(g, None)
+
+    def will_not_attack(self, g: Game, _: Any) -> Out:
+        d = g.cdef[self.card]
+        if d.wna_treasures:
+            g.draw_to_hand(g.players[self.seat], "treasure", d.wna_treasures)
+        g._end_combat(fight_in(g))
+        return Done()
+
+    def combat_rounds(self, g: Game, _: Any) -> Out:
+        if not fight_in(g).ended:
+            return self.then("end_combat", CombatRounds())
+        return self.end_combat(g, None)
+
+    def end_combat(self, g: Game, _: Any) -> Out:
+        g._end_combat(fight_in(g))
+        return self.then("finish", g.settle_table())
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+@dataclass(slots=True)
+class CombatRounds(Step):
+    """Rounds of the fight: a response window after each change, then the fighters win, ask for
+    help (a new round if someone accepts), or Run Away."""
+
+    changed: bool = True  # the last round changed the fight: open a window again
+
+    def start(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        if c.ended or g.over:
+            return Done()
+        if self.changed:
+            return self.then("decide", CombatWindow())
+        return self.decide(g, None)
+
+    def decide(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        self.changed = False
+        if c.ended or g.over:
+            return Done()
+        if not c.monsters:
+            return Done()
+        if g.fighters_win(c):
+            return self.then("finish", WinCombat())
+        if g.help_candidates(c):
+            return self.then("losing", Prompt(LOSING, (c.fighter,), c))
+        return self.then("finish", RunAwayAll())
+
+    def losing(self, g: Game, act: Action) -> Out:
+        if act.kind == A.ASK:
+            return self.then("asked", AskForHelp(act))
+        return self.then("finish", RunAwayAll())
+
+    def asked(self, g: Game, changed: bool) -> Out:
+        self.changed = changed
+        return self.start(g, None)
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+@dataclass(slots=True)
+class CombatWindow(Step):
+    """A round of passes: it closes once everyone who could answer the last change has passed."""
+
+    order: tuple[int, ...] = ()  # the seats in turn order, from the active player
+    passed: set[int] = field(default_factory=set)
+
+    def start(self, g: Game, _: Any) -> Out:
+        self.order = tuple(g.seat_order())
+        return self.look(g, None)
+
+    def look(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        if c.ended or g.over:
+            return Done()
+        if g.sidekick_sexes:
+            return self.then("ask", SidekickSexCheck())
+        return self.ask(g, None)
+
+    def ask(self, g: Game, _: Any) -> Out:
+        passed = self.passed
+        seats = tuple(s for s in self.order if s not in passed and len(g.legal_actions_in_window(s)) > 1)
+        if not seats:
+            return Done()
+        return self.then("answer", Prompt(WINDOW, seats, fight_in(g)))
+
+    def answer(self, g: Game, act: Action) -> Out:
+        if act.kind == A.PASS:
+            self.passed.add(act.seat)
+            return self.look(g, None)
+        return self.then("after_action", g.do_combat_action(act))
+
+    def after_action(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        self.passed = set()
+        if g.players[c.fighter].dead:  # killed mid-fight (a deadly Curse): the fight is over
+            c.ended = True
+            g.events.append(("combat_over", c.fighter))
+        elif c.helper >= 0 and g.players[c.helper].dead:
+            c.helper, c.forced_help = -1, False
+        return self.look(g, None)
+
+
+@dataclass(slots=True)
+class SidekickSexCheck(Step):
+    """A monster with a bonus against a sex faces a fighter's Sidekick of that sex: its owner
+    discards the Sidekick at once, or the bonus counts for the rest of the fight."""
+
+    monsters: tuple[tuple[int, int], ...] = ()  # (card, base) of each monster as the check began
+    i: int = 0  # the monster looked at
+    j: int = 0  # its modifier looked at
+    fighters: tuple[int, ...] = ()  # the fighters as that modifier's look began
+    fi: int = -1  # the fighter looked at (-1: the modifier's look has not begun)
+    kept: list[int] | None = None  # that fighter's Sidekicks as their look began (None: not begun)
+    ki: int = 0  # the next of those Sidekicks to look at
+
+    def start(self, g: Game, _: Any) -> Out:
+        if not g.sidekick_sexes:
+            return Done()
+        self.monsters = tuple((m.card, m.base) for m in fight_in(g).monsters)
+        return self.look(g, None)
+
+    def look(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        cdef = g.cdef
+        while self.i < len(self.monsters):
+            card, base = self.monsters[self.i]
+            mods = cdef[base].modifiers
+            while self.j < len(mods):
+                mod = mods[self.j]
+                cond = mod.if_
+                if self.fi < 0:
+                    if (
+                        mod.value <= 0
+                        or cond.sex is None
+                        or (card, cond.sex) in c.sex_bonus
+                        or any(v is not None for k, v in vars(cond).items() if k != "sex")
+                    ):  # only a bonus against a sex alone looks at Sidekicks
+                        self.j += 1
+                        continue
+                    self.fighters = c.fighters()
+                    self.fi = 0
+                while self.fi < len(self.fighters):
+                    f = self.fighters[self.fi]
+                    q = g.players[f]
+                    if self.kept is None:
+                        if q.sex == cond.sex or (card, cond.sex) in c.sex_bonus:
+                            self.fi += 1
+                            continue  # the bonus counts anyway
+                        self.kept = list(q.sidekicks)
+                        self.ki = 0
+                    while self.ki < len(self.kept):
+                        k = self.kept[self.ki]
+                        self.ki += 1
+                        if g.sidekick_sex(q, k) != cond.sex or (card, k) in c.sex_asked:
+                            continue
+                        c.sex_asked.add((card, k))
+                        acts = (Action(A.KEEP, f, k), Action(A.DISCARD, f, k))
+                        return self.then("answer", Prompt(BEFORE, (f,), (k, acts, ("sidekick_sex", card, mod.value))))
+                    self.kept = None
+                    self.fi += 1
+                self.fi = -1
+                self.j += 1
+            self.j = 0
+            self.i += 1
+        return Done()
+
+    def answer(self, g: Game, act: Action) -> Out:
+        card, base = self.monsters[self.i]
+        mod = g.cdef[base].modifiers[self.j]
+        f = self.fighters[self.fi]
+        assert self.kept is not None
+        k = self.kept[self.ki - 1]
+        if act.kind == A.DISCARD:
+            g.lose_card(g.players[f], k, f"discarded before {g.cdef[base].name}")
+        else:
+            sex = mod.if_.sex
+            assert sex is not None  # only a bonus against a sex asks
+            fight_in(g).sex_bonus.add((card, sex))
+            g.events.append(("sex_bonus", f, k, card, mod.value))
+            self.kept = None  # this fighter's bonus counts: on to the next fighter
+            self.fi += 1
+        return self.look(g, None)
+
+
+@dataclass(slots=True)
+class AskForHelp(Step):
+    """Ask one player for help; they accept or refuse (an Item may compel them). Done with True
+    if the fight changed."""
+
+    act: Action
+
+    def start(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        act = self.act
+        helper = act.target
+        c.asked.add(helper)
+        g.events.append(("ask", c.fighter, helper, act.cards, act.n, act.flag))
+        if (by := g.compels_help(c, helper)) >= 0:
+            c.helper, c.forced_help = helper, True
+            g.events.append(("compelled", helper, c.fighter, by))
+            return Done(True)  # no reward may be demanded
+        return self.then("answer", Prompt(HELP, (helper,), act))
+
+    def answer(self, g: Game, answer: Action) -> Out:
+        c = fight_in(g)
+        act = self.act
+        helper = act.target
+        if answer.kind == A.ACCEPT:
+            c.helper = helper
+            p = g.players[c.fighter]
+            c.deal_items = tuple(k for k in act.cards if k in p.items)
+            c.deal_treasures = act.n
+            c.rewarded = bool(act.n or act.cards)
+            c.helper_first = act.flag == "you"
+            g.events.append(("help", helper, c.fighter))
+            for k in act.cards:  # cards from the hand promised to the helper are played on them now
+                if k in p.hand and g.cdef[k].is_gual:
+                    p.hand.remove(k)
+                    g.discard(k)
+                    g.gain_levels(g.players[helper], 1, g.cdef[k].name)
+            return Done(True)
+        g.events.append(("refuse", helper, c.fighter))
+        return Done(False)

@@ -1,0 +1,168 @@
+"""Rewards, as steps: the monsters killed, the Levels gained, then the Treasures drawn (face-up
+when someone helped, and shared out as agreed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import actions as A
+from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.state import BEFORE, PICK, Combat, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+Out = Frame | Prompt | Done
+
+
+def _fight(g: Game) -> Combat:
+    c = g.combat
+    assert c is not None
+    return c
+
+
+@dataclass(slots=True)
+class WinCombat(Step):
+    """Kill the monsters: Levels, then Treasures drawn (face-up if helped) and shared as agreed,
+    then any Door cards the kill brings."""
+
+    seat: int = -1  # the fighter
+    bases: tuple[int, ...] = ()  # the cards whose stats the killed monsters had
+
+    def start(self, g: Game, _: Any) -> Out:
+        c = _fight(g)
+        self.seat = c.fighter
+        p = g.players[c.fighter]
+        cdef = g.cdef
+        levels = c.extra_levels
+        treasures = 0
+        for m in c.monsters:
+            levels += cdef[m.base].levels
+            h = rules.card_hook(g, m.base)
+            if h is not None:
+                levels += h.extra_levels(g, c, m)
+            treasures += g.monster_treasures(c, m)
+        for card, kept in c.removed:
+            if kept:
+                treasures += cdef[card].treasures
+        killed = len(c.monsters)
+        names = tuple(m.card for m in c.monsters)
+        self.bases = tuple(m.base for m in c.monsters)
+        g.events.append(("kill", c.fighter, c.helper, names))
+        for k in c.played:
+            g.discard(k)
+        c.played.clear()
+        c.monsters.clear()
+        c.ended = True
+        g.gain_levels(p, levels, "killing " + ", ".join(cdef[k].name for k in names), may_win=True)
+        if c.helper >= 0:
+            hp = g.players[c.helper]
+            if g.has_ability(hp, "levels_for_helping"):
+                g.gain_levels(hp, killed, "helping kill a monster (Elf)", may_win=g.options.shared_victories)
+            elif g.has_ability(hp, "levels_for_helping_without_treasure") and not c.rewarded:
+                g.gain_levels(hp, killed, "helping for no reward (Cavalry)", may_win=g.options.shared_victories)
+            if g.over and g.options.shared_victories and c.fighter in g.winners:
+                g.declare_winner([c.fighter, c.helper])
+        if g.over:
+            return Done()
+        return self.then("bonus_doors", CollectTreasures(treasures))
+
+    def bonus_doors(self, g: Game, _: Any) -> Out:
+        g.bonus_doors(_fight(g), g.players[self.seat], self.bases)
+        return Done()
+
+
+@dataclass(slots=True)
+class CollectTreasures(Step):
+    """The fighter draws `n` Treasures: face-down alone; face-up with a helper (a Cleric may take
+    the top discard instead, paying a card), then fighter and helper pick them in turn as agreed."""
+
+    n: int
+    seat: int = -1  # the fighter
+    i: int = 0  # how many Treasures have been drawn (or tried)
+    drawn: list[int] = field(default_factory=list)  # face-up on the table until shared out
+    share: int = 0  # the helper's Treasures still to pick under the deal
+    mine: int = 0  # the fighter's still to pick
+    turn: int = -1  # who picks next
+
+    def start(self, g: Game, _: Any) -> Out:
+        c = _fight(g)
+        self.seat = c.fighter
+        if c.helper < 0:
+            g.draw_to_hand(g.players[self.seat], "treasure", self.n, face_up=False)
+            return Done()
+        return self.draw(g, None)
+
+    def draw(self, g: Game, _: Any) -> Out:
+        p = g.players[self.seat]
+        while self.i < self.n:
+            self.i += 1
+            if g.has_ability(p, "resurrection") and g.treasure_discard and p.hand:
+                # a Cleric drawing face-up may take the top discard instead, paying a card
+                one_each = {g.cdef[c].idx: c for c in reversed(p.hand)}.values()
+                pays = [Action(A.RESURRECT, p.seat, c, flag="treasure") for c in one_each]
+                return self.then("paid", Prompt(BEFORE, (p.seat,), (-1, (Action(A.PASS, p.seat), *pays))))
+            if not self._lay(g, -1):
+                break
+        return self.reveal(g, None)
+
+    def paid(self, g: Game, act: Action) -> Out:
+        k = -1
+        if act.kind == A.RESURRECT:
+            k = g._resurrect(g.players[self.seat], "treasure", act.card)
+        if not self._lay(g, k):
+            return self.reveal(g, None)
+        return self.draw(g, None)
+
+    def _lay(self, g: Game, k: int) -> bool:
+        """Lay Treasure `k` (or, if none, the top of the deck) face-up; False if the deck is out."""
+        if k < 0:
+            k = g.draw("treasure")
+        if k < 0:
+            return False
+        self.drawn.append(k)
+        g.limbo.append(k)
+        return True
+
+    def reveal(self, g: Game, _: Any) -> Out:
+        c = _fight(g)
+        g.events.append(("reveal", c.fighter, tuple(self.drawn)))
+        self.share = min(c.deal_treasures, len(self.drawn))  # the helper's Treasures under the deal
+        self.mine = len(self.drawn) - self.share
+        self.turn = c.helper if c.helper_first else c.fighter
+        return self.pick(g, None)
+
+    def pick(self, g: Game, _: Any) -> Out:
+        drawn = self.drawn
+        if drawn:
+            if self.share == 0 or self.mine == 0:  # one side is served: the other takes the rest
+                c = _fight(g)
+                rest = c.fighter if self.share == 0 else c.helper
+                for k in list(drawn):
+                    g._hand_over(drawn, k, rest)
+            else:
+                return self.then("picked", Prompt(PICK, (self.turn,), tuple(drawn)))
+        return self.gifts(g, None)
+
+    def picked(self, g: Game, act: Action) -> Out:
+        c = _fight(g)
+        g._hand_over(self.drawn, act.card, self.turn)
+        if self.turn == c.helper:
+            self.share -= 1
+            self.turn = c.fighter
+        else:
+            self.mine -= 1
+            self.turn = c.helper
+        return self.pick(g, None)
+
+    def gifts(self, g: Game, _: Any) -> Out:
+        c = _fight(g)
+        p, hp = g.players[self.seat], g.players[c.helper]
+        for it in c.deal_items:
+            if it in p.items and not hp.dead:
+                g.move_item(p, hp, it)
+                g.events.append(("gift", p.seat, hp.seat, it))
+        return Done()

@@ -1,0 +1,272 @@
+"""Running Away, as steps: each fighter in turn flees each monster (or escapes another way),
+rolling the die (5 or more escapes) with the answers a roll allows; caught, they suffer the
+monster's Bad Stuff."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import actions as A
+from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.state import ROLLED, RUN, Combat, MonsterIn, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+Out = Frame | Prompt | Done
+
+
+def _fight(g: Game) -> Combat:
+    c = g.combat
+    assert c is not None
+    return c
+
+
+def _monster(c: Combat, card: int) -> MonsterIn:
+    """The monster `card` in the fight (cards are distinct among a fight's monsters)."""
+    return next(m for m in c.monsters if m.card == card)
+
+
+@dataclass(slots=True)
+class RunAwayAll(Step):
+    """The fighters lost: each one Runs Away in turn (unless they escape automatically), then the
+    helper gets the Items they were promised."""
+
+    fighters: tuple[int, ...] = ()
+    i: int = 0  # the next of `fighters` to run
+
+    def start(self, g: Game, _: Any) -> Out:
+        c = _fight(g)
+        g.events.append(("lost", c.fighter, c.helper))
+        self.fighters = c.fighters()
+        return self.next_runner(g, None)
+
+    def next_runner(self, g: Game, _: Any) -> Out:
+        c = _fight(g)
+        while self.i < len(self.fighters):
+            seat = self.fighters[self.i]
+            self.i += 1
+            if seat in c.escapes:
+                g.events.append(("escape", seat, -1, "automatically"))
+                continue
+            return self.then("after_run", RunAway(seat))
+        for it in c.deal_items:  # the helper was promised these for helping
+            p, hp = g.players[c.fighter], g.players[c.helper]
+            if it in p.items and not hp.dead and not p.dead:
+                g.move_item(p, hp, it)
+                g.events.append(("gift", p.seat, hp.seat, it))
+        return Done()
+
+    def after_run(self, g: Game, _: Any) -> Out:
+        if g.over:
+            return Done()
+        return self.next_runner(g, None)
+
+
+@dataclass(slots=True)
+class RunAway(Step):
+    """One fighter Runs Away from each monster in the order they choose, or escapes them all
+    another way (a Sidekick sacrificed, a one-shot played); the Flight spell adds to each roll."""
+
+    seat: int
+    remaining: list[int] = field(default_factory=list)  # the monsters still to flee, by card
+    used: int = 0  # cards discarded for the Flight spell (three at most)
+    bonus: int = 0  # the Flight spell's bonus to each roll
+
+    def start(self, g: Game, _: Any) -> Out:
+        self.remaining = [m.card for m in _fight(g).monsters]
+        return self.choose(g, None)
+
+    def choose(self, g: Game, _: Any) -> Out:
+        c = _fight(g)
+        if self.remaining and not g.players[self.seat].dead and not g.over:
+            if self.seat in c.escapes:
+                return Done()
+            remaining = self.remaining
+            monsters = tuple([m for m in c.monsters if m.card in remaining])
+            flight = {"used": self.used, "bonus": self.bonus}
+            return self.then("answer", Prompt(RUN, (self.seat,), (c, monsters, flight)))
+        return Done()
+
+    def answer(self, g: Game, act: Action) -> Out:
+        c = _fight(g)
+        p = g.players[self.seat]
+        if act.kind == A.SACRIFICE:
+            g.lose_card(p, act.card, "sacrificed to escape")
+            g.events.append(("escape", p.seat, -1, f"sacrificed {g.cdef[act.card].name}"))
+            if act.flag == "both" and c.helper >= 0:
+                c.escapes.add(c.helper)
+            return self.then("finish", g.settle_table())  # a Whiz Kid sacrificed takes its exception along
+        if act.kind == A.DISCARD:  # a Steed with a Run Away penalty, let go before the roll
+            g.lose_card(p, act.card, "let go before running")
+            return self.then("choose", g.settle_table())
+        if act.kind == A.FLIGHT:
+            for k in act.cards:
+                g.spend(p, k)
+                self.used += 1
+                self.bonus += 1
+            return self.choose(g, None)
+        if act.kind == A.PLAY or act.kind == A.USE:
+            return self.then("after_action", g.do_combat_action(act))
+        self.remaining.remove(act.monster)
+        if act.kind == A.FLEE_FROM:
+            return self.then("fled", FleeFrom(self.seat, act.monster, self.bonus))
+        return self.fled(g, None)
+
+    def after_action(self, g: Game, _: Any) -> Out:
+        cards = {m.card for m in _fight(g).monsters}
+        self.remaining = [k for k in self.remaining if k in cards]
+        return self.choose(g, None)
+
+    def fled(self, g: Game, _: Any) -> Out:
+        if not _fight(g).monsters:
+            return Done()
+        return self.choose(g, None)
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+@dataclass(slots=True)
+class FleeFrom(Step):
+    """Flee one monster: not pursued, an automatic or impossible escape, or the roll; escaped,
+    what happens even so; caught, its Bad Stuff."""
+
+    seat: int
+    card: int  # the monster fled
+    flight_bonus: int
+    base: int = -1  # the card whose stats it has
+
+    def start(self, g: Game, _: Any) -> Out:
+        m = _monster(_fight(g), self.card)
+        self.base = m.base
+        d = g.cdef[m.base]
+        if not g.pursued(g.players[self.seat], m):
+            g.events.append(("escape", self.seat, m.card, "not pursued"))
+            return Done()
+        if d.escape == "automatic":
+            return self.rolled(g, True)
+        if d.escape == "impossible":
+            return self.rolled(g, False)
+        return self.then("rolled", RunRoll(self.seat, self.card, self.flight_bonus))
+
+    def rolled(self, g: Game, escaped: Any) -> Out:
+        p = g.players[self.seat]
+        if escaped:
+            g.events.append(("escape", p.seat, self.card, ""))
+            d = g.cdef[self.base]
+            if d.even_if_escaped:
+                return self.then("settle", g.run_effects(d.even_if_escaped, p, self.card))
+            return self.escaped(g, None)
+        g.events.append(("caught", p.seat, self.card))
+        return self.then("finish", BadStuff(self.seat, self.card, self.base))
+
+    def settle(self, g: Game, _: Any) -> Out:
+        return self.then("escaped", g.settle_table())
+
+    def escaped(self, g: Game, _: Any) -> Out:
+        p = g.players[self.seat]
+        for k in list(p.equipped):
+            if (h := rules.card_hook(g, k)) is not None:
+                h.on_escape(g, p)
+        return Done()
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+@dataclass(slots=True)
+class BadStuff(Step):
+    """Caught: the monster's Bad Stuff happens to the runner."""
+
+    seat: int
+    card: int  # the monster
+    base: int  # the card whose Bad Stuff it has
+
+    def start(self, g: Game, _: Any) -> Out:
+        g.events.append(("bad_stuff", self.seat, self.card))
+        return self.then("settle", g.run_effects(g.cdef[self.base].bad_stuff, g.players[self.seat], self.base))
+
+    def settle(self, g: Game, _: Any) -> Out:
+        return self.then("finish", g.settle_table())
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+@dataclass(slots=True)
+class RunRoll(Step):
+    """Roll to Run Away (5 or more escapes), with the answers a roll allows. Done with whether the
+    runner escaped. The roll's state (the face, a forced outcome, a reroll) is `g._roll_state`,
+    which answers to the roll read and change (Loaded Die, Invisibility Potion, Flask of Glue)."""
+
+    seat: int
+    card: int  # the monster fled
+    flight_bonus: int
+    retried: bool = False  # a reroll of the runner's own was used
+    passed: set[int] = field(default_factory=set)  # who passed on the roll as it stands
+
+    def start(self, g: Game, _: Any) -> Out:
+        m = _monster(_fight(g), self.card)
+        why = f"run away from {g.cdef[m.base].name}"
+        die = g.roll_die(self.seat, why)
+        # the roll's event also carries each modifier with its source and the total, for the log
+        fb = self.flight_bonus
+        mods = ([("Flight spell", fb)] if fb else []) + g.run_away_parts(_fight(g), g.players[self.seat], m)
+        g.events[-1] = ("roll", self.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
+        g._roll_state = {"die": die, "escaped": None, "reroll": False}
+        self.passed = set()
+        return self.look(g, None)
+
+    def look(self, g: Game, _: Any) -> Out:
+        c = _fight(g)
+        p = g.players[self.seat]
+        state = g._roll_state
+        total = state["die"] + g.run_away_bonus(c, p, _monster(c, self.card)) + self.flight_bonus
+        if state["escaped"] is None:
+            ok = total >= 5
+        else:
+            ok = bool(state["escaped"])
+        passed, retried = self.passed, self.retried
+        seats = tuple(s for s in g.seat_order() if s not in passed and g.roll_answers(s, p, ok, retried, state))
+        if not seats:
+            if state["reroll"]:
+                return self.start(g, None)
+            return Done(ok)
+        return self.then("answer", Prompt(ROLLED, seats, (p.seat, self.card, state["die"], total, ok, retried)))
+
+    def answer(self, g: Game, act: Action) -> Out:
+        if act.kind == A.PASS:
+            self.passed.add(act.seat)
+            return self.look(g, None)
+        if act.kind == A.USE and act.flag == "retry":
+            g.spend(g.players[self.seat], act.card)
+            self.retried = True
+            g._roll_state["reroll"] = True
+            return self.start(g, None)
+        return self.then("answered", RollAnswer(act))
+
+    def answered(self, g: Game, _: Any) -> Out:
+        self.passed = set()
+        if g._roll_state["reroll"]:
+            return self.start(g, None)
+        return self.look(g, None)
+
+
+@dataclass(slots=True)
+class RollAnswer(Step):
+    """An answer to a Run Away roll (a card played on it): its hook changes `g._roll_state`."""
+
+    act: Action
+
+    def start(self, g: Game, _: Any) -> Out:
+        h = rules.card_hook(g, self.act.card)
+        if h is None:
+            return Done()
+        return self.then("finish", h.apply(g, self.act))
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()

@@ -1,0 +1,101 @@
+"""Curses, as steps: a Curse played on someone (or drawn face-up), the answers that may cancel
+it, then its effects (at once, or kept in play), and the table put right after."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from munchkin.cards.hooks import CardHook
+from munchkin.cards.loader import HOOKS
+from munchkin.engine import actions as A
+from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Frame, Step, is_frame
+from munchkin.engine.state import CURSE_WINDOW, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+Out = Frame | Prompt | Done
+
+
+@dataclass(slots=True)
+class CurseFlow(Step):
+    """A Curse is played (or drawn face-up): answers first, then it applies if it can."""
+
+    card: int
+    by: int  # the seat that played it (the victim's own when drawn)
+    victim: int
+    face_up_draw: bool = False
+
+    def start(self, g: Game, _: Any) -> Out:
+        p = g.players[self.victim]
+        g.events.append(("curse", self.by, self.victim, self.card, self.face_up_draw))
+        g.limbo.append(self.card)
+        if self.face_up_draw and (guard := g.curse_guard(p)) >= 0:
+            g.events.append(("cancel", self.victim, self.card, g.cdef[guard].name))
+            return self.answered(g, True)
+        return self.then("answered", g.curse_window(self.card, self.victim))
+
+    def answered(self, g: Game, cancelled: Any) -> Out:
+        card = self.card
+        d = g.cdef[card]
+        p = g.players[self.victim]
+        if cancelled or p.dead:
+            g.limbo.remove(card)
+            g.discard(card)
+            return Done()
+        fn = HOOKS.get(d.hook) if d.hook else None
+        if fn is not None and (isinstance(fn, CardHook) or not callable(fn)):
+            fn = None  # a passive hook: the engine asks it while the Curse is kept
+        g.limbo.remove(card)
+        if d.duration != "once":
+            p.curses.append(card)  # kept in play: applies now where it can, and while kept
+        else:
+            g.limbo.append(card)  # resolving; discarded once done
+        if fn is not None:
+            out = fn(g, p, card)
+            if is_frame(out):
+                return self.then("applied", out)
+            return self.applied(g, None)
+        effects = [e for e in d.effects if e.next_combat_bonus is None]
+        return self.then("applied", g.run_effects(effects, p, card))
+
+    def applied(self, g: Game, _: Any) -> Out:
+        card = self.card
+        if g.cdef[card].duration == "once":
+            g.limbo.remove(card)
+            g.discard(card)
+        settle = g.settle_table()
+        if settle is None:
+            return Done()
+        return self.then("settled", settle)
+
+    def settled(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+@dataclass(slots=True)
+class CurseWindow(Step):
+    """Anyone holding a card that cancels a Curse may answer, in seat order from the active
+    player, until all have passed; done with True if the Curse was cancelled."""
+
+    card: int
+    victim: int
+    passed: set[int] = field(default_factory=set)  # seats that let the Curse be
+
+    def start(self, g: Game, _: Any) -> Out:
+        seats = tuple(s for s in g.seat_order() if s not in self.passed and g.curse_cancellers(s))
+        if not seats:
+            return Done(False)
+        return self.then("answer", Prompt(CURSE_WINDOW, seats, (self.card, self.victim)))
+
+    def answer(self, g: Game, act: Action) -> Out:
+        if act.kind == A.PASS:
+            self.passed.add(act.seat)
+            return self.start(g, None)
+        q = g.players[act.seat]
+        g.remove_from_play(q, act.card)
+        g.discard(act.card)
+        g.events.append(("cancel", act.seat, self.card, g.cdef[act.card].name))
+        return Done(True)

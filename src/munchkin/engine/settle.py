@@ -1,0 +1,178 @@
+"""Putting a table right, as steps: whoever lost the right to something they have in play (too
+many Big items, Proficiencies above their Level, a second Sidekick or Steed, a second Headgear or
+Complex Item, more Hands than they have) corrects it at once.
+
+This runs after every free and combat action, and almost always finds nothing to correct:
+`unsettled` tells that cheaply, without side effects, so that no step is made then."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import actions as A
+from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.state import BEFORE, Player, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.effects import EffectsMixin
+    from munchkin.engine.game import Game
+
+Out = Frame | Prompt | Done
+
+
+def too_many_big(g: EffectsMixin, p: Player) -> bool:
+    """More Big items than this living character may carry (and no right to carry any)."""
+    return not p.dead and g.big_count(p) > g.big_allowance(p) and not g.has_ability(p, "carry_any_big")
+
+
+def two_steeds(g: EffectsMixin, p: Player) -> list[int]:
+    """The Steeds counted against the one-Steed limit, if there are several (else empty)."""
+    steeds = [k for k in g.steeds(p) if k != p.cheat_item]
+    return steeds if len(steeds) > 1 else []
+
+
+def unsettled(g: EffectsMixin) -> bool:
+    """Whether anyone has something to put right: exactly the tests `SettleTable` starts with,
+    none of which changes anything."""
+    for p in g.players:
+        if p.dead:  # nothing to settle for a dead character (their table is empty)
+            continue
+        items = p.items
+        if len(items) >= 2 and (too_many_big(g, p) or two_steeds(g, p)):
+            return True
+        if p.proficiencies and g.rank_total(p) > p.level:
+            return True
+        if len(p.sidekicks) > 1 and g.sidekick_count(p) > g.sidekick_limit(p):
+            return True
+        if len(p.equipped) > 1 and g.equipment_overflow(p):
+            return True
+    return False
+
+
+def big_unsettled(g: EffectsMixin) -> bool:
+    """Whether anyone carries more Big items than they may (the test `SettleBigItems` starts with)."""
+    return any(len(p.items) >= 2 and too_many_big(g, p) for p in g.players)
+
+
+@dataclass(slots=True)
+class SettleTable(Step):
+    """Whoever lost the right to something they have in play puts it right at once: extra Big
+    items first (everyone), then for each living player in seat order: Proficiencies whose total
+    Rank is above their Level, a second Sidekick, a second Steed, Items equipped beyond a limit."""
+
+    i: int = 0  # the seat being put right
+
+    def start(self, g: Game, _: Any) -> Out:
+        big = g.settle_big_items()
+        if big is None:
+            return self.next_player(g, None)
+        return self.then("next_player", big)
+
+    def next_player(self, g: Game, _: Any) -> Out:
+        while self.i < len(g.players):
+            if not g.players[self.i].dead:
+                return self.rank(g, None)
+            self.i += 1
+        return Done()
+
+    def rank(self, g: Game, _: Any) -> Out:
+        p = g.players[self.i]
+        if p.proficiencies and g.rank_total(p) > p.level:  # Level fell below the total Rank
+            acts = tuple(Action(A.DISCARD, p.seat, k) for k in dict.fromkeys(p.proficiencies))
+            return self.then("rank_lost", Prompt(BEFORE, (p.seat,), (-1, acts)))
+        return self.sidekick(g, None)
+
+    def rank_lost(self, g: Game, act: Action) -> Out:
+        p = g.players[self.i]
+        g.lose_card(p, act.card, f"total Rank above Level {p.level}")
+        return self.rank(g, None)
+
+    def sidekick(self, g: Game, _: Any) -> Out:
+        p = g.players[self.i]
+        if len(p.sidekicks) > 1 and g.sidekick_count(p) > g.sidekick_limit(p):
+            acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
+            prompt = Prompt(BEFORE, (p.seat,), (-1, acts + g.corrections(p, "two_sidekicks")))
+            return self.then("sidekick_lost", prompt)
+        return self.steed(g, None)
+
+    def sidekick_lost(self, g: Game, act: Action) -> Out:
+        if act.kind == A.DISCARD:
+            g.lose_card(g.players[self.i], act.card, f"one {g.cdef[act.card].word} only")
+            return self.sidekick(g, None)
+        return self.then("sidekick", g.do_free_action(act))
+
+    def steed(self, g: Game, _: Any) -> Out:
+        p = g.players[self.i]
+        if len(p.items) > 1 and (steeds := two_steeds(g, p)):
+            acts = tuple(Action(A.DISCARD, p.seat, k) for k in steeds)
+            return self.then("steed_lost", Prompt(BEFORE, (p.seat,), (-1, acts)))
+        return self.equipment(g, None)
+
+    def steed_lost(self, g: Game, act: Action) -> Out:
+        g.lose_card(g.players[self.i], act.card, "one Steed only")
+        return self.steed(g, None)
+
+    def equipment(self, g: Game, _: Any) -> Out:
+        p = g.players[self.i]
+        if len(p.equipped) > 1 and (over := g.equipment_overflow(p)):
+            need = "equip_any_complex" if any(g.cdef[k].complex for k in over) else "extra_headgear"
+            acts = tuple(Action(A.UNEQUIP, p.seat, k) for k in over)
+            return self.then("unequipped", Prompt(BEFORE, (p.seat,), (-1, acts + g.corrections(p, need))))
+        self.i += 1
+        return self.next_player(g, None)
+
+    def unequipped(self, g: Game, act: Action) -> Out:
+        if act.kind == A.UNEQUIP:
+            p = g.players[self.i]
+            p.equipped.discard(act.card)
+            g.events.append(("unequip", p.seat, act.card))
+            return self.equipment(g, None)
+        return self.then("equipment", g.do_free_action(act))
+
+
+@dataclass(slots=True)
+class SettleBigItems(Step):
+    """Whoever lost the right to several Big items puts it right at once: sells the extras (on
+    their own turn, out of combat), or gives them to the lowest-Level player(s) who can carry
+    them, or discards them if nobody can."""
+
+    i: int = 0  # the seat putting it right
+
+    def start(self, g: Game, _: Any) -> Out:
+        while self.i < len(g.players):
+            if len(g.players[self.i].items) >= 2:
+                return self.put_right(g, None)
+            self.i += 1
+        return Done()
+
+    def put_right(self, g: Game, _: Any) -> Out:
+        p = g.players[self.i]
+        if not too_many_big(g, p):
+            self.i += 1
+            return self.start(g, None)
+        cdef = g.cdef
+        exempt = p.exempt()
+        bigs = [c for c in p.items if cdef[c].big and c not in exempt]
+        takers = [q for q in g.players if q is not p and not q.dead and g.may_carry_big(q)]
+        acts: list[Action] = []
+        if takers:
+            low = min(q.level for q in takers)
+            acts += [Action(A.GIVE, p.seat, c, q.seat, flag="big") for c in bigs for q in takers if q.level == low]
+        else:
+            acts += [Action(A.DISCARD, p.seat, c) for c in bigs]
+        if p.seat == g.active and g.combat is None:
+            acts += [a for a in g.sale_actions(p) if any(cdef[c].big for c in a.cards)]
+        return self.then("answer", Prompt(BEFORE, (p.seat,), (-1, tuple(acts))))
+
+    def answer(self, g: Game, act: Action) -> Out:
+        p = g.players[self.i]
+        if act.kind == A.GIVE:
+            g.move_item(p, g.players[act.target], act.card)
+            g.events.append(("gift", p.seat, act.target, act.card))
+        elif act.kind == A.DISCARD:
+            g.lose_card(p, act.card, "one Big item only")
+        else:
+            return self.then("put_right", g.do_free_action(act))
+        return self.put_right(g, None)

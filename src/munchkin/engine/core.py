@@ -11,6 +11,7 @@ from munchkin.engine.chance import Chance
 from munchkin.engine.state import Combat, Player, Prompt
 
 if TYPE_CHECKING:
+    from munchkin.engine.flow import Frame
     from munchkin.engine.game import Options, Setup
 
 EVERYONE = -1  # a `seen_by` bitmask: every seat (and every spectator) saw the card
@@ -185,10 +186,10 @@ class GameCore:
     def rolled_actions(self, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]:
         raise NotImplementedError
 
-    def do_combat_action(self, act: Action) -> Flow:
+    def do_combat_action(self, act: Action) -> Frame:
         raise NotImplementedError
 
-    def do_free_action(self, act: Action) -> Flow:
+    def do_free_action(self, act: Action) -> Frame:
         raise NotImplementedError
 
     def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]:

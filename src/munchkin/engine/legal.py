@@ -1,14 +1,15 @@
-"""Legal actions for every prompt, and what each action does when applied."""
+"""Legal actions for every prompt, and the checks of actions the lists leave out (what each action
+does when applied is in `play.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from typing import Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction
-from munchkin.engine.combat import CombatMixin, card_hook
+from munchkin.engine.combat import card_hook
+from munchkin.engine.play import TURNING_TAGS, PlayMixin
 from munchkin.engine.state import (
     BEFORE,
     CHARITY,
@@ -28,13 +29,9 @@ from munchkin.engine.state import (
     Combat,
     MonsterIn,
     Player,
-    Prompt,
 )
 
-Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 MAX_SALES = 64
-TURNING_TAGS = (("turning", "undead"), ("turning_death_eater", "death_eater"), ("turning_dragon", "dragon"))
-KIN_WORDS = {"undead": "Undead", "death_eater": "Death Eater", "dragon": "Dragon"}
 
 
 def _unique(cards: list[int], cdef: list[Any]) -> list[int]:
@@ -51,7 +48,7 @@ def _unique(cards: list[int], cdef: list[Any]) -> list[int]:
     return out
 
 
-class LegalMixin(CombatMixin):
+class LegalMixin(PlayMixin):
     """Mixed into Game."""
 
     def compute_legal(self, seat: int) -> list[Action]:
@@ -540,131 +537,6 @@ class LegalMixin(CombatMixin):
     def losing_actions(self, c: Combat) -> list[Action]:
         return [Action(A.RUN, c.fighter)] + self.ask_actions(c)
 
-    def do_combat_action(self, act: Action) -> Flow:
-        """Apply an answer in a combat window, then settle any Big items that no longer fit."""
-        yield self._do_combat_action(act)
-        yield self.settle_table()
-
-    def _do_combat_action(self, act: Action) -> Flow:
-        c = self.combat
-        assert c is not None
-        p = self.players[act.seat]
-        cdef = self.cdef
-        k = act.kind
-        if k == A.PLAY:
-            d = cdef[act.card]
-            h = card_hook(self, act.card)
-            if h is not None and (d.is_one_shot or d.is_special) and act.flag != "plain":
-                yield h.apply(self, act)
-                return
-            if act.monster >= 0 and not d.is_monster:
-                m = next(m for m in c.monsters if m.card == act.monster)
-            if d.is_one_shot:
-                self.remove_from_play(p, act.card)
-                c.played.append(act.card)
-                if act.monster >= 0:
-                    m.oneshots.append((act.card, d.bonus))
-                    self.events.append(("oneshot", act.seat, act.card, -1, act.monster))
-                else:
-                    c.side.append((act.card, act.seat, d.bonus))
-                    c.bonus_used = True
-                    self.events.append(("oneshot", act.seat, act.card, act.target, -1))
-            elif d.is_enhancer:
-                p.hand.remove(act.card)
-                c.played.append(act.card)
-                m.enhancers.append(act.card)
-                self.events.append(("enhance", act.seat, act.card, act.monster))
-            elif d.is_monster:
-                p.hand.remove(act.card)
-                c.played.append(act.card)
-                kin = next(t for t in sorted(d.kin) if any(t in cdef[m.base].kin for m in c.monsters))
-                c.monsters.append(MonsterIn(act.card))
-                self.events.append(("join", act.seat, act.card, KIN_WORDS[kin]))
-            else:
-                yield self.do_free_action(act)
-            return
-        if k == A.BERSERK or k == A.TURNING:
-            for x in act.cards:
-                self.spend(p, x)
-                if k == A.BERSERK:
-                    c.berserk[act.seat] = c.berserk.get(act.seat, 0) + 1
-                else:
-                    c.turning[act.seat] = c.turning.get(act.seat, 0) + 3
-            c.bonus_used = True
-            if k == A.TURNING:  # which kind of monster is turned (Undead, Death Eaters, Dragons)
-                tag = next(
-                    (
-                        t
-                        for a, t in TURNING_TAGS
-                        if self.has_ability(p, a) and any(t in cdef[m.base].kin for m in c.monsters)
-                    ),
-                    "undead",
-                )
-                self.events.append((k, act.seat, act.cards, tag))
-            else:
-                self.events.append((k, act.seat, act.cards))
-            return
-        if k == A.HOUSE:  # Slytherin: a monster from the hand for +2 to your own strength
-            self.spend(p, act.card)
-            c.house_bonus[act.seat] = c.house_bonus.get(act.seat, 0) + 2
-            c.bonus_used = True
-            self.events.append(("house_power", act.seat, p.house, act.card, 2))
-            return
-        if k == A.BACKSTAB:
-            self.spend(p, act.card)
-            c.backstabs.add((act.seat, act.target))
-            self.events.append(("backstab", act.seat, act.target, act.card))
-            return
-        if k == A.CHARM:
-            self.events.append(("charm", act.seat, act.monster, len(p.hand)))
-            for x in list(p.hand):
-                self.spend(p, x)
-            m = next(m for m in c.monsters if m.card == act.monster)
-            self.remove_monster(c, m, keep_treasure=True)
-            return
-        if k == A.ASK:
-            yield self.ask_for_help(c, act)
-            return
-        if k == A.BACK_OUT:
-            c.helper, c.forced_help = -1, False
-            self.events.append(("back_out", act.seat, c.fighter))
-            return
-        if k == A.VOLUNTEER:
-            c.asked.add(act.seat)
-            self.events.append(("volunteer", act.seat, c.fighter))
-            answer = yield Prompt(HELP, (c.fighter,), act)
-            if answer.kind == A.ACCEPT:
-                c.helper = act.seat
-                self.events.append(("help", act.seat, c.fighter))
-            else:
-                self.events.append(("refuse_offer", c.fighter, act.seat))
-            return
-        if k == A.DISCARD:
-            self.lose_card(p, act.card, "discarded")
-            return
-        if k == A.USE:
-            h = card_hook(self, act.monster if act.flag == "monster" else act.card)
-            if h is not None:
-                yield h.apply(self, act)
-            return
-        yield self.do_free_action(act)
-
-    def remove_monster(self, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
-        """Take a monster out of the fight without killing it (no level for it)."""
-        for x in list(c.monsters):
-            if x is m or x.mate_of is m:
-                c.monsters.remove(x)
-                c.removed.append((x.card, keep_treasure))
-        if not c.monsters:
-            c.ended = True
-            self.events.append(("combat_over", c.fighter))
-            p = self.players[c.fighter]
-            if c.extra_levels:
-                self.gain_levels(p, c.extra_levels, "killing a monster", may_win=True)
-            n = sum(self.cdef[card].treasures for card, kept in c.removed if kept)
-            if n and not self.over:
-                self.draw_to_hand(p, "treasure", n)
-
     # ---------------------------------------------------------------- running
     def run_actions(self, seat: int, data: tuple[Combat, tuple[MonsterIn, ...], dict[str, int]]) -> list[Action]:
         c, remaining, flight = data
@@ -711,151 +583,8 @@ class LegalMixin(CombatMixin):
                     out += [a for a in h.actions(self, seat, k) if a.flag.startswith("roll")]
         return out
 
-    # ---------------------------------------------------------------- free actions
-    def do_free_action(self, act: Action) -> Flow:
-        """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
-        yield self._do_free_action(act)
-        yield self.settle_table()
-
-    def _do_free_action(self, act: Action) -> Flow:
-        p = self.players[act.seat]
-        cdef = self.cdef
-        k = act.kind
-        if k == A.PLAY:
-            d = cdef[act.card]
-            if d.is_curse and act.flag == "sidekick":  # a sex change played on a Sidekick
-                p.hand.remove(act.card)
-                q = self.players[act.target]
-                kick = act.cards[0]
-                self.limbo.append(act.card)
-                cancelled = yield self.curse_window(act.card, act.target)  # the owner may answer it
-                self.limbo.remove(act.card)
-                self.discard(act.card)
-                if kick in q.sidekicks and not cancelled:
-                    q.swapped ^= {kick}
-                    self.events.append(("sidekick_sex", act.seat, act.target, kick, self.sidekick_sex(q, kick)))
-            elif d.is_curse:
-                p.hand.remove(act.card)
-                yield self.curse_flow(act.card, act.seat, act.target)
-            elif d.is_gual:
-                p.hand.remove(act.card)
-                self.discard(act.card)
-                q = self.players[act.target]
-                self.gain_levels(q, 1, d.name)
-            elif d.is_race:
-                self.play_character_card(p, act.card, p.races, p.half_breed >= 0)
-            elif d.is_class:
-                self.play_character_card(p, act.card, p.classes, p.super_munchkin >= 0)
-            elif d.is_role:
-                self.play_character_card(p, act.card, p.roles, p.dual_role >= 0)
-            elif d.is_proficiency:
-                p.hand.remove(act.card)
-                p.proficiencies.append(act.card)
-                self.events.append(("play", act.seat, act.card))
-            elif d.is_item:
-                p.hand.remove(act.card)
-                p.items.append(act.card)
-                if self.equip_problem(p, act.card) is None:
-                    p.equipped.add(act.card)
-                self.events.append(("play", act.seat, act.card))
-            elif d.is_sidekick:
-                p.hand.remove(act.card)
-                p.sidekicks.append(act.card)
-                self.events.append(("play", act.seat, act.card))
-            elif d.is_item_enhancer:
-                p.hand.remove(act.card)
-                p.enhancers[act.card] = act.cards[0]
-                self.events.append(("enhance_item", act.seat, act.card, act.cards[0]))
-            else:
-                h = card_hook(self, act.card)
-                if h is not None:
-                    yield h.apply(self, act)
-        elif k == A.EQUIP:
-            p.equipped.add(act.card)
-        elif k == A.UNEQUIP:
-            p.equipped.discard(act.card)
-        elif k == A.DISCARD:
-            self.lose_card(p, act.card, "discarded")
-        elif k == A.SELL:
-            total = 0
-            for c in act.cards:
-                total += self.sale_value(p, c) * (2 if c == act.card else 1)
-                self.remove_from_play(p, c)
-                self.discard(c)
-            if act.card >= 0:
-                p.double_sale_used = True
-            self.events.append(("sell", act.seat, act.cards, total))
-            self.gain_levels(p, total // 1000, "selling Items")
-        elif k == A.GIVE:
-            if act.flag == "hireling":
-                carrier = act.cards[0] if act.cards else self.free_carrier(p)
-                p.carried[carrier] = act.card
-                p.equipped.add(act.card)
-            else:
-                q = self.players[act.target]
-                self.events.append(("offer", act.seat, act.target, act.card, -1))
-                answer = yield Prompt(OFFER, (act.target,), act)
-                if answer.kind == A.ACCEPT and act.card in p.items:
-                    self.move_item(p, q, act.card)
-                    self.events.append(("gift", act.seat, act.target, act.card))
-                else:
-                    self.events.append(("refuse_trade", act.target, act.seat))
-        elif k == A.TRADE:
-            q = self.players[act.target]
-            theirs = act.cards[0]
-            self.events.append(("offer", act.seat, act.target, act.card, theirs))
-            answer = yield Prompt(OFFER, (act.target,), act)
-            if answer.kind == A.ACCEPT and act.card in p.items and theirs in q.items:
-                self.move_item(p, q, act.card)
-                self.move_item(q, p, theirs)
-                self.events.append(("trade", act.seat, act.target, act.card, theirs))
-            else:
-                self.events.append(("refuse_trade", act.target, act.seat))
-        elif k == A.STEAL:
-            self.spend(p, act.cards[0])
-            q = self.players[act.target]
-            roll = (yield self.die_roll(p, "theft")) + self.die_modifier(p)
-            if roll >= 4 and act.card in q.items:
-                self.move_item(q, p, act.card)
-                self.events.append(("steal", act.seat, act.target, act.card, True))
-            else:
-                self.events.append(("steal", act.seat, act.target, act.card, False))
-                self.lose_levels(p, 1, "caught stealing")
-        elif k == A.USE:
-            h = card_hook(self, act.card)
-            if h is not None:
-                yield h.apply(self, act)
-
-    def play_character_card(self, p: Player, card: int, zone: list[int], attached: bool) -> None:
-        """A Race, Class or Role replaces the one in play, or joins it under Half-Breed, Super
-        Munchkin or Dual Role (which hold two at most)."""
-        p.hand.remove(card)
-        if zone and not attached:
-            for r in list(zone):
-                self.lose_card(p, r, "replaced")
-        elif len(zone) >= 2:
-            self.lose_card(p, zone[0], "replaced")
-        zone.append(card)
-        self.events.append(("play", p.seat, card))
-
-    def die_modifier(self, p: Player) -> int:
-        total = 0
-        for k in p.curses:
-            h = card_hook(self, k)
-            if h is not None:
-                total += h.die_modifier(self, p)
-        return total
-
     def _playable_now(self, seat: int, card: int) -> bool:
         return bool([a for a in self.card_actions(seat, card, own_turn=True) if a.card == card])
-
-    def _resurrect(self, p: Player, deck: str, pay: int) -> int:
-        """Cleric: take the top discard instead of drawing face-up, then discard a card."""
-        pile = self.door_discard if deck == "door" else self.treasure_discard
-        card = pile.pop() if pile else self.draw(deck)
-        self.spend(p, pay)
-        self.events.append(("resurrect", p.seat, card))
-        return card
 
     # ---------------------------------------------------------------- unlisted
     def verify_unlisted(self, act: Action) -> None:

@@ -1,0 +1,348 @@
+"""Carrying out an action, as steps: an answer in a combat window (a one-shot, a monster that joins
+its kin, Berserking, asking for help, ...) and a free action (playing a card, equipping, selling,
+giving, trading, stealing); after either, the table is settled (Big items that no longer fit).
+Which actions are legal is listed in `legal.py`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import actions as A
+from munchkin.engine.actions import Action
+from munchkin.engine.combat import CombatMixin, card_hook
+from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.state import HELP, OFFER, Combat, MonsterIn, Player, Prompt
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+Out = Frame | Prompt | Done
+TURNING_TAGS = (("turning", "undead"), ("turning_death_eater", "death_eater"), ("turning_dragon", "dragon"))
+KIN_WORDS = {"undead": "Undead", "death_eater": "Death Eater", "dragon": "Dragon"}
+
+
+@dataclass(slots=True)
+class PlayCombatAction(Step):
+    """An answer in a combat window (a one-shot or an enhancer, a monster joining its kin, Berserking,
+    Turning, asking for help, volunteering, ...), then settling any Big items that no longer fit."""
+
+    act: Action
+
+    def start(self, g: Game, _: Any) -> Out:
+        act = self.act
+        c = g.combat
+        assert c is not None
+        p = g.players[act.seat]
+        cdef = g.cdef
+        k = act.kind
+        if k == A.PLAY:
+            d = cdef[act.card]
+            h = card_hook(g, act.card)
+            if h is not None and (d.is_one_shot or d.is_special) and act.flag != "plain":
+                return self.then("settle", h.apply(g, act))
+            if act.monster >= 0 and not d.is_monster:
+                m = next(m for m in c.monsters if m.card == act.monster)
+            if d.is_one_shot:
+                g.remove_from_play(p, act.card)
+                c.played.append(act.card)
+                if act.monster >= 0:
+                    m.oneshots.append((act.card, d.bonus))
+                    g.events.append(("oneshot", act.seat, act.card, -1, act.monster))
+                else:
+                    c.side.append((act.card, act.seat, d.bonus))
+                    c.bonus_used = True
+                    g.events.append(("oneshot", act.seat, act.card, act.target, -1))
+            elif d.is_enhancer:
+                p.hand.remove(act.card)
+                c.played.append(act.card)
+                m.enhancers.append(act.card)
+                g.events.append(("enhance", act.seat, act.card, act.monster))
+            elif d.is_monster:
+                p.hand.remove(act.card)
+                c.played.append(act.card)
+                kin = next(t for t in sorted(d.kin) if any(t in cdef[m.base].kin for m in c.monsters))
+                c.monsters.append(MonsterIn(act.card))
+                g.events.append(("join", act.seat, act.card, KIN_WORDS[kin]))
+            else:
+                return self.then("settle", PlayFreeAction(act))
+            return self.settle(g, None)
+        if k == A.BERSERK or k == A.TURNING:
+            for x in act.cards:
+                g.spend(p, x)
+                if k == A.BERSERK:
+                    c.berserk[act.seat] = c.berserk.get(act.seat, 0) + 1
+                else:
+                    c.turning[act.seat] = c.turning.get(act.seat, 0) + 3
+            c.bonus_used = True
+            if k == A.TURNING:  # which kind of monster is turned (Undead, Death Eaters, Dragons)
+                tag = next(
+                    (
+                        t
+                        for a, t in TURNING_TAGS
+                        if g.has_ability(p, a) and any(t in cdef[m.base].kin for m in c.monsters)
+                    ),
+                    "undead",
+                )
+                g.events.append((k, act.seat, act.cards, tag))
+            else:
+                g.events.append((k, act.seat, act.cards))
+        elif k == A.HOUSE:  # Slytherin: a monster from the hand for +2 to your own strength
+            g.spend(p, act.card)
+            c.house_bonus[act.seat] = c.house_bonus.get(act.seat, 0) + 2
+            c.bonus_used = True
+            g.events.append(("house_power", act.seat, p.house, act.card, 2))
+        elif k == A.BACKSTAB:
+            g.spend(p, act.card)
+            c.backstabs.add((act.seat, act.target))
+            g.events.append(("backstab", act.seat, act.target, act.card))
+        elif k == A.CHARM:
+            g.events.append(("charm", act.seat, act.monster, len(p.hand)))
+            for x in list(p.hand):
+                g.spend(p, x)
+            m = next(m for m in c.monsters if m.card == act.monster)
+            g.remove_monster(c, m, keep_treasure=True)
+        elif k == A.ASK:
+            return self.then("settle", g.ask_for_help(c, act))
+        elif k == A.BACK_OUT:
+            c.helper, c.forced_help = -1, False
+            g.events.append(("back_out", act.seat, c.fighter))
+        elif k == A.VOLUNTEER:
+            c.asked.add(act.seat)
+            g.events.append(("volunteer", act.seat, c.fighter))
+            return self.then("fighter_answers", Prompt(HELP, (c.fighter,), act))
+        elif k == A.DISCARD:
+            g.lose_card(p, act.card, "discarded")
+        elif k == A.USE:
+            h = card_hook(g, act.monster if act.flag == "monster" else act.card)
+            if h is not None:
+                return self.then("settle", h.apply(g, act))
+        else:
+            return self.then("settle", PlayFreeAction(act))
+        return self.settle(g, None)
+
+    def fighter_answers(self, g: Game, answer: Action) -> Out:
+        """The fighter accepts or refuses the offer of help."""
+        c = g.combat
+        assert c is not None
+        act = self.act
+        if answer.kind == A.ACCEPT:
+            c.helper = act.seat
+            g.events.append(("help", act.seat, c.fighter))
+        else:
+            g.events.append(("refuse_offer", c.fighter, act.seat))
+        return self.settle(g, None)
+
+    def settle(self, g: Game, _: Any) -> Out:
+        return self.then("finish", g.settle_table())
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+@dataclass(slots=True)
+class PlayFreeAction(Step):
+    """An action that is not a turn step (play a card, equip, sell, give, trade, discard, steal),
+    then settling any Big items that no longer fit."""
+
+    act: Action
+
+    def start(self, g: Game, _: Any) -> Out:
+        act = self.act
+        p = g.players[act.seat]
+        cdef = g.cdef
+        k = act.kind
+        if k == A.PLAY:
+            d = cdef[act.card]
+            if d.is_curse and act.flag == "sidekick":  # a sex change played on a Sidekick
+                p.hand.remove(act.card)
+                g.limbo.append(act.card)
+                answers = g.curse_window(act.card, act.target)  # the owner may answer it
+                return self.then("sidekick_curse_answered", answers)
+            elif d.is_curse:
+                p.hand.remove(act.card)
+                return self.then("settle", g.curse_flow(act.card, act.seat, act.target))
+            elif d.is_gual:
+                p.hand.remove(act.card)
+                g.discard(act.card)
+                q = g.players[act.target]
+                g.gain_levels(q, 1, d.name)
+            elif d.is_race:
+                g.play_character_card(p, act.card, p.races, p.half_breed >= 0)
+            elif d.is_class:
+                g.play_character_card(p, act.card, p.classes, p.super_munchkin >= 0)
+            elif d.is_role:
+                g.play_character_card(p, act.card, p.roles, p.dual_role >= 0)
+            elif d.is_proficiency:
+                p.hand.remove(act.card)
+                p.proficiencies.append(act.card)
+                g.events.append(("play", act.seat, act.card))
+            elif d.is_item:
+                p.hand.remove(act.card)
+                p.items.append(act.card)
+                if g.equip_problem(p, act.card) is None:
+                    p.equipped.add(act.card)
+                g.events.append(("play", act.seat, act.card))
+            elif d.is_sidekick:
+                p.hand.remove(act.card)
+                p.sidekicks.append(act.card)
+                g.events.append(("play", act.seat, act.card))
+            elif d.is_item_enhancer:
+                p.hand.remove(act.card)
+                p.enhancers[act.card] = act.cards[0]
+                g.events.append(("enhance_item", act.seat, act.card, act.cards[0]))
+            else:
+                h = card_hook(g, act.card)
+                if h is not None:
+                    return self.then("settle", h.apply(g, act))
+        elif k == A.EQUIP:
+            p.equipped.add(act.card)
+        elif k == A.UNEQUIP:
+            p.equipped.discard(act.card)
+        elif k == A.DISCARD:
+            g.lose_card(p, act.card, "discarded")
+        elif k == A.SELL:
+            total = 0
+            for c in act.cards:
+                total += g.sale_value(p, c) * (2 if c == act.card else 1)
+                g.remove_from_play(p, c)
+                g.discard(c)
+            if act.card >= 0:
+                p.double_sale_used = True
+            g.events.append(("sell", act.seat, act.cards, total))
+            g.gain_levels(p, total // 1000, "selling Items")
+        elif k == A.GIVE:
+            if act.flag == "hireling":
+                carrier = act.cards[0] if act.cards else g.free_carrier(p)
+                p.carried[carrier] = act.card
+                p.equipped.add(act.card)
+            else:
+                g.events.append(("offer", act.seat, act.target, act.card, -1))
+                return self.then("gift_answered", Prompt(OFFER, (act.target,), act))
+        elif k == A.TRADE:
+            g.events.append(("offer", act.seat, act.target, act.card, act.cards[0]))
+            return self.then("trade_answered", Prompt(OFFER, (act.target,), act))
+        elif k == A.STEAL:
+            g.spend(p, act.cards[0])
+            return self.then("theft_rolled", g.die_roll(p, "theft"))
+        elif k == A.USE:
+            h = card_hook(g, act.card)
+            if h is not None:
+                return self.then("settle", h.apply(g, act))
+        return self.settle(g, None)
+
+    def sidekick_curse_answered(self, g: Game, cancelled: bool) -> Out:
+        """Unless cancelled, the Curse changes the Sidekick's sex (if it is still in play)."""
+        act = self.act
+        q = g.players[act.target]
+        kick = act.cards[0]
+        g.limbo.remove(act.card)
+        g.discard(act.card)
+        if kick in q.sidekicks and not cancelled:
+            q.swapped ^= {kick}
+            g.events.append(("sidekick_sex", act.seat, act.target, kick, g.sidekick_sex(q, kick)))
+        return self.settle(g, None)
+
+    def gift_answered(self, g: Game, answer: Action) -> Out:
+        """The receiver accepts the Item or refuses it."""
+        act = self.act
+        p = g.players[act.seat]
+        if answer.kind == A.ACCEPT and act.card in p.items:
+            g.move_item(p, g.players[act.target], act.card)
+            g.events.append(("gift", act.seat, act.target, act.card))
+        else:
+            g.events.append(("refuse_trade", act.target, act.seat))
+        return self.settle(g, None)
+
+    def trade_answered(self, g: Game, answer: Action) -> Out:
+        """The other player accepts the trade or refuses it."""
+        act = self.act
+        p = g.players[act.seat]
+        q = g.players[act.target]
+        theirs = act.cards[0]
+        if answer.kind == A.ACCEPT and act.card in p.items and theirs in q.items:
+            g.move_item(p, q, act.card)
+            g.move_item(q, p, theirs)
+            g.events.append(("trade", act.seat, act.target, act.card, theirs))
+        else:
+            g.events.append(("refuse_trade", act.target, act.seat))
+        return self.settle(g, None)
+
+    def theft_rolled(self, g: Game, rolled: int) -> Out:
+        """A 4 or more steals the Item; less, and the thief is caught and loses a level."""
+        act = self.act
+        p = g.players[act.seat]
+        q = g.players[act.target]
+        roll = rolled + g.die_modifier(p)
+        if roll >= 4 and act.card in q.items:
+            g.move_item(q, p, act.card)
+            g.events.append(("steal", act.seat, act.target, act.card, True))
+        else:
+            g.events.append(("steal", act.seat, act.target, act.card, False))
+            g.lose_levels(p, 1, "caught stealing")
+        return self.settle(g, None)
+
+    def settle(self, g: Game, _: Any) -> Out:
+        return self.then("finish", g.settle_table())
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+class PlayMixin(CombatMixin):
+    """Carrying out actions: the steps above, and what they do to the table."""
+
+    def do_combat_action(self, act: Action) -> Frame:
+        """Apply an answer in a combat window, then settle any Big items that no longer fit."""
+        return PlayCombatAction(act)
+
+    def do_free_action(self, act: Action) -> Frame:
+        """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
+        return PlayFreeAction(act)
+
+    def remove_monster(self, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
+        """Take a monster out of the fight without killing it (no level for it)."""
+        for x in list(c.monsters):
+            if x is m or x.mate_of is m:
+                c.monsters.remove(x)
+                c.removed.append((x.card, keep_treasure))
+        if not c.monsters:
+            c.ended = True
+            self.events.append(("combat_over", c.fighter))
+            p = self.players[c.fighter]
+            if c.extra_levels:
+                self.gain_levels(p, c.extra_levels, "killing a monster", may_win=True)
+            n = sum(self.cdef[card].treasures for card, kept in c.removed if kept)
+            if n and not self.over:
+                self.draw_to_hand(p, "treasure", n)
+
+    def play_character_card(self, p: Player, card: int, zone: list[int], attached: bool) -> None:
+        """A Race, Class or Role replaces the one in play, or joins it under Half-Breed, Super
+        Munchkin or Dual Role (which hold two at most)."""
+        p.hand.remove(card)
+        if zone and not attached:
+            for r in list(zone):
+                self.lose_card(p, r, "replaced")
+        elif len(zone) >= 2:
+            self.lose_card(p, zone[0], "replaced")
+        zone.append(card)
+        self.events.append(("play", p.seat, card))
+
+    def die_modifier(self, p: Player) -> int:
+        total = 0
+        for k in p.curses:
+            h = card_hook(self, k)
+            if h is not None:
+                total += h.die_modifier(self, p)
+        return total
+
+    def _resurrect(self, p: Player, deck: str, pay: int) -> int:
+        """Cleric: take the top discard instead of drawing face-up, then discard a card."""
+        pile = self.door_discard if deck == "door" else self.treasure_discard
+        card = pile.pop() if pile else self.draw(deck)
+        self.spend(p, pay)
+        self.events.append(("resurrect", p.seat, card))
+        return card
+
+
+__all__ = ["KIN_WORDS", "TURNING_TAGS", "PlayCombatAction", "PlayFreeAction", "PlayMixin"]

@@ -2,35 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from munchkin.engine.actions import Action
+    from munchkin.engine.flow import Frame
     from munchkin.engine.state import Combat, MonsterIn, Player
-
-Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
-
-
-def no_flow() -> Flow:
-    """An empty flow, for hooks that need no decision."""
-    return
-    yield  # pragma: no cover
 
 
 class CardHook:
-    """Base of class-style hooks. The engine calls only the methods a hook overrides."""
+    """Base of class-style hooks. The engine calls only the methods a hook overrides.
+
+    A hook that acts (`apply`, `before_combat`) returns a rule to run (a step, or a generator not
+    yet rewritten as one), or None when it did all its work at once and nothing is left to run.
+    A Curse's or Bad Stuff's effect function (a plain function, not a CardHook) returns a rule to
+    run that finishes with its result, or that result at once: whether it did anything (False
+    when it did nothing)."""
 
     # cards in a hand (or in play) that offer actions of their own
     def actions(self, g: Any, seat: int, card: int) -> list[Action]:
         return []
 
-    def apply(self, g: Any, act: Action) -> Flow:
-        return no_flow()
+    def apply(self, g: Any, act: Action) -> Frame | None:
+        return None
 
     # monsters
-    def before_combat(self, g: Any, c: Combat, m: MonsterIn) -> Flow:
-        return no_flow()
+    def before_combat(self, g: Any, c: Combat, m: MonsterIn) -> Frame | None:
+        return None
 
     def monster_actions(self, g: Any, seat: int, c: Combat, m: MonsterIn) -> list[Action]:
         return []

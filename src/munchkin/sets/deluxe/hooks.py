@@ -1,21 +1,28 @@
-"""Hooks for the Munchkin Deluxe cards whose effects the vocabulary cannot say."""
+"""Hooks for the Munchkin Deluxe cards whose effects the vocabulary cannot say.
+
+A hook that needs no decision does its work at once and returns None (or, for a Curse's or Bad
+Stuff's effect, whether it did anything). One that waits on a decision returns a step, a small
+record of plain data defined beside it (`IncomeTax`, `Snails`, ...), which the engine resumes
+stage by stage.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.state import BEFORE, CHOOSE, MonsterIn, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
     from munchkin.engine.state import Combat, Player
 
-Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
+Out = Frame | Prompt | Done
 
 
 def _in_combat_window(g: Game) -> bool:
@@ -30,11 +37,25 @@ def _spend(g: Game, seat: int, card: int) -> None:
     g.spend(g.players[seat], card)
 
 
-def choose_option(g: Game, seat: int, source: int, options: list[str]) -> Flow:
+def choose_option(g: Game, seat: int, source: int, options: list[str]) -> Frame:
     """Ask a seat to pick one of several worded options; returns its index."""
-    acts = tuple(Action(A.CHOOSE, seat, -1, monster=source, flag=o) for o in options)
-    act = yield Prompt(BEFORE, (seat,), (source, acts))
-    return options.index(act.flag)
+    return ChooseOption(seat, source, tuple(options))
+
+
+@dataclass(slots=True)
+class ChooseOption(Step):
+    """A card's choice between worded options (Platycore: your hand or 2 Levels): the index chosen."""
+
+    seat: int
+    source: int
+    options: tuple[str, ...]
+
+    def start(self, g: Game, _: Any) -> Out:
+        acts = tuple(Action(A.CHOOSE, self.seat, -1, monster=self.source, flag=o) for o in self.options)
+        return self.then("chosen", Prompt(BEFORE, (self.seat,), (self.source, acts)))
+
+    def chosen(self, g: Game, act: Action) -> Out:
+        return Done(self.options.index(act.flag))
 
 
 # ------------------------------------------------------------------ character cards
@@ -56,7 +77,7 @@ class _Attachment(CardHook):
             ok = bool(p.classes) and p.super_munchkin < 0
         return [Action(A.PLAY, seat, card)] if ok else []
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         p = g.players[act.seat]
         p.hand.remove(act.card)
         if self.kind == "race":
@@ -66,8 +87,6 @@ class _Attachment(CardHook):
         else:
             p.super_munchkin = act.card
         g.events.append(("play", act.seat, act.card))
-        return
-        yield
 
 
 hook("deluxe.half_breed")(_Attachment("race"))
@@ -94,7 +113,7 @@ class Cheat(CardHook):
             out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in _uniq(g, kicks)]
         return out
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         p = g.players[act.seat]
         p.hand.remove(act.card)
         item = act.cards[0]
@@ -110,8 +129,6 @@ class Cheat(CardHook):
             p.items.append(item)
         p.equipped.add(item)
         g.events.append(("play", act.seat, act.card))
-        return
-        yield
 
 
 hook("deluxe.cheat")(Cheat())
@@ -133,7 +150,7 @@ class WanderingMonster(_CombatCard):
         mons = [c for c in p.hand if g.cdef[c].is_monster]
         return [Action(A.PLAY, seat, card, cards=(m,), flag="with") for m in _uniq(g, mons)]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
@@ -143,8 +160,6 @@ class WanderingMonster(_CombatCard):
         c.played += [act.card, mon]
         c.monsters.append(MonsterIn(mon))
         g.events.append(("join", act.seat, mon, "Wandering Monster"))
-        return
-        yield
 
 
 hook("deluxe.wandering_monster")(WanderingMonster())
@@ -177,7 +192,7 @@ class Mate(_CombatCard):
         assert c is not None
         return [Action(A.PLAY, seat, card, monster=m.card) for m in c.monsters if m.mate_of is None]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         g.players[act.seat].hand.remove(act.card)
@@ -185,8 +200,6 @@ class Mate(_CombatCard):
         c.monsters.append(MonsterIn(act.card, mate_of=orig))
         c.played.append(act.card)
         g.events.append(("mate", act.seat, act.monster, self.word))
-        return
-        yield
 
 
 hook("deluxe.mate")(Mate())
@@ -207,7 +220,7 @@ class Illusion(_CombatCard):
             for k in mons
         ]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
@@ -221,8 +234,6 @@ class Illusion(_CombatCard):
         c.monsters.append(MonsterIn(new))
         c.played += [act.card, new]
         g.events.append(("illusion", act.seat, act.monster, new, act.card))
-        return
-        yield
 
 
 hook("deluxe.illusion")(Illusion())
@@ -232,7 +243,7 @@ class OutToLunch(_CombatCard):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         return [Action(A.PLAY, seat, card)] if self.legal_here(g, seat) else []
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         g.players[act.seat].hand.remove(act.card)
@@ -241,8 +252,6 @@ class OutToLunch(_CombatCard):
         c.ended = True
         g.events.append(("out_to_lunch", act.seat, c.fighter, act.card))
         g.draw_to_hand(g.players[c.fighter], "treasure", 2)
-        return
-        yield
 
 
 hook("deluxe.out_to_lunch")(OutToLunch())
@@ -274,7 +283,7 @@ class HelpMeOutHere(_CombatCard):
             p.items.remove(it)
             p.equipped.discard(it)
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
@@ -285,8 +294,6 @@ class HelpMeOutHere(_CombatCard):
         g.move_item(q, p, it)
         p.equipped.add(it)
         g.events.append(("take_item", act.seat, act.target, it))
-        return
-        yield
 
 
 hook("deluxe.help_me_out_here")(HelpMeOutHere())
@@ -303,13 +310,11 @@ class DivineIntervention(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         return [Action(A.PLAY, seat, card)]  # if it reached a hand some other way
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         g.players[act.seat].hand.remove(act.card)
         g.discard(act.card)
         g.events.append(("play", act.seat, act.card))
         self._raise_clerics(g)
-        return
-        yield
 
     def _raise_clerics(self, g: Game) -> None:
         winners = []
@@ -335,7 +340,7 @@ hook("deluxe.baby")(Baby())
 
 
 # ------------------------------------------------------------------ curses
-def _change_kind(g: Game, p: Player, card: int, kind: str) -> Flow:
+def _change_kind(g: Game, p: Player, card: int, kind: str) -> bool:
     zone = p.races if kind == "race" else p.classes
     if not zone:
         return False
@@ -352,16 +357,15 @@ def _change_kind(g: Game, p: Player, card: int, kind: str) -> Flow:
         zone.append(found)
         g.events.append(("play", p.seat, found))
     return True
-    yield
 
 
 @hook("deluxe.change_race")
-def change_race(g: Game, p: Player, card: int) -> Flow:
+def change_race(g: Game, p: Player, card: int) -> bool:
     return _change_kind(g, p, card, "race")
 
 
 @hook("deluxe.change_class")
-def change_class(g: Game, p: Player, card: int) -> Flow:
+def change_class(g: Game, p: Player, card: int) -> bool:
     return _change_kind(g, p, card, "class")
 
 
@@ -385,28 +389,60 @@ hook("deluxe.chicken_on_your_head")(Chicken())
 
 
 @hook("deluxe.income_tax")
-def income_tax(g: Game, p: Player, card: int) -> Flow:
+def income_tax(g: Game, p: Player, card: int) -> Frame | bool:
     if not p.items:
         return False
-    c = yield g.choose_card(p.seat, p.items, "pay Income Tax")
-    tax = g.cdef[c].gold
-    g.lose_card(p, c, "Income Tax")
-    for q in g.players:
-        if q is p or q.dead:
-            continue
-        total = sum(g.cdef[k].gold for k in q.items)
-        if total < tax or tax == 0 and not q.items:
-            for k in list(q.items):
-                g.lose_card(q, k, "Income Tax")
-            if total < tax:
-                g.lose_levels(q, 1, "Income Tax")
-            continue
-        paid = 0
-        while paid < tax:
-            k = yield g.choose_card(q.seat, q.items, f"pay {tax - paid} gold of Income Tax")
-            paid += g.cdef[k].gold
-            g.lose_card(q, k, "Income Tax")
-    return True
+    return IncomeTax(p.seat)
+
+
+@dataclass(slots=True)
+class IncomeTax(Step):
+    """Income Tax: the victim discards an Item; every other player pays as much in Items, or loses
+    them all and a Level if they cannot."""
+
+    seat: int
+    tax: int = 0
+    i: int = 0  # the next player to pay
+    payer: int = -1
+    paid: int = 0
+
+    def start(self, g: Game, _: Any) -> Out:
+        p = g.players[self.seat]
+        return self.then("taxed", g.choose_card(p.seat, p.items, "pay Income Tax"))
+
+    def taxed(self, g: Game, c: int) -> Out:
+        self.tax = g.cdef[c].gold
+        g.lose_card(g.players[self.seat], c, "Income Tax")
+        return self.next_payer(g, None)
+
+    def next_payer(self, g: Game, _: Any) -> Out:
+        tax = self.tax
+        while self.i < len(g.players):
+            q = g.players[self.i]
+            self.i += 1
+            if q.seat == self.seat or q.dead:
+                continue
+            total = sum(g.cdef[k].gold for k in q.items)
+            if total < tax or tax == 0 and not q.items:
+                for k in list(q.items):
+                    g.lose_card(q, k, "Income Tax")
+                if total < tax:
+                    g.lose_levels(q, 1, "Income Tax")
+                continue
+            self.payer, self.paid = q.seat, 0
+            return self.pay(g, None)
+        return Done(True)
+
+    def pay(self, g: Game, _: Any) -> Out:
+        if self.paid >= self.tax:
+            return self.next_payer(g, None)
+        q = g.players[self.payer]
+        return self.then("one_paid", g.choose_card(q.seat, q.items, f"pay {self.tax - self.paid} gold of Income Tax"))
+
+    def one_paid(self, g: Game, k: int) -> Out:
+        self.paid += g.cdef[k].gold
+        g.lose_card(g.players[self.payer], k, "Income Tax")
+        return self.pay(g, None)
 
 
 def _neighbour(g: Game, seat: int, step: int) -> int:
@@ -418,7 +454,7 @@ def _neighbour(g: Game, seat: int, step: int) -> int:
 
 
 @hook("deluxe.lose_two_cards")
-def lose_two_cards(g: Game, p: Player, card: int) -> Flow:
+def lose_two_cards(g: Game, p: Player, card: int) -> bool:
     if not p.hand:
         return False
     for step in (1, -1):
@@ -430,7 +466,6 @@ def lose_two_cards(g: Game, p: Player, card: int) -> Flow:
         g.give_card(g.players[s], k)
         g.events.append(("takes_from_hand", s, p.seat))
     return True
-    yield
 
 
 # ------------------------------------------------------------------ monsters
@@ -442,7 +477,7 @@ class PitBull(CardHook):
             if "wand_pole_staff" in g.cdef[k].tags
         ]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
@@ -451,8 +486,6 @@ class PitBull(CardHook):
         for m in list(c.monsters):
             if m.card == act.monster:
                 c.monsters.remove(m)
-        return
-        yield
 
 
 hook("deluxe.pit_bull")(PitBull())
@@ -484,13 +517,13 @@ hook("deluxe.pukachu")(Pukachu())
 class Lawyers(CardHook):
     """Will not attack a Thief, who may swap two Treasures from the hand for two new ones."""
 
-    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Flow:
+    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Frame | None:
         p = g.players[c.fighter]
         if "thief" not in g.race_names(p) + g.class_names(p):
-            return
+            return None
         treasures = [k for k in p.hand if g.cdef[k].deck == "treasure"]
         if len(treasures) < 2:
-            return
+            return None
         pick = _uniq(g, treasures)
         pairs = [(a, b) for i, a in enumerate(treasures) for b in treasures[i + 1 :] if a in pick or b in pick]
         seen = set()
@@ -502,29 +535,62 @@ class Lawyers(CardHook):
             seen.add(key)
             acts.append(Action(A.USE, p.seat, m.card, cards=(a, b), flag=f"discarding {g.name(a)}, {g.name(b)}"))
         acts.append(Action(A.DECLINE, p.seat, m.card))
-        act = yield Prompt(BEFORE, (p.seat,), (m.card, tuple(acts)))
+        return LawyersSwap(p.seat, m.card, tuple(acts))
+
+
+@dataclass(slots=True)
+class LawyersSwap(Step):
+    """The Lawyers' Thief may discard two Treasures from the hand to draw two new ones."""
+
+    seat: int
+    monster: int
+    acts: tuple[Action, ...]
+
+    def start(self, g: Game, _: Any) -> Out:
+        return self.then("answered", Prompt(BEFORE, (self.seat,), (self.monster, self.acts)))
+
+    def answered(self, g: Game, act: Action) -> Out:
         if act.kind == A.USE:
+            p = g.players[self.seat]
             for k in act.cards:
                 g.spend(p, k)
             g.draw_to_hand(p, "treasure", 2)
+        return Done()
 
 
 hook("deluxe.lawyers")(Lawyers())
 
 
 class FloatingNose(CardHook):
-    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Flow:
+    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Frame | None:
         p = g.players[c.fighter]
         bribes = _uniq(g, [k for k in p.items if g.cdef[k].gold >= 200])
         if not bribes:
-            return
+            return None
         acts = tuple([Action(A.USE, p.seat, k, monster=m.card) for k in bribes] + [Action(A.DECLINE, p.seat, m.card)])
-        act = yield Prompt(BEFORE, (p.seat,), (m.card, acts))
+        return NoseBribe(p.seat, m.card, acts)
+
+
+@dataclass(slots=True)
+class NoseBribe(Step):
+    """The Floating Nose: the fighter may bribe it with an Item worth 200 Gold or more."""
+
+    seat: int
+    monster: int
+    acts: tuple[Action, ...]
+
+    def start(self, g: Game, _: Any) -> Out:
+        return self.then("answered", Prompt(BEFORE, (self.seat,), (self.monster, self.acts)))
+
+    def answered(self, g: Game, act: Action) -> Out:
         if act.kind == A.USE:
-            g.lose_card(p, act.card, "bribing the Floating Nose")
+            c = g.combat
+            assert c is not None
+            g.lose_card(g.players[self.seat], act.card, "bribing the Floating Nose")
             c.monsters.clear()
             c.ended = True
-            g.events.append(("bribe", p.seat, m.card))
+            g.events.append(("bribe", self.seat, self.monster))
+        return Done()
 
 
 hook("deluxe.floating_nose")(FloatingNose())
@@ -537,42 +603,70 @@ class WannabeVampire(CardHook):
         p = g.players[seat]
         return [Action(A.USE, seat, k, monster=m.card, flag="monster") for k in p.classes if g.cdef[k].name == "Cleric"]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         m = next(x for x in c.monsters if x.card == act.monster)
         g.events.append(("chase", act.seat, act.monster))
         g.remove_monster(c, m, keep_treasure=True)
-        return
-        yield
 
 
 hook("deluxe.wannabe_vampire")(WannabeVampire())
 
 
 class TongueDemon(CardHook):
-    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Flow:
+    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Frame | None:
         p = g.players[c.fighter]
         if not p.items:
-            return
-        k = yield g.choose_card(p.seat, p.items, "discard an Item before fighting the Tongue Demon")
-        g.lose_card(p, k, "Tongue Demon")
+            return None
+        return TongueDemonToll(p.seat)
+
+
+@dataclass(slots=True)
+class TongueDemonToll(Step):
+    """The Tongue Demon: the fighter discards an Item before the fight."""
+
+    seat: int
+
+    def start(self, g: Game, _: Any) -> Out:
+        p = g.players[self.seat]
+        return self.then("chosen", g.choose_card(p.seat, p.items, "discard an Item before fighting the Tongue Demon"))
+
+    def chosen(self, g: Game, k: int) -> Out:
+        g.lose_card(g.players[self.seat], k, "Tongue Demon")
+        return Done()
 
 
 hook("deluxe.tongue_demon")(TongueDemon())
 
 
 class StonedGolem(CardHook):
-    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Flow:
+    def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Frame | None:
         p = g.players[c.fighter]
         if "halfling" in g.race_names(p):
-            return
-        acts = (Action(A.PASS, p.seat), Action(A.DECLINE, p.seat, m.card))
-        act = yield Prompt(BEFORE, (p.seat,), (m.card, acts))
+            return None
+        return GolemWalkPast(p.seat, m.card)
+
+
+@dataclass(slots=True)
+class GolemWalkPast(Step):
+    """The Stoned Golem: anyone but a Halfling may simply walk past it."""
+
+    seat: int
+    monster: int
+
+    def start(self, g: Game, _: Any) -> Out:
+        acts = (Action(A.PASS, self.seat), Action(A.DECLINE, self.seat, self.monster))
+        return self.then("answered", Prompt(BEFORE, (self.seat,), (self.monster, acts)))
+
+    def answered(self, g: Game, act: Action) -> Out:
         if act.kind == A.DECLINE:
+            c = g.combat
+            assert c is not None
             c.monsters.clear()
             c.ended = True
-            g.events.append(("walk_past", p.seat, m.card))
+            g.events.append(("walk_past", self.seat, self.monster))
+        return Done()
 
 
 hook("deluxe.stoned_golem")(StonedGolem())
@@ -580,46 +674,98 @@ hook("deluxe.stoned_golem")(StonedGolem())
 
 # ------------------------------------------------------------------ Bad Stuff
 @hook("deluxe.snails_on_speed_bad_stuff")
-def snails(g: Game, p: Player, card: int) -> Flow:
-    n = (yield g.die_roll(p, "Snails on Speed", best=1)) + g.die_modifier(p)
-    for _ in range(max(0, n)):
+def snails(g: Game, p: Player, card: int) -> Frame:
+    return Snails(p.seat)
+
+
+@dataclass(slots=True)
+class Snails(Step):
+    """Snails on Speed: roll the die; lose that many Items or cards in hand, of your choice."""
+
+    seat: int
+    left: int = 0  # how many more to lose
+
+    def start(self, g: Game, _: Any) -> Out:
+        return self.then("rolled", g.die_roll(g.players[self.seat], "Snails on Speed", best=1))
+
+    def rolled(self, g: Game, die: int) -> Out:
+        self.left = max(0, die + g.die_modifier(g.players[self.seat]))
+        return self.lose_one(g, None)
+
+    def lose_one(self, g: Game, _: Any) -> Out:
+        if self.left <= 0:
+            return Done(True)
+        self.left -= 1
+        p = g.players[self.seat]
         opts = p.items + p.hand
         if not opts:
-            break
-        k = yield g.choose_card(p.seat, opts, "lose an Item or a card in hand to the Snails")
-        g.lose_card(p, k, "Snails on Speed")
-    return True
+            return Done(True)
+        return self.then("chosen", g.choose_card(p.seat, opts, "lose an Item or a card in hand to the Snails"))
+
+    def chosen(self, g: Game, k: int) -> Out:
+        g.lose_card(g.players[self.seat], k, "Snails on Speed")
+        return self.lose_one(g, None)
 
 
 @hook("deluxe.leperchaun_bad_stuff")
-def leperchaun(g: Game, p: Player, card: int) -> Flow:
-    did = False
-    for step in (1, -1):
-        s = _neighbour(g, p.seat, step)
-        if s == p.seat or not p.items:
-            continue
-        k = yield g.choose_card(s, p.items, f"choose an Item {p.name} loses to the Leperchaun")
-        g.lose_card(p, k, "Leperchaun")
-        did = True
-    return did
+def leperchaun(g: Game, p: Player, card: int) -> Frame:
+    return Leperchaun(p.seat)
+
+
+@dataclass(slots=True)
+class Leperchaun(Step):
+    """The Leperchaun: each neighbour in turn (left, then right) picks an Item the victim loses."""
+
+    seat: int
+    i: int = 0  # which neighbour next: 0 the left one, 1 the right one
+    did: bool = False
+
+    def start(self, g: Game, _: Any) -> Out:
+        p = g.players[self.seat]
+        while self.i < 2:
+            s = _neighbour(g, p.seat, (1, -1)[self.i])
+            self.i += 1
+            if s == p.seat or not p.items:
+                continue
+            return self.then("chosen", g.choose_card(s, p.items, f"choose an Item {p.name} loses to the Leperchaun"))
+        return Done(self.did)
+
+    def chosen(self, g: Game, k: int) -> Out:
+        g.lose_card(g.players[self.seat], k, "Leperchaun")
+        self.did = True
+        return self.start(g, None)
 
 
 @hook("deluxe.platycore_bad_stuff")
-def platycore(g: Game, p: Player, card: int) -> Flow:
+def platycore(g: Game, p: Player, card: int) -> Frame | bool:
     if not p.hand:
         g.lose_levels(p, 2, "Platycore")
         return True
-    i = yield choose_option(g, p.seat, card, ["to discard your hand", "to lose 2 levels"])
-    if i == 0:
-        for k in list(p.hand):
-            g.lose_card(p, k, "Platycore")
-    else:
-        g.lose_levels(p, 2, "Platycore")
-    return True
+    return Platycore(p.seat, card)
+
+
+@dataclass(slots=True)
+class Platycore(Step):
+    """The Platycore: discard your whole hand, or lose 2 Levels (your choice)."""
+
+    seat: int
+    card: int
+
+    def start(self, g: Game, _: Any) -> Out:
+        return self.then("chosen", choose_option(g, self.seat, self.card, ["to discard your hand", "to lose 2 levels"]))
+
+    def chosen(self, g: Game, i: int) -> Out:
+        p = g.players[self.seat]
+        if i == 0:
+            for k in list(p.hand):
+                g.lose_card(p, k, "Platycore")
+        else:
+            g.lose_levels(p, 2, "Platycore")
+        return Done(True)
 
 
 @hook("deluxe.lawyers_bad_stuff")
-def lawyers_bad(g: Game, p: Player, card: int) -> Flow:
+def lawyers_bad(g: Game, p: Player, card: int) -> bool:
     n = len(g.players)
     for i in range(1, n):
         q = g.players[(p.seat + i) % n]
@@ -632,66 +778,122 @@ def lawyers_bad(g: Game, p: Player, card: int) -> Flow:
     for k in list(p.hand):
         g.lose_card(p, k, "Lawyers")
     return True
-    yield
 
 
 @hook("deluxe.3872_orcs_bad_stuff")
-def orcs(g: Game, p: Player, card: int) -> Flow:
-    n = (yield g.die_roll(p, "3,872 Orcs", best=3)) + g.die_modifier(p)
-    if n <= 2:
-        yield g.kill_player(p, "stomped by 3,872 Orcs")
-    else:
+def orcs(g: Game, p: Player, card: int) -> Frame:
+    return Orcs(p.seat)
+
+
+@dataclass(slots=True)
+class Orcs(Step):
+    """3,872 Orcs: roll the die; on 1 or 2 they stomp you to death, else you lose that many Levels."""
+
+    seat: int
+
+    def start(self, g: Game, _: Any) -> Out:
+        return self.then("rolled", g.die_roll(g.players[self.seat], "3,872 Orcs", best=3))
+
+    def rolled(self, g: Game, die: int) -> Out:
+        p = g.players[self.seat]
+        n = die + g.die_modifier(p)
+        if n <= 2:
+            return self.then("stomped", g.kill_player(p, "stomped by 3,872 Orcs"))
         g.lose_levels(p, n, "3,872 Orcs")
-    return True
+        return Done(True)
+
+    def stomped(self, g: Game, _: Any) -> Out:
+        return Done(True)
 
 
 @hook("deluxe.net_troll_bad_stuff")
-def net_troll(g: Game, p: Player, card: int) -> Flow:
-    others = [q for q in g.players if q is not p and not q.dead]
+def net_troll(g: Game, p: Player, card: int) -> Frame | bool:
+    others = tuple(q.seat for q in g.players if q is not p and not q.dead)
     if not others:
         return False
-    top = max(q.level for q in others)
-    did = False
-    for q in others:
-        if q.level == top and p.items:
-            k = yield g.choose_card(q.seat, p.items, f"take an Item from {p.name}")
-            g.move_item(p, q, k)
-            g.events.append(("take_item", q.seat, p.seat, k))
-            did = True
-    return did
+    return NetTroll(p.seat, others, max(g.players[s].level for s in others))
+
+
+@dataclass(slots=True)
+class NetTroll(Step):
+    """The Net Troll: each player of the highest Level (the victim aside) takes an Item of the victim's."""
+
+    seat: int
+    others: tuple[int, ...]  # the other living players, in seat order
+    top: int  # their highest Level when the Bad Stuff struck
+    i: int = 0  # the next of them
+    taker: int = -1
+    did: bool = False
+
+    def start(self, g: Game, _: Any) -> Out:
+        p = g.players[self.seat]
+        while self.i < len(self.others):
+            q = g.players[self.others[self.i]]
+            self.i += 1
+            if q.level == self.top and p.items:
+                self.taker = q.seat
+                return self.then("taken", g.choose_card(q.seat, p.items, f"take an Item from {p.name}"))
+        return Done(self.did)
+
+    def taken(self, g: Game, k: int) -> Out:
+        g.move_item(g.players[self.seat], g.players[self.taker], k)
+        g.events.append(("take_item", self.taker, self.seat, k))
+        self.did = True
+        return self.start(g, None)
 
 
 @hook("deluxe.unspeakably_awful_indescribable_horror_bad_stuff")
-def horror(g: Game, p: Player, card: int) -> Flow:
+def horror(g: Game, p: Player, card: int) -> bool:
     wiz = [k for k in p.classes if g.cdef[k].name == "Wizard"]
     for k in wiz:
         g.lose_card(p, k, "Unspeakably Awful Indescribable Horror")
     return bool(wiz)
-    yield
 
 
 @hook("deluxe.hippogriff_bad_stuff")
-def hippogriff(g: Game, p: Player, card: int) -> Flow:
-    n = len(g.players)
-    did = False
-    for i in range(1, n):
-        q = g.players[(p.seat - i) % n]
-        if q.dead:
-            continue
-        opts = [k for k in p.items if g.cdef[k].deck == "treasure"]
-        hand_t = [k for k in p.hand if g.cdef[k].deck == "treasure"]
-        if not opts and not hand_t:
-            break
-        if opts:
-            k = yield g.choose_card(q.seat, opts, f"take a Treasure from {p.name}")
-            g.remove_from_play(p, k)
-        else:
+def hippogriff(g: Game, p: Player, card: int) -> Frame:
+    return Hippogriff(p.seat)
+
+
+@dataclass(slots=True)
+class Hippogriff(Step):
+    """The Hippogriff: each other player, to the victim's right first, takes a Treasure of the
+    victim's (chosen from those in play, else drawn blind from the hand)."""
+
+    seat: int
+    i: int = 1  # how many seats to the right the next taker sits
+    taker: int = -1
+    did: bool = False
+
+    def start(self, g: Game, _: Any) -> Out:
+        p = g.players[self.seat]
+        n = len(g.players)
+        while self.i < n:
+            q = g.players[(p.seat - self.i) % n]
+            self.i += 1
+            if q.dead:
+                continue
+            opts = [k for k in p.items if g.cdef[k].deck == "treasure"]
+            hand_t = [k for k in p.hand if g.cdef[k].deck == "treasure"]
+            if not opts and not hand_t:
+                break
+            self.taker = q.seat
+            if opts:
+                return self.then("chosen", g.choose_card(q.seat, opts, f"take a Treasure from {p.name}"))
             k = g.pick_card(q.seat, hand_t)
             p.hand.remove(k)
-        g.give_card(q, k)
-        g.events.append(("take_item", q.seat, p.seat, k))
-        did = True
-    return did
+            self.give(g, k)
+        return Done(self.did)
+
+    def chosen(self, g: Game, k: int) -> Out:
+        g.remove_from_play(g.players[self.seat], k)
+        self.give(g, k)
+        return self.start(g, None)
+
+    def give(self, g: Game, k: int) -> None:
+        g.give_card(g.players[self.taker], k)
+        g.events.append(("take_item", self.taker, self.seat, k))
+        self.did = True
 
 
 # ------------------------------------------------------------------ Items
@@ -722,7 +924,7 @@ class RatOnAStick(CardHook):
         c, remaining, _ = g.ctx_data
         return [Action(A.USE, seat, card, monster=m.card) for m in remaining if g.monster_strength(c, m) <= 8]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
@@ -731,8 +933,6 @@ class RatOnAStick(CardHook):
         for m in list(c.monsters):
             if m.card == act.monster:
                 c.monsters.remove(m)
-        return
-        yield
 
 
 hook("deluxe.rat_on_a_stick")(RatOnAStick())
@@ -750,7 +950,7 @@ class Bonus(CardHook):
         out += [Action(A.PLAY, seat, card, monster=m.card) for m in c.monsters]
         return out
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> Frame | None:
         c = g.combat
         assert c is not None
         d = g.cdef[act.card]
@@ -760,9 +960,9 @@ class Bonus(CardHook):
             c.extra_levels += g.cdef[m.base].levels
             g.events.append(("slay", act.seat, act.monster, act.card))
             g.remove_monster(c, m, keep_treasure=True)
-            return
-        yield g.do_combat_action(Action(A.PLAY, act.seat, act.card, act.target, act.monster, flag="plain"))
+            return None
         _ = d
+        return g.do_combat_action(Action(A.PLAY, act.seat, act.card, act.target, act.monster, flag="plain"))
 
 
 hook("deluxe.potion_of_halitosis")(Bonus())
@@ -777,7 +977,7 @@ class YuppieWater(CardHook):
             return [Action(A.PLAY, seat, card, c.fighter)]
         return []
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         g.remove_from_play(g.players[act.seat], act.card)
@@ -785,8 +985,6 @@ class YuppieWater(CardHook):
         elves = sum(1 for f in c.fighters() if "elf" in g.race_names(g.players[f]))
         c.side.append((act.card, act.seat, 2 * elves))
         g.events.append(("oneshot", act.seat, act.card, act.target, -1))
-        return
-        yield
 
 
 hook("deluxe.yuppie_water")(YuppieWater())
@@ -799,7 +997,7 @@ class Doppleganger(CardHook):
             return []
         return [Action(A.PLAY, seat, card)]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         g.remove_from_play(g.players[act.seat], act.card)
@@ -807,8 +1005,6 @@ class Doppleganger(CardHook):
         c.doppleganger = act.seat
         c.bonus_used = True
         g.events.append(("play", act.seat, act.card))
-        return
-        yield
 
 
 hook("deluxe.doppleganger")(Doppleganger())
@@ -818,7 +1014,7 @@ class FriendshipPotion(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         return [Action(A.PLAY, seat, card)] if _in_combat_window(g) else []
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         g.remove_from_play(g.players[act.seat], act.card)
@@ -826,8 +1022,6 @@ class FriendshipPotion(CardHook):
         c.monsters.clear()
         c.ended = True
         g.events.append(("friendship", act.seat, act.card))
-        return
-        yield
 
 
 hook("deluxe.friendship_potion")(FriendshipPotion())
@@ -846,7 +1040,7 @@ class RemoveOne(CardHook):
             return []
         return [Action(A.PLAY, seat, card, monster=m.card) for m in c.monsters if m.mate_of is None]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         g.remove_from_play(g.players[act.seat], act.card)
@@ -855,8 +1049,6 @@ class RemoveOne(CardHook):
         keep = self.always or len([x for x in c.monsters if x is not m and x.mate_of is not m]) == 0
         g.events.append(("remove", act.seat, act.monster, act.card))
         g.remove_monster(c, m, keep_treasure=keep)
-        return
-        yield
 
 
 hook("deluxe.magic_lamp")(RemoveOne(own_turn=True, always_treasure=False))
@@ -870,7 +1062,7 @@ class TransferralPotion(CardHook):
             return []
         return [Action(A.PLAY, seat, card, q.seat) for q in g.players if not q.dead and q.seat not in c.fighters()]
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         g.remove_from_play(g.players[act.seat], act.card)
@@ -884,8 +1076,6 @@ class TransferralPotion(CardHook):
         c.turning.clear()
         c.doppleganger = -1
         g.transferred = True
-        return
-        yield
 
 
 hook("deluxe.transferral_potion")(TransferralPotion())
@@ -903,7 +1093,7 @@ class InstantWall(CardHook):
             out += [Action(A.PLAY, seat, card, f, flag="only") for f in fighters]
         return out
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         g.spend(g.players[act.seat], act.card)
@@ -911,8 +1101,6 @@ class InstantWall(CardHook):
             if act.flag != "only" or f == act.target:
                 c.escapes.add(f)
         g.events.append(("wall", act.seat, act.card, act.target if act.flag == "only" else -1))
-        return
-        yield
 
 
 hook("deluxe.instant_wall")(InstantWall())
@@ -940,7 +1128,7 @@ class RollCard(CardHook):
     def sets_die(self) -> bool:
         return self.which == "loaded"
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         g.spend(g.players[act.seat], act.card)
         st = g._roll_state
         if self.which == "invisibility":
@@ -950,8 +1138,6 @@ class RollCard(CardHook):
         else:
             st["die"] = act.n
         g.events.append(("play", act.seat, act.card))
-        return
-        yield
 
 
 hook("deluxe.invisibility_potion")(RollCard("invisibility"))
@@ -967,17 +1153,30 @@ class WandOfDowsing(CardHook):
             return []
         return [Action(A.PLAY, seat, card)]
 
-    def apply(self, g: Game, act: Action) -> Flow:
-        p = g.players[act.seat]
-        g.remove_from_play(p, act.card)
-        g.limbo.append(act.card)
+    def apply(self, g: Game, act: Action) -> Frame:
+        return Dowse(act.seat, act.card)
+
+
+@dataclass(slots=True)
+class Dowse(Step):
+    """Wand of Dowsing: take any one card from the discards."""
+
+    seat: int
+    card: int
+
+    def start(self, g: Game, _: Any) -> Out:
+        g.remove_from_play(g.players[self.seat], self.card)
+        g.limbo.append(self.card)
         pool = g.door_discard + g.treasure_discard
-        k = yield g.choose_card(act.seat, pool, "take a card from the discards")
+        return self.then("chosen", g.choose_card(self.seat, pool, "take a card from the discards"))
+
+    def chosen(self, g: Game, k: int) -> Out:
         (g.door_discard if k in g.door_discard else g.treasure_discard).remove(k)
-        g.limbo.remove(act.card)
-        g.discard(act.card)
-        g.give_card(p, k)
-        g.events.append(("dowse", act.seat, k, act.card))
+        g.limbo.remove(self.card)
+        g.discard(self.card)
+        g.give_card(g.players[self.seat], k)
+        g.events.append(("dowse", self.seat, k, self.card))
+        return Done()
 
 
 hook("deluxe.wand_of_dowsing")(WandOfDowsing())
@@ -993,13 +1192,11 @@ class WishingRing(CardHook):
                 out.append(Action(A.PLAY, seat, card, monster=k))
         return out
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         g.spend(g.players[act.seat], act.card)
         for q in g.players:
             if act.monster in q.curses:
                 g.lose_card(q, act.monster, g.cdef[act.card].name)
-        return
-        yield
 
 
 hook("deluxe.wishing_ring")(WishingRing())
@@ -1030,7 +1227,7 @@ class LevelCard(CardHook):
                     out.append(Action(A.PLAY, seat, card, q.seat))
         return out
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         p = g.players[act.seat]
         q = g.players[act.target]
         p.hand.remove(act.card)
@@ -1051,8 +1248,6 @@ class LevelCard(CardHook):
             g.gain_levels(p, 1, g.cdef[act.card].name)
         else:
             g.gain_levels(q, 1, g.cdef[act.card].name)
-        return
-        yield
 
 
 hook("deluxe.steal_a_level")(LevelCard("steal"))
@@ -1064,14 +1259,12 @@ class Hoard(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         return [Action(A.PLAY, seat, card)] if g.combat is None else []
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         p = g.players[act.seat]
         p.hand.remove(act.card)
         g.discard(act.card)
         g.events.append(("play", act.seat, act.card))
         g.draw_to_hand(p, "treasure", 3)
-        return
-        yield
 
 
 hook("deluxe.hoard")(Hoard())

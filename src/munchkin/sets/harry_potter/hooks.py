@@ -32,7 +32,6 @@ from munchkin.sets.deluxe.hooks import (
 )
 
 if TYPE_CHECKING:
-    from munchkin.cards.hooks import Flow
     from munchkin.engine.game import Game
 
 
@@ -63,15 +62,13 @@ class Potions(CardHook):
                     out.append(Action(A.USE, seat, card, cards=(x, y), flag=flag))
         return out
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         p = g.players[act.seat]
         g.events.append(("brew", act.seat, act.card))  # silent in narration; marks the use this turn
         for x in act.cards:
             g.spend(p, x)
             g.events.append(("discard", act.seat, x))
         g.draw_to_hand(p, "treasure", 1)
-        return
-        yield
 
     @staticmethod
     def _used_this_turn(g: Game, seat: int, card: int) -> bool:

@@ -7,8 +7,7 @@ under the Star card's id. Only Annihilate and Antimatter need a new class.
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
@@ -41,8 +40,6 @@ from munchkin.sets.deluxe.hooks import (
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 
 
 # ------------------------------------------------------------------ character cards
@@ -96,15 +93,13 @@ class DestroyItem(CardHook):
             out += [Action(A.PLAY, seat, card, q.seat, cards=(k,), flag="destroy") for k in items]
         return out
 
-    def apply(self, g: Game, act: Action) -> Flow:
+    def apply(self, g: Game, act: Action) -> None:
         g.spend(g.players[act.seat], act.card)
         q = g.players[act.target]
         item = act.cards[0]
         if item in q.items:
             g.lose_card(q, item, g.cdef[act.card].name)
         g.events.append(("destroy", act.seat, act.target, item, act.card))
-        return
-        yield
 
 
 hook("star.annihilate")(DestroyItem(in_combat=False))

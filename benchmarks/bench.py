@@ -14,7 +14,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from munchkin.agents.base import make_agent  # noqa: E402
+from munchkin.agents.base import decide, make_agent  # noqa: E402
 from munchkin.engine.game import Game, Options, Setup  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -44,7 +44,7 @@ class MunchkinRunner:
                 if g.over:
                     break
                 seat = g.to_act[0]
-                g.apply(self.bots[seat].act(g, seat, g.legal_actions(seat)))
+                g.apply(decide(self.bots[seat], g, seat, g.legal_actions(seat)))
                 self.decisions += 1
             if g.over:
                 self.games += 1

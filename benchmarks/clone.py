@@ -15,7 +15,7 @@ import statistics
 import sys
 import time
 
-from munchkin.agents.base import make_agent
+from munchkin.agents.base import decide, make_agent
 from munchkin.engine.game import Game, Options, Setup
 
 TURNS = (5, 20, 40)
@@ -30,7 +30,7 @@ def games_at(turn: int, seeds: list[int]) -> list[Game]:
         bots = [make_agent("heuristic", seed * 7919 + i) for i in range(4)]
         while not g.over and g.turn < turn:
             s = g.to_act[0]
-            g.apply(bots[s].act(g, s, g.legal_actions(s)))
+            g.apply(decide(bots[s], g, s, g.legal_actions(s)))
         if not g.over:
             out.append(g)
     return out

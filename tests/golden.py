@@ -23,7 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from munchkin.agents.base import make_agent
+from munchkin.agents.base import decide, make_agent
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.simulate import NAMES
 
@@ -69,7 +69,7 @@ def record_game(sets: list[str], seed: int) -> dict[str, Any]:
         seat = g.to_act[0]
         offered_digest(g, seat, h)
         legal = g.legal_actions(seat)
-        a = bots[seat].act(g, seat, legal)
+        a = decide(bots[seat], g, seat, legal)
         moves.append([seat, g.text(a)])
         g.apply(a)
     return {
@@ -109,6 +109,23 @@ def check_game(rec: dict[str, Any]) -> list[str]:
     if list(g.winners) != rec["winners"] or g.turn != rec["turns"]:
         out.append(f"{where}: winners {g.winners} at turn {g.turn}, recorded {rec['winners']} at {rec['turns']}")
     return out
+
+
+def rerun_agents(rec: dict[str, Any]) -> list[str]:
+    """Play a recorded game again with today's agents (given observations, not the game) and say
+    where they choose differently from the recorded ones (empty: every move the same)."""
+    players, agents, _ = table(rec["seed"])
+    g = Game(Game.setup_from_json({"setup": rec["setup"]}))
+    bots = [make_agent(agents[i % len(agents)], rec["seed"] * 7919 + i) for i in range(players)]
+    where = f"{'+'.join(rec['sets'])} seed {rec['seed']}"
+    for i, (seat, text) in enumerate(rec["moves"]):
+        if g.over or g.to_act[0] != seat:
+            return [f"{where}: the game went differently before move {i}"]
+        a = decide(bots[seat], g, seat)
+        if g.text(a) != text:
+            return [f"{where}: move {i}: the agent now plays {g.text(a)!r}, recorded {text!r}"]
+        g.apply(a)
+    return [] if g.over else [f"{where}: the game did not end after its recorded moves"]
 
 
 def games(keep: Callable[[str, int], bool] = lambda batch, seed: True) -> Iterator[dict[str, Any]]:

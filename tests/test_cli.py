@@ -133,14 +133,14 @@ def test_replay_verbose_and_tampered(tmp_path: Path) -> None:
 
 def test_replay_verbose_of_a_game_without_a_seed(tmp_path: Path) -> None:
     """A live table's save has no seed: the replay draws the recorded chance again, step by step."""
-    from munchkin.agents.base import make_agent
+    from munchkin.agents.base import decide, make_agent
     from munchkin.engine.game import Game, Setup
 
     g = Game(Setup(["deluxe"], ["Ann", "Bob", "Cy"], None))
     bot = make_agent("random", 1)
     while not g.over and g.turn < 6:
         seat = g.to_act[0]
-        g.apply(bot.act(g, seat, g.legal_actions(seat)))
+        g.apply(decide(bot, g, seat, g.legal_actions(seat)))
     path = tmp_path / "live.json"
     path.write_text(g.to_json())
     r = run("replay", str(path), "--verbose")
@@ -204,7 +204,7 @@ def test_play_shows_the_end_of_a_finished_game() -> None:
 
     from rich.console import Console
 
-    from munchkin.agents.base import make_agent
+    from munchkin.agents.base import decide, make_agent
     from munchkin.cli import Seat
     from munchkin.engine.game import Game, Options, Setup
 
@@ -212,7 +212,7 @@ def test_play_shows_the_end_of_a_finished_game() -> None:
     bots = {s: make_agent("random", s) for s in range(3)}
     while not g.over:
         seat = g.to_act[0]
-        g.apply(bots[seat].act(g, seat, g.legal_actions(seat)))
+        g.apply(decide(bots[seat], g, seat, g.legal_actions(seat)))
     buf = io.StringIO()
     assert Seat(g, bots, Console(file=buf, width=100)).run() is True
     out = buf.getvalue()

@@ -53,6 +53,7 @@ def test_a_forced_move_is_logged_not_counted() -> None:
 
 def test_a_failed_sequence_leaves_the_game_as_it_was_and_playable() -> None:
     """apply_sequence is all or nothing, and the game goes on exactly like a twin that never tried."""
+    from munchkin.agents.base import decide
     from munchkin.agents.random_agent import RandomAgent
     from munchkin.engine.actions import Action, MunchkinError
     from munchkin.engine.game import Game, Setup
@@ -62,20 +63,18 @@ def test_a_failed_sequence_leaves_the_game_as_it_was_and_playable() -> None:
     for _ in range(200):  # into the game a little
         for game, bot in zip((g, twin), bots, strict=True):
             s = game.to_act[0]
-            game.apply(bot.act(game, s, game.legal_actions(s)))
+            game.apply(decide(bot, game, s, game.legal_actions(s)))
     before = g.fingerprint()
     s = g.to_act[0]
     good = g.legal_actions(s)[0]
     with pytest.raises(MunchkinError):
         g.apply_sequence([good, Action("kick", (s + 1) % 4)])
     assert g.fingerprint() == before and g.version == twin.version
-    # the rewound flow works on this very game: no rule still written as a generator holds another
-    assert all(getattr(f, "gi_frame", None) is None or g in f.gi_frame.f_locals.values() for f in g._stack)
     while not twin.over:
         for game, bot in zip((g, twin), bots, strict=True):
             if not game.over:
                 s = game.to_act[0]
-                game.apply(bot.act(game, s, game.legal_actions(s)))
+                game.apply(decide(bot, game, s, game.legal_actions(s)))
     assert g.over and g.fingerprint() == twin.fingerprint() and g.log == twin.log
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from munchkin.agents.base import make_agent
+from munchkin.agents.base import decide, make_agent
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.engine.notation import parse
 from munchkin.menu import MAX_TOP, Entry, Menu, build_menu
@@ -70,7 +70,7 @@ def test_every_decision_of_a_whole_game_has_a_scannable_menu(
             decisions += 1
             deepest = max(deepest, len(menu.moves()))
         seat = g.to_act[0]
-        g.apply(bots[seat].act(g, seat, g.legal_actions(seat)))
+        g.apply(decide(bots[seat], g, seat, g.legal_actions(seat)))
     assert decisions > 50 and deepest > 12  # the game had moments with more moves than a screenful
 
 
@@ -86,7 +86,7 @@ def test_every_leaf_text_parses_back_to_its_action() -> None:
         by_text = {g.text(a): a for a in g.legal_actions(seat)}
         for m in menu.moves():
             assert parse(g, m.text, seat) == [by_text[m.text]]
-        g.apply(bots[seat].act(g, seat, g.legal_actions(seat)))
+        g.apply(decide(bots[seat], g, seat, g.legal_actions(seat)))
 
 
 def spec(**over: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any, cast
 import pytest
 
 from editions import EDITIONS, sets_for
-from munchkin.agents.base import make_agent
+from munchkin.agents.base import decide, make_agent
 from munchkin.engine.game import WINNING_LEVEL, Game, Options, Setup
 from munchkin.story import figures_text, game_story, sparkline
 
@@ -26,7 +26,7 @@ def whole_game(seed: int, players: int = 4) -> Game:
     bots = [make_agent("heuristic" if i % 2 else "random", seed * 31 + i) for i in range(players)]
     while not g.over:
         seat = g.to_act[0]
-        g.apply(bots[seat].act(g, seat, g.legal_actions(seat)))
+        g.apply(decide(bots[seat], g, seat, g.legal_actions(seat)))
     return g
 
 

@@ -23,7 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperOption
 
-from munchkin.agents.base import Agent, make_agent
+from munchkin.agents.base import Agent, decide, make_agent
 from munchkin.cards.loader import CardError, available_sets, load_set
 from munchkin.cards.schema import House
 from munchkin.engine.actions import Action, MunchkinError
@@ -304,7 +304,7 @@ class Seat:
                     self.decide()
                 elif g.to_act:
                     seat = g.to_act[0]
-                    g.apply(self.bots[seat].act(g, seat, g.legal_actions(seat)))
+                    g.apply(decide(self.bots[seat], g, seat, g.legal_actions(seat)))
                 else:
                     self.out.print("[red]Error:[/red] the game waits on nobody; stopping.")
                     return False

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from munchkin.agents.base import Agent, make_agent
+from munchkin.agents.base import Agent, decide, make_agent
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.invariants import Checker
 
@@ -43,7 +43,7 @@ def play_game(
     while not g.over:
         seat = g.to_act[0]
         legal = g.legal_actions(seat)
-        g.apply(bots[seat].act(g, seat, legal))
+        g.apply(decide(bots[seat], g, seat, legal))
         if checker is not None:
             v = checker.check(g)
             if v:

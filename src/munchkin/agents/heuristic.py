@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
+from munchkin.agents.observation import Observation
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
@@ -215,7 +216,16 @@ class HeuristicAgent:
         self._turn = -1
 
     # ================================================================== entry point
-    def act(self, game: Game, seat: int, legal: list[Action]) -> Action:
+    def act(self, obs: Observation) -> Action:
+        """The action rules of thumb pick, judged on a world the seat cannot tell from the real
+        game (hidden cards dealt anew): the rules of thumb look only at what the seat may know."""
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        return self.choose(obs.world(), obs.seat, legal)
+
+    def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        """The action for `seat` among `legal` in `game` (a world of the seat's observation)."""
         if len(legal) == 1:
             return legal[0]
         if game.turn != self._turn:

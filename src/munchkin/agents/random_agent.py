@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 
+from munchkin.agents.observation import Observation
 from munchkin.engine.actions import Action
-from munchkin.engine.game import Game
 
 
 class RandomAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, game: Game, seat: int, legal: list[Action]) -> Action:
+    def act(self, obs: Observation) -> Action:
+        legal = obs.legal
         return legal[self.rng.randrange(len(legal))]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine.actions import Action, MunchkinError
@@ -15,8 +15,6 @@ if TYPE_CHECKING:
     from munchkin.engine.game import Options, Setup
 
 EVERYONE = -1  # a `seen_by` bitmask: every seat (and every spectator) saw the card
-
-Flow = Generator[Any, Any, Any]  # a rule not yet written as a step: yields a Prompt or a frame to call
 
 
 class GameCore:

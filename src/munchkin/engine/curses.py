@@ -10,13 +10,11 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import HOOKS
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Frame, Step, is_frame
+from munchkin.engine.flow import Done, Out, Step, is_frame
 from munchkin.engine.state import CURSE_WINDOW, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-Out = Frame | Prompt | Done
 
 
 @dataclass(slots=True)

@@ -8,14 +8,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.resolve import DieRoll
 from munchkin.engine.state import LOOT_BODY, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-Out = Frame | Prompt | Done
 
 
 @dataclass(slots=True)

@@ -9,15 +9,13 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.rewards import WinCombat
 from munchkin.engine.run_away import RunAwayAll
 from munchkin.engine.state import BEFORE, HELP, LOSING, WINDOW, Combat, MonsterIn, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-Out = Frame | Prompt | Done
 
 
 def fight_in(g: Game) -> Combat:

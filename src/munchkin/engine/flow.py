@@ -16,7 +16,6 @@ every step is plain data, the whole game, flow included, can be copied at any mo
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -43,14 +42,15 @@ class Step:
     # determinized copy points them at the cards dealt in place of those that moved
     CARDS: ClassVar[tuple[str, ...]] = ()
 
-    def resume(self, g: GameCore, value: Any) -> Frame | Prompt | Done:
+    def resume(self, g: GameCore, value: Any) -> Out:
         """Run the stage `at` with the value the step was waiting for."""
         stage: Any = getattr(self, self.at)
-        out: Frame | Prompt | Done = stage(g, value)
+        out: Out = stage(g, value)
         return out
 
-    def then(self, at: str, out: Frame | Prompt | Done) -> Frame | Prompt | Done:
-        """Go on at stage `at` once `out` (a decision or a called step) has its answer."""
+    def then(self, at: str, out: Out) -> Out:
+        """Go on at stage `at` once `out` (a decision, or a called step, or None: nothing to call)
+        has its answer."""
         self.at = at
         return out
 
@@ -65,14 +65,13 @@ class Step:
         return new
 
 
-# A rule still written as a generator: it yields a Prompt to wait, or a frame to call it.
-LegacyFlow = Generator[Any, Any, Any]
-Frame = Step | LegacyFlow
+Frame = Step  # what the flow's stack holds
+Out = Step | Prompt | Done | None  # what a stage hands the driver: a step to call (None: nothing), a decision, the end
 
 
 def is_frame(x: object) -> bool:
-    """Whether a hook's result is a rule to run (a step or a generator) rather than a plain value."""
-    return isinstance(x, Step) or hasattr(x, "send")
+    """Whether a hook's result is a rule to run (a step) rather than a plain value."""
+    return isinstance(x, Step)
 
 
-__all__ = ["Done", "Frame", "LegacyFlow", "Prompt", "Step", "is_frame"]
+__all__ = ["Done", "Frame", "Out", "Prompt", "Step", "is_frame"]

@@ -258,7 +258,7 @@ class Game(LegalMixin):
         if self.combat is not None:
             d["combat"] = memo[id(self.combat)] = self.combat.copy(memo)
         d["chance"] = self.chance.copy()
-        d["_stack"] = [_copy_frame(f) for f in self._stack]
+        d["_stack"] = [f.copy() for f in self._stack]
         pr = self._prompt
         if pr.data is not None and type(pr.data) is not int and type(pr.data) is not str:
             d["_prompt"] = Prompt(pr.kind, pr.seats, _remap(pr.data, memo, d["players"]))
@@ -370,28 +370,19 @@ class Game(LegalMixin):
 
     def _advance(self, value: Any) -> Prompt:
         """Run the flow with `value` (the action taken) until it waits on a decision: the step on top
-        of the stack runs; a step it calls goes on top; a finished one hands its value down.
-        (Rules not yet written as steps are generators, which yield a Prompt or a frame to call.)"""
+        of the stack runs; a step it calls goes on top; a finished one hands its value down."""
         stack = self._stack
         while True:
-            top = stack[-1]
-            if isinstance(top, Step):
-                out = top.resume(self, value)
-                if type(out) is Done:
-                    stack.pop()
-                    value = out.value
-                    continue
-            else:
-                try:
-                    out = top.send(value)
-                except StopIteration as stop:
-                    stack.pop()
-                    value = stop.value
-                    continue
-            if type(out) is Prompt:
-                return out
-            if out is not None:  # None: a hook with nothing to decide, so the rule goes straight on
-                stack.append(cast(Frame, out))
+            out = stack[-1].resume(self, value)
+            t = type(out)
+            if t is Prompt:
+                return cast(Prompt, out)
+            if t is Done:
+                stack.pop()
+                value = cast(Done, out).value
+                continue
+            if out is not None:  # None: nothing to call, the step goes straight on
+                stack.append(cast(Step, out))
             value = None
 
     def _forced_moves(self) -> None:
@@ -420,35 +411,15 @@ class Game(LegalMixin):
         return acts[0]
 
     def apply_sequence(self, acts: list[Action]) -> None:
-        """Apply several actions as one: all of them, or (on error) none."""
-        log = list(self.log)
-        source = self.chance
-        unread = source.pos if isinstance(source, RecordedChance) else 0
+        """Apply several actions as one: all of them, or (on error) none, the game put back as it was."""
+        before = self.clone()
         try:
             for a in acts:
                 self.apply(a)
         except MunchkinError:
-            if isinstance(source, RecordedChance):
-                source.pos = unread  # what the failed actions drew from a recording is played again
-            self._rewind(log, source)
+            self.__dict__.clear()
+            self.__dict__.update(before.__dict__)
             raise
-
-    def _rewind(self, log: list[tuple[Any, ...]], source: Chance) -> None:
-        """Go back to the state after `log` by replaying it on this very object, so that the
-        game's flow stays bound to it (a copy's flow would keep changing the copy). A seeded
-        game replays from its seed; any other plays back the log's outcomes, then `source`."""
-        while isinstance(source, RecordedChance) and source.remaining == 0:
-            source = source.then  # a recording already played through: go on with what follows it
-        if self.seeded:
-            Game.__init__(self, self.setup)
-        else:
-            replay = RecordedChance(chance_entries(log, self.forced_at_setup), then=source)
-            Game.__init__(self, self.setup, replay)
-        for entry in log:
-            if entry[0] == "act":
-                self._apply_unchecked(entry[1])
-        if not self.seeded and isinstance(self.chance, RecordedChance) and self.chance.remaining == 0:
-            self.chance = self.chance.then
 
     def chance_log(self) -> list[tuple[Any, ...]]:
         """The chance outcomes so far, in order, as in the log: ("shuffle", deck, cards),
@@ -648,12 +619,6 @@ CLONE_COPIED = (  # lists and dicts of plain values (card numbers, log entries, 
     *("_legal_cache", "_window_cache", "_sale_cache", "_exchange_cache"),
 )
 CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "_prompt", "ctx_data", "_win_cache"})
-
-
-def _copy_frame(f: Frame) -> Frame:
-    if isinstance(f, Step):
-        return f.copy()
-    raise MunchkinError(f"this moment of the game cannot be copied: a rule still runs as a generator ({f!r})")
 
 
 def _remap(x: Any, memo: dict[int, Any], players: list[Player]) -> Any:

@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
 from munchkin.engine.combat import CombatMixin, card_hook
-from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.state import HELP, OFFER, Combat, MonsterIn, Player, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
 
-Out = Frame | Prompt | Done
 TURNING_TAGS = (("turning", "undead"), ("turning_death_eater", "death_eater"), ("turning_dragon", "dragon"))
 KIN_WORDS = {"undead": "Undead", "death_eater": "Death Eater", "dragon": "Dragon"}
 

@@ -15,13 +15,11 @@ from munchkin.cards.loader import HOOKS
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Frame, Step, is_frame
+from munchkin.engine.flow import Done, Out, Step, is_frame
 from munchkin.engine.state import BEFORE, CHOOSE, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-Out = Frame | Prompt | Done
 
 
 @dataclass(slots=True)

@@ -9,13 +9,11 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.state import BEFORE, PICK, Combat, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-Out = Frame | Prompt | Done
 
 
 def _fight(g: Game) -> Combat:

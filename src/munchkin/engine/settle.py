@@ -12,14 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.state import BEFORE, Player, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.effects import EffectsMixin
     from munchkin.engine.game import Game
-
-Out = Frame | Prompt | Done
 
 
 def too_many_big(g: EffectsMixin, p: Player) -> bool:

@@ -117,7 +117,6 @@ class MonsterIn:
         self.enhancers: list[int] = mate_of.enhancers if mate_of else []
         self.oneshots: list[tuple[int, int]] = []  # (card, bonus)
 
-
     def copy(self, memo: dict[int, Any]) -> MonsterIn:
         """A copy, made once per monster in `memo`; a Mate's copy shares its original's copy's enhancers."""
         done = memo.get(id(self))

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from fastapi import HTTPException
 
-from munchkin.agents.base import Agent, make_agent
+from munchkin.agents.base import Agent, decide, make_agent
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.chance import RecordedChance, SystemChance
@@ -156,7 +156,7 @@ class TableBots:
             rng.seed(f"{self.seed}:{seat}:{g.version}")
         legal = g.legal_actions(seat)
         kept = [a for a in legal if not (a.kind in (A.GIVE, A.TRADE) and (g.turn, seat, a.target) in self.offered)]
-        a = agent.act(g, seat, kept or legal)
+        a = decide(agent, g, seat, kept or legal)
         if a.kind in (A.GIVE, A.TRADE) and a.target >= 0:
             self.offered.add((g.turn, seat, a.target))
         return a

@@ -15,14 +15,12 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Frame, Step
+from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.state import BEFORE, CHOOSE, MonsterIn, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
     from munchkin.engine.state import Combat, Player
-
-Out = Frame | Prompt | Done
 
 
 def _in_combat_window(g: Game) -> bool:

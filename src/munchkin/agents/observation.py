@@ -1,0 +1,76 @@
+"""What an agent is given when its seat must act: never the game, only what the seat may know.
+
+An `Observation` holds the seat, its legal actions, its view (built when first read) and a way to
+ask for worlds: copies of the game in which every card the seat cannot know (other hands, the
+order of the decks) is dealt anew at random, and future chance reseeded (`Game.determinize`). A
+world is a full `Game` the agent may read, score and play forward (a search bot branches on
+them), but what it shows of the hidden cards is invented, so it tells nothing the seat does not
+know. The observation reaches the real game only through a private link that the runner cuts as
+soon as the agent has answered (`decide` does both).
+
+(Within one Python process nothing stops code set on finding objects in memory; what this gives is
+an interface through which no hidden card ever reaches an agent. Bots that must be kept apart for
+real run in their own process, as the server's seats do.)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine.actions import Action, MunchkinError
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+
+class Observation:
+    """One seat's moment to act: `seat`, `legal`, `view`, `world()`. Valid until the agent answers."""
+
+    __slots__ = ("seat", "legal", "_view", "__game")
+
+    def __init__(self, game: Game, seat: int, legal: list[Action]) -> None:
+        self.seat = seat
+        self.legal = legal
+        self._view: dict[str, Any] | None = None
+        self.__game: Game | None = game
+
+    def _game(self) -> Game:
+        g = self.__game
+        if g is None:
+            raise MunchkinError("this observation is closed: the seat has already answered it")
+        return g
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """All the seat may know (as `Game.view(seat)`): its hand, every table, the discards, deck sizes."""
+        if self._view is None:
+            self._view = self._game().view(self.seat)
+        return self._view
+
+    @property
+    def prompt(self) -> str:
+        """The kind of decision the seat faces (main, window, run, charity, ...)."""
+        return self._game().prompt.kind
+
+    def world(self, rng: random.Random | None = None) -> Game:
+        """A copy of the game as this seat might imagine it: the cards it cannot know dealt anew at
+        random (from `rng`, else from a generator seeded by the moment), chance reseeded."""
+        g = self._game()
+        return g.determinize(self.seat, rng or random.Random(g.version * 7919 + self.seat))
+
+    def text(self, action: Action) -> str:
+        """An action's canonical text (as `parse` reads it back)."""
+        return self._game().text(action)
+
+    def close(self) -> None:
+        """Cut the link to the game: the seat has answered."""
+        self.__game = None
+
+
+def observe(game: Game, seat: int, legal: list[Action] | None = None) -> Observation:
+    """The observation of `seat` now (its legal actions, unless a runner narrows them)."""
+    return Observation(game, seat, game.legal_actions(seat) if legal is None else legal)
+
+
+__all__ = ["Observation", "observe"]

@@ -1,0 +1,130 @@
+"""`Game.determinize(observer, rng)`: a copy in which everything the observer cannot know is dealt
+anew. The observer's view is the same; every card is still in exactly one place and every count
+is kept; what the observer saw stays where it is; the unknown cards land in each place they could
+be with the right frequency; chance is reseeded; and the copy plays on legally to the end."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from munchkin.agents.base import decide
+from munchkin.agents.random_agent import RandomAgent
+from munchkin.engine.actions import MunchkinError
+from munchkin.engine.determinize import knows, unknown_slots
+from munchkin.engine.game import Game, Options, Setup
+from munchkin.invariants import Checker, card_places
+
+SETS = [["deluxe"], ["star"], ["good-bad"], ["harry-potter"], ["star", "deluxe"], ["good-bad", "deluxe"]]
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+
+
+def hand_shape(g: Game, seat: int) -> tuple[int, int]:
+    """How many Door and Treasure cards a hand holds (what card backs show)."""
+    decks = Counter(g.cdef[c].deck for c in g.players[seat].hand)
+    return decks["door"], decks["treasure"]
+
+
+def check_copy(g: Game, d: Game, observer: int | None) -> None:
+    """What a determinized copy must keep of the game it was made from."""
+    assert d.view(observer) == g.view(observer), "the observer's view changed"
+    assert all(n == 1 for n in card_places(d).values()) and len(card_places(d)) == d.ncards
+    assert (len(d.door_deck), len(d.treasure_deck)) == (len(g.door_deck), len(g.treasure_deck))
+    for q in g.players:
+        assert hand_shape(d, q.seat) == hand_shape(g, q.seat), f"{q.name}'s hand changed its shape"
+        for i, c in enumerate(q.hand):
+            if q.seat == observer or knows(g, observer, c):
+                assert d.players[q.seat].hand[i] == c, f"{g.name(c)}, known to the observer, moved"
+        assert d.players[q.seat].in_play() == q.in_play()
+    assert (d.door_discard, d.treasure_discard, d.limbo) == (g.door_discard, g.treasure_discard, g.limbo)
+
+
+@pytest.mark.parametrize("sets", SETS, ids=["+".join(s) for s in SETS])
+def test_determinized_copies_keep_what_the_observer_knows(sets: list[str]) -> None:
+    moments = 0
+    for seed in range(1, 5):
+        players = 3 + seed % 4
+        g = Game(Setup(sets, NAMES[:players], seed, Options(listen_at_the_door=seed % 2 == 0, turn_cap=5000)))
+        bot = RandomAgent(seed)
+        rng = random.Random(seed)
+        played_to_end = False
+        while not g.over:
+            if rng.random() < 0.04:
+                moments += 1
+                for observer in [*range(players), None]:
+                    before = g.fingerprint()
+                    d = g.determinize(observer, random.Random(rng.random()))
+                    check_copy(g, d, observer)
+                    assert g.fingerprint() == before, "determinizing changed the game itself"
+                    if not played_to_end:  # one copy a game is played to its end, every invariant checked
+                        played_to_end = True
+                        checker, other = Checker(), RandomAgent(seed + 1)
+                        while not d.over:
+                            s = d.to_act[0]
+                            d.apply(decide(other, d, s, d.legal_actions(s)))
+                            assert not checker.check(d), checker.check(d)
+            s = g.to_act[0]
+            g.apply(decide(bot, g, s, g.legal_actions(s)))
+    assert moments >= 20
+
+
+def chi_square_limit(dof: int, z: float = 3.09) -> float:
+    """The chi-square value a correct sampler exceeds with probability about 0.001 (Wilson-Hilferty)."""
+    k = 2 / (9 * dof)
+    return float(dof * (1 - k + z * math.sqrt(k)) ** 3)
+
+
+def test_unknown_cards_land_in_each_place_they_could_be_with_the_right_frequency() -> None:
+    """For one mid-game moment: each unknown Door card is in each other hand or in the deck as
+    often as that place's share of the unknown Door places says, and on top of the deck as often
+    as any other (Pearson chi-square tests that fail for a biased deal)."""
+    g = Game(Setup(["deluxe"], NAMES[:4], 11, Options(turn_cap=5000)))
+    bot = RandomAgent(11)
+    while g.turn < 6 or g.prompt.kind != "main":
+        s = g.to_act[0]
+        g.apply(decide(bot, g, s, g.legal_actions(s)))
+    observer = g.active
+    slots = unknown_slots(g, observer, "door")
+    pool = [g.players[s].hand[i] for s, i in slots] + g.door_deck
+    capacity = Counter(f"hand {s}" for s, _ in slots) + Counter({"deck": len(g.door_deck)})
+    assert len(capacity) >= 3 and len(pool) > 20
+    rng = random.Random(5)
+    runs = 3000
+    where: Counter[tuple[int, str]] = Counter()
+    top: Counter[int] = Counter()
+    for _ in range(runs):
+        d = g.determinize(observer, rng)
+        for s, i in slots:
+            where[(d.players[s].hand[i], f"hand {s}")] += 1
+        for c in d.door_deck:
+            where[(c, "deck")] += 1
+        top[d.door_deck[-1]] += 1
+    stat = sum(
+        (where[(c, place)] - runs * cap / len(pool)) ** 2 / (runs * cap / len(pool))
+        for c in pool
+        for place, cap in capacity.items()
+    )
+    dof = (len(pool) - 1) * (len(capacity) - 1)
+    assert stat < chi_square_limit(dof), f"unknown cards are not dealt evenly: chi-square {stat:.0f} on {dof} dof"
+    expected = runs / len(pool)
+    stat_top = sum((top[c] - expected) ** 2 / expected for c in pool)
+    assert stat_top < chi_square_limit(len(pool) - 1), f"the deck's top card is biased: {stat_top:.0f}"
+
+
+def test_chance_is_reseeded_but_a_plain_clone_keeps_it() -> None:
+    g = Game(Setup(["deluxe"], NAMES[:4], 3))
+    rolls = lambda x: [x.chance.roll() for _ in range(20)]  # noqa: E731
+    same = rolls(g.clone())
+    assert rolls(g.clone()) == same
+    imagined = {tuple(rolls(g.determinize(0, random.Random(n)))) for n in range(5)}
+    assert len(imagined) == 5 and tuple(same) not in imagined
+
+
+def test_a_determinized_copy_has_no_save() -> None:
+    g = Game(Setup(["deluxe"], NAMES[:3], 3))
+    with pytest.raises(MunchkinError, match="hypothesis"):
+        g.determinize(0, random.Random(1)).to_json()
+    assert Game.from_json(g.clone().to_json()).fingerprint() == g.fingerprint()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from munchkin.cli import app
@@ -205,8 +206,8 @@ def test_play_shows_the_end_of_a_finished_game() -> None:
     from rich.console import Console
 
     from munchkin.agents.base import decide, make_agent
-    from munchkin.cli import Seat
     from munchkin.engine.game import Game, Options, Setup
+    from munchkin.terminal import Seat
 
     g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 4, Options(turn_cap=5000)))
     bots = {s: make_agent("random", s) for s in range(3)}
@@ -369,3 +370,144 @@ def test_help_shows_no_bool_after_flags() -> None:
     simulate = run("simulate", "--help").output
     assert "--check" in simulate and "--json" in simulate
     assert "<int" in run("serve", "--help").output  # --port still says it takes a number
+
+
+# ---------------------------------------------------------------- the terminal seat: the engine's public interface only
+# what munchkin.terminal may read of a game: the seat's view, the moves and their texts, who is to act, the
+# prompt's kind, the save, and the cards' definitions (public card data); never the players, the fight,
+# the decks, the log or a private attribute. The helpers it calls (narrate, build_menu, catalog, game_story)
+# are the engine's and the presentation's own: they see the whole game.
+PUBLIC = {"view", "legal_actions", "text", "play", "apply", "to_act", "deciding", "over", "winners", "prompt"}
+PUBLIC |= {"to_json", "cdef"}
+
+
+class PromptKind:
+    """The prompt as the terminal may see it: its kind alone."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+
+class PublicOnly:
+    """A game that fails the test when munchkin.terminal reads anything outside PUBLIC (or a prompt's
+    data), and passes every other caller (the engine, the bots, the menu, the story) through."""
+
+    def __init__(self, game: Any) -> None:
+        self.game_ = game
+        self.reached: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        import sys
+
+        if sys._getframe(1).f_globals.get("__name__") == "munchkin.terminal":
+            assert name in PUBLIC, f"the terminal seat reached g.{name}, outside the engine's public interface"
+            self.reached.add(name)
+            if name == "prompt":
+                return PromptKind(self.game_.prompt.kind)
+        return getattr(self.game_, name)
+
+
+def guarded_seat(g: Any, lines: str, bots: dict[int, Any] | None = None) -> tuple[Any, PublicOnly, Any]:
+    import io
+
+    from rich.console import Console
+
+    from munchkin.agents.base import make_agent
+    from munchkin.terminal import Seat
+
+    guard = PublicOnly(g)
+    bots = bots or {s: make_agent("random", 50 + s) for s in range(1, len(g.view(None)["players"]))}
+    buf = io.StringIO()
+    seat = Seat(guard, bots, Console(file=buf, width=120), lines=io.StringIO(lines))  # type: ignore[arg-type]
+    return seat, guard, buf
+
+
+def test_the_terminal_seat_plays_a_whole_game_through_the_public_interface_only() -> None:
+    """A whole game at the terminal against bots, the seat reading the game through a guard that fails
+    on anything outside the public interface: the character, the fight and the end are still shown."""
+    from munchkin.engine.game import Game, Options, Setup
+
+    g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 3, Options(turn_cap=12)))
+    seat, guard, buf = guarded_seat(g, "1\n" * 2000)
+    assert seat.run() is True
+    out = buf.getvalue()
+    assert g.over
+    assert "You (Player): Level" in out and "Items:" in out and "Hand (" in out
+    assert "Other players" in out and "Ann: Level" in out and "Decks: Door" in out
+    assert "Combat:" in out and "Fighting: Player" in out and "The fighters are" in out
+    assert "What happened" in out and "kicks open the door" in out
+    assert "Game over" in out and "Levels over 12 turns" in out and "turn cap (12 turns)" in out
+    assert {"view", "legal_actions", "play", "apply", "to_act", "over", "cdef"} <= guard.reached
+    probe: dict[str, Any] = {"__name__": "munchkin.terminal"}  # the guard itself: it does stop an internal read
+    exec("def peek(g, name):\n    return getattr(g, name)\n", probe)
+    for name in ("players", "combat", "door_deck", "log", "events", "_by_name", "equipped_bonus"):
+        with pytest.raises(AssertionError, match=f"g.{name}, outside"):
+            probe["peek"](guard, name)
+
+
+def test_the_terminal_seat_in_a_harry_potter_game_reads_houses_roles_and_allies_from_the_view() -> None:
+    from munchkin.engine.game import Game, Options, Setup
+
+    g = Game(Setup(["harry-potter"], ["Player", "Ann", "Bob"], 11, Options(turn_cap=6), houses=["Slytherin"]))
+    seat, _, buf = guarded_seat(g, "card Slytherin\ncard net troll.\ncard Nobody\n" + "1\n" * 800)
+    assert seat.run() is True
+    out = " ".join(buf.getvalue().split())
+    assert "You (Player): Level 1" in out and "Slytherin, no Role" in out
+    assert "one Role, one Proficiency of Rank 1 and any usable Items and Allies" in out
+    assert "Slytherin (House, chosen at setup)" in out  # a House's face, which `card` did not know before
+    assert "Error: no card is named 'net troll.'" in out  # no such card in this set
+    assert "Error: no card is named 'Nobody'" in out
+    assert "Game over" in out
+
+
+def test_the_terminal_seat_says_what_putting_a_table_right_asks_without_a_card_asking_it() -> None:
+    """Too many Big items after a trade: the engine asks before the game goes on, and no card asks it
+    (the old seat stopped with "there is no card number -1")."""
+    from munchkin.agents.base import decide, make_agent
+    from munchkin.engine.game import Game, Options, Setup
+
+    g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 10, Options(turn_cap=200)))
+    bots = {s: make_agent("random", 100 + s) for s in range(3)}
+    while not (g.prompt.kind == "before" and 0 in g.to_act and not g.view(0)["moment"]):
+        seat = g.to_act[0]
+        g.apply(decide(bots[seat], g, seat))
+    seat, _, buf = guarded_seat(g, "1\nquit\n", bots)
+    assert seat.run() is False
+    out = " ".join(buf.getvalue().split())
+    assert "Your table must be put right before the game goes on: choose what to give up or take off." in out
+    assert "1. give Huge Rock to Ann" in out and "You leave the game." in out
+
+
+def test_the_view_adds_what_the_terminal_seat_shows() -> None:
+    """The keys the terminal reads, added to the view (the web page reads the same view): each player's
+    hand limit and total Rank, an equipped Item's bonus and use, the set's words, the turn cap, the
+    number of events, and the moment's facts, a question's for the seat it is put to alone."""
+    from munchkin.agents.base import decide, make_agent
+    from munchkin.engine.game import Game, Setup
+
+    g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 10))
+    v = g.view(0)
+    assert v["moment"] == {"stage": "create"} and v["capped"] is False and v["phase_words"] == {}
+    assert v["event_count"] > 0 and v["allies_in_game"] is False
+    assert all(p["hand_limit"] == 5 and p["rank_total"] == 0 for p in v["players"])
+    bots = {s: make_agent("random", 7 + s) for s in range(3)}
+    kinds: set[str] = set()
+    for _ in range(3000):
+        if g.over:
+            break
+        k = g.prompt.kind
+        asked = g.to_act[0]
+        others = [g.view(s)["moment"] for s in range(3) if s not in g.to_act] + [g.view(None)["moment"]]
+        mine = g.view(asked)["moment"]
+        if k == "drawn":
+            assert mine["card"]["name"] and all("card" not in m for m in others)
+        if k in ("help", "offer"):
+            assert mine["seat"] != asked and mine["text"] and all("seat" not in m for m in others)
+        if k == "rolled":
+            assert all(m["runner"] == mine["runner"] and m["monster"] == mine["monster"] for m in others)
+        kinds.add(k)
+        for p in g.view(None)["players"]:
+            for item in p["equipped"]:
+                assert type(item["bonus"]) is int and type(item["usable"]) is bool
+        g.apply(decide(bots[asked], g, asked))
+    assert {"drawn", "rolled", "help"} <= kinds

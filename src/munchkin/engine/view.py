@@ -33,7 +33,9 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
         "roles": [cp(c) for c in p.roles],
         "dual_role": p.dual_role >= 0,
         "proficiencies": [{**cp(c), "rank": g.cdef[c].rank} for c in p.proficiencies],
-        "equipped": [cp(c) for c in p.items if c in p.equipped],
+        "equipped": [
+            {**cp(c), "bonus": g.item_bonus(p, c), "usable": g.can_use(p, c)} for c in p.items if c in p.equipped
+        ],
         "carried": [cp(c) for c in p.items if c not in p.equipped],
         "sidekicks": [
             {
@@ -48,6 +50,8 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
         "cheat": cp(p.cheat_item) if p.cheat >= 0 else None,
         "curses": [cp(c) for c in p.curses],
         "hand_size": len(p.hand),
+        "hand_limit": g.hand_limit(p),
+        "rank_total": g.rank_total(p),
     }
 
 
@@ -75,7 +79,47 @@ def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
         "races_in_game": g.has_races,
         "houses_in_game": bool(g.houses),
         "classes_in_game": g.has_classes,
+        "allies_in_game": g.allies,
+        "phase_words": dict(g.phase_words),
+        "capped": g.capped,
+        "event_count": len(g.events),
+        "moment": moment(g, seat),
     }
+
+
+def moment(g: Game, seat: int | None) -> dict[str, Any]:
+    """What the engine is asking now, as facts a seat may know: the public ones (the stage of a turn,
+    a Curse about to strike, a Run Away roll, a body to loot) for everyone; those of a question put
+    to this seat (a card drawn face-up, an offer or a call for help, a card's choice) for it alone."""
+    from munchkin.engine.actions import Action
+
+    pr = g.prompt
+    k, d = pr.kind, pr.data
+    out: dict[str, Any] = {}
+    if k == "main" and isinstance(d, str):
+        out["stage"] = d
+    elif k == "curse_window":
+        card, victim = d
+        out.update(card=card_public(g, card), victim=victim)
+    elif k == "rolled":
+        runner, monster, die, total, ok = d[:5]
+        out.update(runner=runner, monster=card_public(g, monster), die=die, total=total, escapes=bool(ok))
+    elif k == "loot_body":
+        out["dead"] = d[0]
+    if seat is None or seat not in pr.seats:
+        return out
+    if k == "drawn" and isinstance(d, int) and d >= 0:
+        out["card"] = card_public(g, d)
+    elif k in ("help", "offer") and isinstance(d, Action):
+        text = g.text(d)
+        out.update(seat=d.seat, action=d.kind, text=text)
+        if k == "help" and d.kind != "volunteer":
+            out["offer"] = text.split(" offering ", 1)[1] if " offering " in text else None
+    elif k == "choose":
+        out["why"] = d[1]
+    elif k == "before" and isinstance(d[0], int) and d[0] >= 0:
+        out["card"] = card_public(g, d[0])
+    return out
 
 
 def narrate(g: Game, seat: int | None, start: int = 0) -> list[str]:

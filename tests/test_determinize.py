@@ -128,3 +128,32 @@ def test_a_determinized_copy_has_no_save() -> None:
     with pytest.raises(MunchkinError, match="hypothesis"):
         g.determinize(0, random.Random(1)).to_json()
     assert Game.from_json(g.clone().to_json()).fingerprint() == g.fingerprint()
+
+
+CARD_NAMES = {"card", "cards", "monster", "monsters", "source", "base", "bases", "corpse", "drawn", "remaining", "kept"}
+
+
+def test_every_step_names_the_fields_that_hold_cards() -> None:
+    """A determinized copy points the rules in progress at the cards dealt anew through each step's
+    CARDS: a step holding an action, or a card number by any of the usual names, must list it."""
+    import dataclasses
+    import importlib
+
+    from munchkin.cards.loader import available_sets
+    from munchkin.engine.flow import Step
+
+    for name in available_sets():
+        importlib.import_module(f"munchkin.sets.{name.replace('-', '_')}.hooks")
+
+    def every(cls: type) -> list[type]:
+        return [s for c in cls.__subclasses__() for s in (c, *every(c))]
+
+    steps = every(Step)
+    assert len(steps) > 40
+    missing = []
+    for s in steps:
+        for f in dataclasses.fields(s):
+            holds = "Action" in str(f.type) or (f.name in CARD_NAMES and "str" not in str(f.type))
+            if holds and f.name not in s.CARDS:  # type: ignore[attr-defined]
+                missing.append(f"{s.__module__}.{s.__name__}.{f.name}")
+    assert not missing, f"steps holding cards without naming them in CARDS: {missing}"

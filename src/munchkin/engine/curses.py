@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 class CurseFlow(Step):
     """A Curse is played (or drawn face-up): answers first, then it applies if it can."""
 
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
+
     card: int
     by: int  # the seat that played it (the victim's own when drawn)
     victim: int
@@ -77,6 +79,8 @@ class CurseFlow(Step):
 class CurseWindow(Step):
     """Anyone holding a card that cancels a Curse may answer, in seat order from the active
     player, until all have passed; done with True if the Curse was cancelled."""
+
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
 
     card: int
     victim: int

@@ -22,6 +22,8 @@ class KillPlayer(Step):
     Munchkin, Half-Breed, Dual Role (and the House, which is no card in play); the others loot
     the body."""
 
+    CARDS = ("corpse",)  # fields holding card numbers (see Step.CARDS)
+
     seat: int
     why: str
     corpse: list[int] = field(default_factory=list)  # cards on the body, not yet looted

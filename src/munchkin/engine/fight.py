@@ -30,6 +30,8 @@ class Fight(Step):
     """A monster attacks `seat`: combat from the first window to the discards. A monster that
     will not attack this character ends the fight at once (with its Treasures, if any)."""
 
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
+
     seat: int
     card: int
     kicked: bool
@@ -163,6 +165,8 @@ class SidekickSexCheck(Step):
     """A monster with a bonus against a sex faces a fighter's Sidekick of that sex: its owner
     discards the Sidekick at once, or the bonus counts for the rest of the fight."""
 
+    CARDS = ("monsters", "kept")  # fields holding card numbers (see Step.CARDS)
+
     monsters: tuple[tuple[int, int], ...] = ()  # (card, base) of each monster as the check began
     i: int = 0  # the monster looked at
     j: int = 0  # its modifier looked at
@@ -244,6 +248,8 @@ class SidekickSexCheck(Step):
 class AskForHelp(Step):
     """Ask one player for help; they accept or refuse (an Item may compel them). Done with True
     if the fight changed."""
+
+    CARDS = ("act",)  # fields holding card numbers (see Step.CARDS)
 
     act: Action
 

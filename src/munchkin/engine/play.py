@@ -26,6 +26,8 @@ class PlayCombatAction(Step):
     """An answer in a combat window (a one-shot or an enhancer, a monster joining its kin, Berserking,
     Turning, asking for help, volunteering, ...), then settling any Big items that no longer fit."""
 
+    CARDS = ("act",)  # fields holding card numbers (see Step.CARDS)
+
     act: Action
 
     def start(self, g: Game, _: Any) -> Out:
@@ -143,6 +145,8 @@ class PlayCombatAction(Step):
 class PlayFreeAction(Step):
     """An action that is not a turn step (play a card, equip, sell, give, trade, discard, steal),
     then settling any Big items that no longer fit."""
+
+    CARDS = ("act",)  # fields holding card numbers (see Step.CARDS)
 
     act: Action
 

@@ -27,6 +27,8 @@ class ChooseCard(Step):
     """A seat chooses one card among several (done with it); no question if there is only one,
     and -1 if there is none."""
 
+    CARDS = ("options",)  # fields holding card numbers (see Step.CARDS)
+
     seat: int
     options: tuple[int, ...]  # without repeats, in their order
     why: str
@@ -51,6 +53,8 @@ def choose(seat: int, options: Sequence[int], why: str) -> ChooseCard:
 class RunEffects(Step):
     """A list of vocabulary effects applied to one character, in order: an effect whose `if`
     fails, or that found nothing to act on, runs its `otherwise` instead; a death ends the list."""
+
+    CARDS = ("source",)  # fields holding card numbers (see Step.CARDS)
 
     effects: tuple[Effect, ...]  # card data, not game state (see the module docstring)
     seat: int
@@ -82,6 +86,8 @@ class RunEffects(Step):
 @dataclass(slots=True)
 class RunEffect(Step):
     """One vocabulary effect applied to one character; done with whether it acted on anything."""
+
+    CARDS = ("source",)  # fields holding card numbers (see Step.CARDS)
 
     e: Effect  # card data, not game state (see the module docstring)
     seat: int
@@ -218,6 +224,8 @@ class DieRoll(Step):
 @dataclass(slots=True)
 class LoseSome(Step):
     """Lose `all` of some cards, or `one` of the victim's choice; done with False if there are none."""
+
+    CARDS = ("cards",)  # fields holding card numbers (see Step.CARDS)
 
     seat: int
     cards: tuple[int, ...]  # the cards as they stand when the step starts (it starts at once)

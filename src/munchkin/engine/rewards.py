@@ -27,6 +27,8 @@ class WinCombat(Step):
     """Kill the monsters: Levels, then Treasures drawn (face-up if helped) and shared as agreed,
     then any Door cards the kill brings."""
 
+    CARDS = ("bases",)  # fields holding card numbers (see Step.CARDS)
+
     seat: int = -1  # the fighter
     bases: tuple[int, ...] = ()  # the cards whose stats the killed monsters had
 
@@ -77,6 +79,8 @@ class WinCombat(Step):
 class CollectTreasures(Step):
     """The fighter draws `n` Treasures: face-down alone; face-up with a helper (a Cleric may take
     the top discard instead, paying a card), then fighter and helper pick them in turn as agreed."""
+
+    CARDS = ("drawn",)  # fields holding card numbers (see Step.CARDS)
 
     n: int
     seat: int = -1  # the fighter

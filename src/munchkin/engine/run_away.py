@@ -69,6 +69,8 @@ class RunAway(Step):
     """One fighter Runs Away from each monster in the order they choose, or escapes them all
     another way (a Sidekick sacrificed, a one-shot played); the Flight spell adds to each roll."""
 
+    CARDS = ("remaining",)  # fields holding card numbers (see Step.CARDS)
+
     seat: int
     remaining: list[int] = field(default_factory=list)  # the monsters still to flee, by card
     used: int = 0  # cards discarded for the Flight spell (three at most)
@@ -133,6 +135,8 @@ class FleeFrom(Step):
     """Flee one monster: not pursued, an automatic or impossible escape, or the roll; escaped,
     what happens even so; caught, its Bad Stuff."""
 
+    CARDS = ("card", "base")  # fields holding card numbers (see Step.CARDS)
+
     seat: int
     card: int  # the monster fled
     flight_bonus: int
@@ -180,6 +184,8 @@ class FleeFrom(Step):
 class BadStuff(Step):
     """Caught: the monster's Bad Stuff happens to the runner."""
 
+    CARDS = ("card", "base")  # fields holding card numbers (see Step.CARDS)
+
     seat: int
     card: int  # the monster
     base: int  # the card whose Bad Stuff it has
@@ -200,6 +206,8 @@ class RunRoll(Step):
     """Roll to Run Away (5 or more escapes), with the answers a roll allows. Done with whether the
     runner escaped. The roll's state (the face, a forced outcome, a reroll) is `g._roll_state`,
     which answers to the roll read and change (Loaded Die, Invisibility Potion, Flask of Glue)."""
+
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
 
     seat: int
     card: int  # the monster fled
@@ -257,6 +265,8 @@ class RunRoll(Step):
 @dataclass(slots=True)
 class RollAnswer(Step):
     """An answer to a Run Away roll (a card played on it): its hook changes `g._roll_state`."""
+
+    CARDS = ("act",)  # fields holding card numbers (see Step.CARDS)
 
     act: Action
 

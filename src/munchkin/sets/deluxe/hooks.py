@@ -44,6 +44,8 @@ def choose_option(g: Game, seat: int, source: int, options: list[str]) -> Frame:
 class ChooseOption(Step):
     """A card's choice between worded options (Platycore: your hand or 2 Levels): the index chosen."""
 
+    CARDS = ("source",)  # fields holding card numbers (see Step.CARDS)
+
     seat: int
     source: int
     options: tuple[str, ...]
@@ -540,6 +542,8 @@ class Lawyers(CardHook):
 class LawyersSwap(Step):
     """The Lawyers' Thief may discard two Treasures from the hand to draw two new ones."""
 
+    CARDS = ("monster", "acts")  # fields holding card numbers (see Step.CARDS)
+
     seat: int
     monster: int
     acts: tuple[Action, ...]
@@ -572,6 +576,8 @@ class FloatingNose(CardHook):
 @dataclass(slots=True)
 class NoseBribe(Step):
     """The Floating Nose: the fighter may bribe it with an Item worth 200 Gold or more."""
+
+    CARDS = ("monster", "acts")  # fields holding card numbers (see Step.CARDS)
 
     seat: int
     monster: int
@@ -649,6 +655,8 @@ class StonedGolem(CardHook):
 @dataclass(slots=True)
 class GolemWalkPast(Step):
     """The Stoned Golem: anyone but a Halfling may simply walk past it."""
+
+    CARDS = ("monster",)  # fields holding card numbers (see Step.CARDS)
 
     seat: int
     monster: int
@@ -745,6 +753,8 @@ def platycore(g: Game, p: Player, card: int) -> Frame | bool:
 @dataclass(slots=True)
 class Platycore(Step):
     """The Platycore: discard your whole hand, or lose 2 Levels (your choice)."""
+
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
 
     seat: int
     card: int
@@ -1158,6 +1168,8 @@ class WandOfDowsing(CardHook):
 @dataclass(slots=True)
 class Dowse(Step):
     """Wand of Dowsing: take any one card from the discards."""
+
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
 
     seat: int
     card: int

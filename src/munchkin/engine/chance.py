@@ -60,7 +60,7 @@ class RandomChance(Chance):
 
     def copy(self) -> RandomChance:
         new = object.__new__(type(self))
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # not seeded: its whole state is set just below
         rng.setstate(self.rng.getstate())
         new.rng = rng
         return new
@@ -71,6 +71,28 @@ class SeededChance(RandomChance):
 
     def __init__(self, seed: int) -> None:
         super().__init__(random.Random(seed))
+
+    @staticmethod
+    def later(seed: int) -> RandomChance:
+        """Chance from `seed`, its generator made only when first drawn from (seeding one costs
+        more than most copies of a game that never draw at all)."""
+        return _LaterSeeded(seed)
+
+
+class _LaterSeeded(RandomChance):
+    """A SeededChance whose generator is made on first use."""
+
+    def __init__(self, seed: int) -> None:  # no generator yet
+        self.seed = seed
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "rng":
+            raise AttributeError(name)
+        self.rng = random.Random(self.seed)
+        return self.rng
+
+    def copy(self) -> RandomChance:
+        return _LaterSeeded(self.seed) if "rng" not in self.__dict__ else super().copy()
 
 
 class SystemChance(RandomChance):

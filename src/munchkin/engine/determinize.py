@@ -19,7 +19,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine.actions import Action
-from munchkin.engine.chance import SeededChance
 from munchkin.engine.core import EVERYONE
 from munchkin.engine.flow import Step
 from munchkin.engine.state import BEFORE, CHOOSE, CURSE_WINDOW, DRAWN, HELP, LOOT_BODY, OFFER, PICK, Prompt
@@ -52,40 +51,35 @@ def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
     """A copy of `g` in which every card `observer` cannot know is dealt again at random among the
     places it could be, and whose chance is reseeded from `rng`. `observer`'s view of the copy is
     its view of `g`."""
-    d = g.clone()
+    d = g.clone(history=False, reseed=rng.getrandbits(63))  # never saved, so no log; chance unknown
     moved: dict[int, int] = {}  # old card -> the card now in its place
     for deck in DECKS:
         slots = unknown_slots(d, observer, deck)
         pile = d.door_deck if deck == "door" else d.treasure_deck
-        old = [d.players[s].hand[i] for s, i in slots] + pile
-        new = old.copy()
-        rng.shuffle(new)
-        for (s, i), was, now in zip(slots, old, new, strict=False):
-            hand_changed(d, s, i, was, now)
+        old = [d.players[s].hand[i] for s, i in slots]
+        seen = [d.hand_seen.pop(c, 0) for c in old]  # who knew each place's card (its holder at least)
+        received = [c in d.players[s].received for (s, _), c in zip(slots, old, strict=True)]
+        for (s, _), c in zip(slots, old, strict=True):
+            d.players[s].received.discard(c)
+        pool = old + pile
+        random_ = rng.random
+        new = sorted(pool, key=lambda _: random_())  # a uniform order (ties have no chance to matter)
+        for (s, i), was, now, mask, fresh in zip(slots, old, new, seen, received, strict=False):
+            q = d.players[s]
+            q.hand[i] = now
+            d.hand_seen[now] = mask | (1 << s)  # known to whoever knew which card was in that place
+            if fresh:  # received this turn, as the card it stands for was
+                q.received.add(now)
+            if was != now:
+                moved[was] = now  # only hand cards can be held by a rule in progress
         pile[:] = new[len(slots) :]
-        moved.update((a, b) for a, b in zip(old, new, strict=True) if a != b)
-    for card in list(d.hand_seen):  # what went back into a deck is in no hand
-        if not any(card in q.hand for q in d.players):
-            del d.hand_seen[card]
     if moved:
         _remap_flow(d, moved)
-    d.chance = SeededChance(rng.getrandbits(63))
     d.seeded = False
     d.hypothetical = True
     d._legal_cache, d._window_cache, d._sale_cache, d._exchange_cache = {}, {}, {}, {}
     d._cache_version = d._window_version = -1
     return d
-
-
-def hand_changed(d: Game, seat: int, i: int, was: int, now: int) -> None:
-    """Card `now` takes the place of `was` in a hand: it was received this turn if `was` was, and
-    it is known to whoever knew `was` was there."""
-    q = d.players[seat]
-    q.hand[i] = now
-    if was in q.received:
-        q.received.discard(was)
-        q.received.add(now)
-    d.hand_seen[now] = d.hand_seen.pop(was, 0) | (1 << seat)
 
 
 def _cards(x: Any, moved: dict[int, int]) -> Any:

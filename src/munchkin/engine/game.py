@@ -244,20 +244,23 @@ class Game(LegalMixin):
         self._legal_cache[seat] = acts
 
     # ------------------------------------------------------------------ copies
-    def clone(self) -> Game:
+    def clone(self, history: bool = True, reseed: int | None = None) -> Game:
         """An independent copy of the game at this very moment, flow included, whose further play
         never touches this one. It draws the same chance as this game would (a search may branch
-        exactly); its cost grows with the table, not with the length of the game."""
+        exactly); its cost grows with the table, not with the length of the game. Without `history`
+        the copy's log starts empty (a copy never saved or replayed need not carry it)."""
         new = object.__new__(Game)
         d = new.__dict__
         d.update(self.__dict__)
         for k in CLONE_COPIED:
             d[k] = d[k].copy()
+        if not history:
+            d["log"] = []
         d["players"] = [p.copy() for p in self.players]
         memo: dict[int, Any] = {}
         if self.combat is not None:
             d["combat"] = memo[id(self.combat)] = self.combat.copy(memo)
-        d["chance"] = self.chance.copy()
+        d["chance"] = self.chance.copy() if reseed is None else SeededChance.later(reseed)
         d["_stack"] = [f.copy() for f in self._stack]
         pr = self._prompt
         if pr.data is not None and type(pr.data) is not int and type(pr.data) is not str:

@@ -76,9 +76,18 @@ class Player:
         self.stats: dict[str, int] = {}
 
     def copy(self) -> Player:
-        """An independent copy: every list, set and dict of cards copied, the rest shared."""
+        """An independent copy: every list, set and dict of cards copied, the rest shared. (Written
+        out field by field: copies of the game are made thousands of times per decision by a search.)"""
         new = object.__new__(Player)
-        _copy_slots(self, new, Player.__slots__)
+        new.seat, new.name, new.sex, new.level, new.house = self.seat, self.name, self.sex, self.level, self.house
+        new.hand, new.races, new.classes = self.hand.copy(), self.races.copy(), self.classes.copy()
+        new.half_breed, new.super_munchkin, new.dual_role = self.half_breed, self.super_munchkin, self.dual_role
+        new.roles, new.proficiencies = self.roles.copy(), self.proficiencies.copy()
+        new.items, new.equipped, new.sidekicks = self.items.copy(), self.equipped.copy(), self.sidekicks.copy()
+        new.carried, new.enhancers, new.swapped = self.carried.copy(), self.enhancers.copy(), self.swapped.copy()
+        new.cheat, new.cheat_item, new.curses = self.cheat, self.cheat_item, self.curses.copy()
+        new.dead, new.reborn, new.double_sale_used = self.dead, self.reborn, self.double_sale_used
+        new.received, new.stats = self.received.copy(), self.stats.copy()
         return new
 
     def in_play(self) -> list[int]:

@@ -24,7 +24,7 @@ def test_deal_four_of_each_then_character_creation_for_everyone() -> None:
         while g.phase == "setup":
             seat = g.to_act[0]
             acts = g.legal_actions(seat)
-            assert g.prompt.data == "create" and acts[0].kind == A.READY
+            assert g.prompt.stage == "create" and acts[0].kind == A.READY
             plays = [a for a in acts if a.kind == A.PLAY]
             p = g.players[seat]
             for a in plays:  # only Races, Classes and usable Items may be played now

@@ -149,12 +149,12 @@ def test_deciding_names_whose_own_moment_it_is() -> None:
             p, own = g.prompt, g.deciding()
             assert set(own) <= set(g.to_act)
             if p.kind == WINDOW:
-                assert set(own) == set(g.to_act) & set(p.data.fighters())
-                assert g.combat is not None and g.combat.fighter in p.data.fighters()
+                assert g.combat is not None
+                assert set(own) == set(g.to_act) & set(g.combat.fighters())
             elif p.kind == ROLLED:
-                assert set(own) == set(g.to_act) & {p.data[0]}
+                assert set(own) == set(g.to_act) & {p.runner}
             elif p.kind == CURSE_WINDOW:
-                assert set(own) == set(g.to_act) & {p.data[1]}
+                assert set(own) == set(g.to_act) & {p.victim}
             elif p.kind == END_WINDOW:
                 assert own == ()
             else:

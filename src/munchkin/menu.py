@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
 
@@ -113,7 +114,8 @@ class _Ctx:
     def __init__(self, g: Game, seat: int, view: dict[str, Any]) -> None:
         self.g, self.seat, self.view = g, seat, view
         self.prompt = g.prompt.kind
-        self.stage = g.prompt.data if self.prompt == "main" and isinstance(g.prompt.data, str) else ""
+        pr = g.prompt
+        self.stage = pr.stage if isinstance(pr, D.Main) else ""
         self.names = [p["name"] for p in view.get("players", [])]
         self.me = self.names[seat] if seat < len(self.names) else ""
         self.kinds: dict[int, str] = {}
@@ -283,7 +285,8 @@ def meaning_of(x: _Ctx, a: Action, text: str, legal: list[Action]) -> str:
     if k == A.TRADE:
         return f"swap your {n(a.card)} for {x.who(a.target)}'s {', '.join(n(c) for c in a.cards)} (if they accept)"
     if k == A.ACCEPT:
-        data = x.g.prompt.data
+        pr = x.g.prompt
+        data = pr.ask if isinstance(pr, D.Help) else pr.offer if isinstance(pr, D.Offer) else None
         if x.prompt == "help":
             if isinstance(data, Action) and data.kind == A.VOLUNTEER:
                 return f"let {x.who(data.seat)} fight beside you"
@@ -304,7 +307,8 @@ def meaning_of(x: _Ctx, a: Action, text: str, legal: list[Action]) -> str:
         return "take the deal"
     if k == A.REFUSE:
         if x.prompt == "help":
-            data = x.g.prompt.data
+            pr = x.g.prompt
+            data = pr.ask if isinstance(pr, D.Help) else None
             if isinstance(data, Action) and data.kind == A.VOLUNTEER:
                 return f"fight on without {x.who(data.seat)}"
             return "stay out of the fight"

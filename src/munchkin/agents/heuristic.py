@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from munchkin.agents.observation import Observation
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
 from munchkin.engine.state import Combat, MonsterIn, Player
@@ -580,7 +581,9 @@ class HeuristicAgent:
 
     # ================================================================== main: own turn
     def _on_main(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
-        stage = g.prompt.data
+        pr = g.prompt
+        assert isinstance(pr, D.Main)
+        stage = pr.stage
         if self._count(g, seat, stage) < MAX_FREE:
             a = self.plan_free(g, seat, legal, stage)
             if a is not None:
@@ -863,8 +866,9 @@ class HeuristicAgent:
         """Accept gifts; accept a trade when what it gets is worth more to it than what it gives."""
         accept = next((a for a in legal if a.kind == A.ACCEPT), None)
         refuse = next((a for a in legal if a.kind == A.REFUSE), None)
-        act = g.prompt.data
-        if not isinstance(act, Action) or act.kind != A.TRADE or not act.cards:
+        pr = g.prompt
+        act = pr.offer if isinstance(pr, D.Offer) else None
+        if act is None or act.kind != A.TRADE or not act.cards:
             return accept
         p = g.players[seat]
         mine = act.cards[0]
@@ -876,7 +880,8 @@ class HeuristicAgent:
 
     def _on_choose(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
         p = g.players[seat]
-        why = str(g.prompt.data[1]) if isinstance(g.prompt.data, tuple) and len(g.prompt.data) > 1 else ""
+        pr = g.prompt
+        why = pr.why if isinstance(pr, D.Choose) else ""
         mine = set(p.hand) | set(p.items) | set(p.races) | set(p.classes)
         cards = [a for a in legal if a.kind == A.CHOOSE and a.card >= 0]
         if not cards:
@@ -912,7 +917,9 @@ class HeuristicAgent:
     _on_pick = _take_best
 
     def _on_curse_window(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
-        card, victim = g.prompt.data
+        pr = g.prompt
+        assert isinstance(pr, D.CurseWindow)
+        card, victim = pr.card, pr.victim
         if victim != seat:
             return None
         p = g.players[seat]
@@ -924,7 +931,9 @@ class HeuristicAgent:
 
     def _on_before(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
         p = g.players[seat]
-        source = g.prompt.data[0]
+        pr = g.prompt
+        assert isinstance(pr, D.Before)
+        source = pr.source
         if source < 0:  # putting a lost limit right: correct it with a card, else give up the least
             plays = [a for a in legal if a.kind == A.PLAY]
             if plays:
@@ -932,14 +941,13 @@ class HeuristicAgent:
             target = self.best_equip(g, p)
             return min(legal, key=lambda a: self.table_value(g, p, a.card, target) if a.card >= 0 else 99.0)
         h = _hook(g, source)
-        if h == "loaded_die" and len(g.prompt.data) > 2:  # a roll of ours: set the die where it matters
-            why, value, best = g.prompt.data[2]
-            if why != "loot order" and abs(value - best) >= 2:
-                return next((a for a in legal if a.kind == A.PLAY and a.n == best), None)
+        if h == "loaded_die" and isinstance(pr, D.DieFace):  # a roll of ours: set the die where it matters
+            if pr.why != "loot order" and abs(pr.value - pr.best) >= 2:
+                return next((a for a in legal if a.kind == A.PLAY and a.n == pr.best), None)
             return next((a for a in legal if a.kind == A.PASS), None)
-        if len(g.prompt.data) > 2 and g.prompt.data[2][0] == "sidekick_sex" and g.combat is not None:
+        if isinstance(pr, D.SidekickSex) and g.combat is not None:
             # keep the Sidekick unless the monster's bonus would turn the fight
-            bonus = g.prompt.data[2][2]
+            bonus = pr.bonus
             keep = next((a for a in legal if a.kind == A.KEEP), None)
             drop = next((a for a in legal if a.kind == A.DISCARD), None)
             return keep if self.slack(g, g.combat) - bonus >= 0 else drop
@@ -1260,10 +1268,11 @@ class HeuristicAgent:
 
     def _on_help(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
         c = g.combat
-        act = g.prompt.data
+        pr = g.prompt
+        act = pr.ask if isinstance(pr, D.Help) else None
         accept = next((a for a in legal if a.kind == A.ACCEPT), None)
         refuse = next((a for a in legal if a.kind == A.REFUSE), None)
-        if c is None or not isinstance(act, Action):
+        if c is None or act is None:
             return refuse
         if act.kind == A.VOLUNTEER:  # it is the fighter; someone offers to help
             return accept if self.slack_with_helper(g, c, act.seat) >= 0 else refuse
@@ -1284,9 +1293,11 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ running away
     def _on_run(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
-        c, remaining, flight = g.prompt.data
+        pr, c = g.prompt, g.combat
+        assert isinstance(pr, D.Run) and c is not None
+        remaining = [m for m in c.monsters if m.card in pr.monsters]
         p = g.players[seat]
-        fb = flight.get("bonus", 0)
+        fb = pr.flight_bonus
         risks: dict[int, float] = {}
         sev: dict[int, float] = {}
         for m in remaining:
@@ -1325,7 +1336,9 @@ class HeuristicAgent:
         return None
 
     def _on_rolled(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
-        runner, monster, die, total, ok, retried = g.prompt.data
+        pr = g.prompt
+        assert isinstance(pr, D.Rolled)
+        runner, monster, die, total, ok = pr.runner, pr.monster, pr.die, pr.total, pr.ok
         p = g.players[seat]
         if seat == runner and not ok:
             sev = self.bad_severity(g, p, monster, seat)

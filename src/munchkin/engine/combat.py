@@ -6,13 +6,14 @@ from typing import Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import HOOKS
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.core import GameCore
 from munchkin.engine.effects import EffectsMixin
 from munchkin.engine.fight import AskForHelp, CombatRounds, CombatWindow, Fight, SidekickSexCheck
 from munchkin.engine.flow import Frame
 from munchkin.engine.rewards import CollectTreasures, WinCombat
-from munchkin.engine.run_away import BadStuff, FleeFrom, RollAnswer, RunAway, RunAwayAll, RunRoll
+from munchkin.engine.run_away import BadStuff, FleeFrom, RunAway, RunAwayAll, RunRoll
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 
@@ -380,13 +381,9 @@ class CombatMixin(EffectsMixin):
         """Roll to Run Away (5 or more escapes), with the answers a roll allows."""
         return RunRoll(p.seat, m.card, flight_bonus)
 
-    def roll_answers(self, seat: int, runner: Player, ok: bool, retried: bool, state: dict[str, Any]) -> bool:
-        return len(self.rolled_actions(seat, runner, ok, retried)) > 1
-
-    def do_roll_answer(self, act: Action, runner: Player, state: dict[str, Any]) -> Frame:
-        """An answer to a Run Away roll; its card changes the roll's state, `state`."""
-        self._roll_state = state
-        return RollAnswer(act)
+    def roll_answers(self, seat: int, rolled: D.Rolled) -> bool:
+        """Whether `seat` has a card (or power) that answers the roll `rolled`."""
+        return len(self.rolled_actions(seat, rolled)) > 1
 
     def spend(self, p: Player, card: int) -> None:
         """Discard a card from hand or play to pay for an ability or to use it."""

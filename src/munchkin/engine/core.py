@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
 from munchkin.engine.chance import Chance
-from munchkin.engine.state import Combat, Player, Prompt
+from munchkin.engine.decisions import Decision, Listing, Rolled
+from munchkin.engine.state import Combat, Player
 
 if TYPE_CHECKING:
     from munchkin.engine.flow import Frame
     from munchkin.engine.game import Options, Setup
+    from munchkin.engine.run_away import RollState
 
 EVERYONE = -1  # a `seen_by` bitmask: every seat (and every spectator) saw the card
 
@@ -58,21 +60,20 @@ class GameCore:
     phase: str
     transferred: bool
     charity_given: dict[int, int]
-    _roll_state: dict[str, Any]
+    roll: RollState  # the Run Away roll in progress (its face, a forced outcome, a reroll)
     _legal_cache: dict[int, list[Action]]
     _cache_version: int
     _window_cache: dict[int, list[Action]]
     _window_version: int
-    _prompt: Prompt
+    _prompt: Decision
     _by_name: dict[str, list[int]]
-    ctx: str  # where card hooks are being asked for actions: free, window, run, rolled
-    ctx_data: Any
+    listing: Listing | None  # what actions are being listed for (card hooks ask it): see decisions.py
     _sale_cache: dict[tuple[Any, ...], list[Action]]
     _exchange_cache: dict[tuple[Any, ...], list[Action]]
     _win_cache: tuple[int, Combat | None, bool]
 
     @property
-    def prompt(self) -> Prompt:
+    def prompt(self) -> Decision:
         return self._prompt
 
     @property
@@ -181,7 +182,7 @@ class GameCore:
     def window_actions(self, seat: int) -> list[Action]:
         raise NotImplementedError
 
-    def rolled_actions(self, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]:
+    def rolled_actions(self, seat: int, rolled: Rolled) -> list[Action]:
         raise NotImplementedError
 
     def do_combat_action(self, act: Action) -> Frame:

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import HOOKS
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step, is_frame
-from munchkin.engine.state import CURSE_WINDOW, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -90,7 +90,7 @@ class CurseWindow(Step):
         seats = tuple(s for s in g.seat_order() if s not in self.passed and g.curse_cancellers(s))
         if not seats:
             return Done(False)
-        return self.then("answer", Prompt(CURSE_WINDOW, seats, (self.card, self.victim)))
+        return self.then("answer", D.CurseWindow(seats, self.card, self.victim))
 
     def answer(self, g: Game, act: Action) -> Out:
         if act.kind == A.PASS:

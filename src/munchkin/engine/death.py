@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.resolve import DieRoll
-from munchkin.engine.state import LOOT_BODY, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -93,7 +93,7 @@ class KillPlayer(Step):
             if len(corpse) == 1:
                 return self.looted(g, None)
             q = self.order[self.oi]
-            return self.then("looted", Prompt(LOOT_BODY, (q,), (self.seat, tuple(corpse))))
+            return self.then("looted", D.LootBody((q,), self.seat, tuple(corpse)))
         for c in corpse:
             g.limbo.remove(c)
             g.discard(c)

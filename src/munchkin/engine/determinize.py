@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine.actions import Action
 from munchkin.engine.core import EVERYONE
 from munchkin.engine.flow import Step
-from munchkin.engine.state import BEFORE, CHOOSE, CURSE_WINDOW, DRAWN, HELP, LOOT_BODY, OFFER, PICK, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -99,23 +98,12 @@ def _cards(x: Any, moved: dict[int, int]) -> Any:
 
 def _remap_flow(d: Game, moved: dict[int, int]) -> None:
     """Point the rules in progress at the cards now in the places of those that moved: the cards
-    a step holds (its CARDS fields) and those in the prompt's data."""
+    a step holds (its CARDS fields) and those the decision waited on holds (its CARDS fields)."""
     for f in d._stack:
         if isinstance(f, Step):
             for name in type(f).CARDS:
                 setattr(f, name, _cards(getattr(f, name), moved))
-    pr = d._prompt
-    data = pr.data
-    k = pr.kind
-    if k in (CHOOSE, PICK, DRAWN, HELP, OFFER):  # cards and text, cards, a card, an Action
-        data = _cards(data, moved)
-    elif k == LOOT_BODY:  # the dead player's seat, the cards of the body
-        data = (data[0], _cards(data[1], moved))
-    elif k == CURSE_WINDOW:
-        data = (moved.get(data[0], data[0]), *data[1:])
-    elif k == BEFORE:
-        data = (moved.get(data[0], data[0]), _cards(data[1], moved), *data[2:])
-    d._prompt = Prompt(pr.kind, pr.seats, data)
+    d._prompt = d._prompt.with_cards(moved)
 
 
 __all__ = ["determinize", "knows", "unknown_slots"]

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.rewards import WinCombat
 from munchkin.engine.run_away import RunAwayAll
-from munchkin.engine.state import BEFORE, HELP, LOSING, WINDOW, Combat, MonsterIn, Prompt
+from munchkin.engine.state import Combat, MonsterIn
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -101,7 +102,7 @@ class CombatRounds(Step):
         if g.fighters_win(c):
             return self.then("finish", WinCombat())
         if g.help_candidates(c):
-            return self.then("losing", Prompt(LOSING, (c.fighter,), c))
+            return self.then("losing", D.Losing((c.fighter,)))
         return self.then("finish", RunAwayAll())
 
     def losing(self, g: Game, act: Action) -> Out:
@@ -141,7 +142,7 @@ class CombatWindow(Step):
         seats = tuple(s for s in self.order if s not in passed and len(g.legal_actions_in_window(s)) > 1)
         if not seats:
             return Done()
-        return self.then("answer", Prompt(WINDOW, seats, fight_in(g)))
+        return self.then("answer", D.Window(seats))
 
     def answer(self, g: Game, act: Action) -> Out:
         if act.kind == A.PASS:
@@ -217,7 +218,7 @@ class SidekickSexCheck(Step):
                             continue
                         c.sex_asked.add((card, k))
                         acts = (Action(A.KEEP, f, k), Action(A.DISCARD, f, k))
-                        return self.then("answer", Prompt(BEFORE, (f,), (k, acts, ("sidekick_sex", card, mod.value))))
+                        return self.then("answer", D.SidekickSex((f,), k, tuple(acts), card, mod.value))
                     self.kept = None
                     self.fi += 1
                 self.fi = -1
@@ -263,7 +264,7 @@ class AskForHelp(Step):
             c.helper, c.forced_help = helper, True
             g.events.append(("compelled", helper, c.fighter, by))
             return Done(True)  # no reward may be demanded
-        return self.then("answer", Prompt(HELP, (helper,), act))
+        return self.then("answer", D.Help((helper,), act))
 
     def answer(self, g: Game, answer: Action) -> Out:
         c = fight_in(g)

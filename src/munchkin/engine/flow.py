@@ -5,7 +5,7 @@ turn at its Kick Open The Door, a Run Away at its roll, Charity at the card to g
 engine keeps the steps of the moment on a stack, the rule that runs now on top. Resuming a step
 runs its rule until it must wait, and the step says what comes next:
 
-- a `Prompt`: the game waits for a decision; the action taken comes back as the step's next value;
+- a `Decision` (decisions.py): the game waits for it; the action taken comes back as the step's next value;
 - another step: a rule it calls (a fight calls the Run Away); what that step finishes with comes
   back as the caller's next value;
 - `Done(value)`: the step is over and hands `value` to the step below it.
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from munchkin.engine.state import Prompt
+from munchkin.engine.decisions import Decision
 
 if TYPE_CHECKING:
     from munchkin.engine.core import GameCore
@@ -66,7 +66,8 @@ class Step:
 
 
 Frame = Step  # what the flow's stack holds
-Out = Step | Prompt | Done | None  # what a stage hands the driver: a step to call (None: nothing), a decision, the end
+# what a stage hands the driver: a step to call (None: nothing), a decision to wait on, the end
+Out = Step | Decision | Done | None
 
 
 def is_frame(x: object) -> bool:
@@ -74,4 +75,4 @@ def is_frame(x: object) -> bool:
     return isinstance(x, Step)
 
 
-__all__ = ["Done", "Frame", "Out", "Prompt", "Step", "is_frame"]
+__all__ = ["Done", "Frame", "Out", "Step", "is_frame"]

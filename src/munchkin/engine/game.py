@@ -12,18 +12,11 @@ from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.cards import CardDef, build_houses, build_table, house_faces, phase_words
 from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
+from munchkin.engine.decisions import Decision, Listing
 from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.legal import LegalMixin
-from munchkin.engine.state import (
-    CURSE_WINDOW,
-    END_WINDOW,
-    ROLLED,
-    WINDOW,
-    Combat,
-    MonsterIn,
-    Player,
-    Prompt,
-)
+from munchkin.engine.run_away import RollState
+from munchkin.engine.state import Combat, Player
 from munchkin.engine.turn import GameFlow
 
 WINNING_LEVEL = 10
@@ -193,17 +186,16 @@ class Game(LegalMixin):
         self.hand_seen: dict[int, int] = {}  # who knows which card is in which hand (see give_card)
         self.hypothetical = False  # a determinized copy: its hidden cards were dealt anew, so no save replays it
         self.transferred = False  # a Transferral Potion moved this turn's fight to another player
-        self._roll_state: dict[str, Any] = {}
+        self.roll = RollState()
         self._legal_cache: dict[int, list[Action]] = {}
         self._cache_version = -1
         self._window_cache: dict[int, list[Action]] = {}
         self._window_version = -1
-        self.ctx = ""
-        self.ctx_data: Any = None
+        self.listing: Listing | None = None
         self._sale_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._exchange_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
-        self._prompt: Prompt
+        self._prompt: Decision
         self._by_name: dict[str, list[int]] = {}
         self.forced_at_setup = 0  # a scenario's forced rolls: the game's first rolls, not chance
         for c in range(self.ncards):
@@ -262,10 +254,7 @@ class Game(LegalMixin):
             d["combat"] = memo[id(self.combat)] = self.combat.copy(memo)
         d["chance"] = self.chance.copy() if reseed is None else SeededChance.later(reseed)
         d["_stack"] = [f.copy() for f in self._stack]
-        pr = self._prompt
-        if pr.data is not None and type(pr.data) is not int and type(pr.data) is not str:
-            d["_prompt"] = Prompt(pr.kind, pr.seats, _remap(pr.data, memo, d["players"]))
-        d["ctx_data"] = _remap(self.ctx_data, memo, d["players"])
+        d["roll"] = self.roll.copy()
         d["_win_cache"] = (-1, None, False)
         return new
 
@@ -287,22 +276,9 @@ class Game(LegalMixin):
         every seat waited on outside the response windows; in a combat window the fighter and the
         helper; when a die was rolled, the one Running Away; in a Curse window, the Curse's victim;
         in the window before the next turn, nobody. The others in a window answer someone else's moment."""
-        prompt = self._prompt
-        kind, seats = prompt.kind, prompt.seats
         if self.over:
             return ()
-        if kind == WINDOW:
-            c = prompt.data
-            own: tuple[int, ...] = c.fighters() if isinstance(c, Combat) else ()
-        elif kind == ROLLED:
-            own = (prompt.data[0],)
-        elif kind == CURSE_WINDOW:
-            own = (prompt.data[1],)
-        elif kind == END_WINDOW:
-            own = ()
-        else:
-            own = seats
-        return tuple(s for s in seats if s in own)
+        return self._prompt.own(self)
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self._cache_version != self.version:
@@ -333,11 +309,9 @@ class Game(LegalMixin):
             self._apply_unchecked(action)  # listed actions are well-formed and legal
             return
         self._check_shape(action)
-        if action.seat not in seats:
-            who = ", ".join(self.players[s].name for s in self._prompt.seats) or "nobody"
-            raise IllegalAction(f"{self._name(action.seat)} may not act now; waiting on {who}")
-        if action not in self.legal_actions(action.seat):
-            self.verify_unlisted(action)  # raises with the reason when illegal
+        why = self._prompt.verify(self, action)
+        if why is not None:
+            raise IllegalAction(why)
         self._apply_unchecked(action)
 
     def _check_shape(self, a: object) -> None:
@@ -371,21 +345,21 @@ class Game(LegalMixin):
         self._prompt = self._advance(action)
         self._forced_moves()
 
-    def _advance(self, value: Any) -> Prompt:
+    def _advance(self, value: Any) -> Decision:
         """Run the flow with `value` (the action taken) until it waits on a decision: the step on top
         of the stack runs; a step it calls goes on top; a finished one hands its value down."""
         stack = self._stack
         while True:
             out = stack[-1].resume(self, value)
             t = type(out)
-            if t is Prompt:
-                return cast(Prompt, out)
             if t is Done:
                 stack.pop()
                 value = cast(Done, out).value
                 continue
             if out is not None:  # None: nothing to call, the step goes straight on
-                stack.append(cast(Step, out))
+                if not isinstance(out, Step):
+                    return cast(Decision, out)  # the game waits on this decision
+                stack.append(out)
             value = None
 
     def _forced_moves(self) -> None:
@@ -612,35 +586,18 @@ CLONE_SHARED = frozenset(
         *("sidekicks_discardable", "has_races", "has_classes", "sidekick_sexes", "allies", "item_grants"),
         *("extra_big_cards", "seeded", "forced_at_setup", "hypothetical"),
         # plain values
-        *("turn", "active", "over", "capped", "version", "decisions", "phase", "transferred", "ctx"),
+        *("turn", "active", "over", "capped", "version", "decisions", "phase", "transferred"),
         *("_cache_version", "_window_version"),
+        # decisions, never changed once made (see decisions.py)
+        *("_prompt", "listing"),
     }
 )
 CLONE_COPIED = (  # lists and dicts of plain values (card numbers, log entries, cached action lists): one level
     *("door_deck", "treasure_deck", "door_discard", "treasure_discard", "limbo", "set_aside", "forced_rolls"),
-    *("winners", "log", "events", "charity_given", "hand_seen", "_roll_state"),
+    *("winners", "log", "events", "charity_given", "hand_seen"),
     *("_legal_cache", "_window_cache", "_sale_cache", "_exchange_cache"),
 )
-CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "_prompt", "ctx_data", "_win_cache"})
-
-
-def _remap(x: Any, memo: dict[int, Any], players: list[Player]) -> Any:
-    """`x` (a prompt's data) pointed at a copied game: its fight, the fight's monsters and its players."""
-    t = type(x)
-    if t is tuple:
-        return tuple([_remap(y, memo, players) for y in x])
-    if t is Combat or t is MonsterIn:
-        new = memo.get(id(x))
-        if new is None:
-            new = memo[id(x)] = x.copy(memo)
-        return new
-    if t is Player:
-        return players[x.seat]
-    if t is dict:
-        return {k: _remap(v, memo, players) for k, v in x.items()}
-    if t is list:
-        return [_remap(y, memo, players) for y in x]
-    return x
+CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "roll", "_win_cache"})
 
 
 SAVE_PARTS = {  # what a save must hold to replay, each in words for the message naming what is missing

@@ -7,27 +7,14 @@ from typing import Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action, IllegalAction
 from munchkin.engine.combat import card_hook
 from munchkin.engine.play import TURNING_TAGS, PlayMixin
 from munchkin.engine.state import (
-    BEFORE,
     CHARITY,
-    CHOOSE,
-    CURSE_WINDOW,
-    DRAWN,
-    END_WINDOW,
-    HELP,
-    LOOT_BODY,
-    LOSING,
     MAIN,
-    OFFER,
-    PICK,
-    ROLLED,
-    RUN,
-    WINDOW,
     Combat,
-    MonsterIn,
     Player,
 )
 
@@ -52,47 +39,8 @@ class LegalMixin(PlayMixin):
     """Mixed into Game."""
 
     def compute_legal(self, seat: int) -> list[Action]:
-        pr = self._prompt
-        k = pr.kind
-        if k == MAIN:
-            return self.main_actions(seat, pr.data)
-        if k == WINDOW:
-            return self.legal_actions_in_window(seat)
-        if k == LOSING:
-            return self.losing_actions(pr.data)
-        if k == HELP:
-            return [Action(A.ACCEPT, seat), Action(A.REFUSE, seat)]
-        if k == CHOOSE:
-            return [Action(A.CHOOSE, seat, c) for c in _unique(list(pr.data[0]), self.cdef)]
-        if k == LOOT_BODY or k == PICK:
-            cards = pr.data[1] if k == LOOT_BODY else pr.data
-            return [Action(A.TAKE, seat, c) for c in _unique(list(cards), self.cdef)]
-        if k == CHARITY:
-            return self.charity_actions(seat)
-        if k == END_WINDOW:
-            return [Action(A.PASS, seat)] + self.free_actions(seat, own_turn=False)
-        if k == DRAWN:
-            card = pr.data
-            out = [Action(A.KEEP, seat, card)]
-            out += [a for a in self.card_actions(seat, card, own_turn=True) if a.card == card]
-            if self.cdef[card].steed:  # a Steed drawn face-up may be fought as a monster instead
-                out.append(Action(A.PLAY, seat, card, flag="fight"))
-            return out
-        if k == CURSE_WINDOW:
-            self.ctx = "curse_window"
-            return [Action(A.PASS, seat)] + [
-                Action(A.PLAY, seat, c) for c in _unique(self.curse_cancellers(seat), self.cdef)
-            ]
-        if k == RUN:
-            return self.run_actions(seat, pr.data)
-        if k == ROLLED:
-            runner = self.players[pr.data[0]]
-            return self.rolled_actions(seat, runner, pr.data[4], pr.data[5])
-        if k == BEFORE:
-            return list(pr.data[1])
-        if k == OFFER:
-            return [Action(A.ACCEPT, seat), Action(A.REFUSE, seat)]
-        return []
+        """The listed legal actions of `seat` at the decision the game waits on."""
+        return self._prompt.offers(self, seat)  # type: ignore[arg-type]
 
     # ---------------------------------------------------------------- main
     def main_actions(self, seat: int, stage: str) -> list[Action]:
@@ -145,7 +93,7 @@ class LegalMixin(PlayMixin):
         p = self.players[seat]
         if p.dead:
             return []
-        self.ctx = "free"
+        self.listing = D.FREE
         out: list[Action] = []
         cdef = self.cdef
         for c in _unique(p.hand, cdef):
@@ -421,7 +369,7 @@ class LegalMixin(PlayMixin):
         is_fighter = seat in fighters
         if not is_fighter and not self._may_answer_combat(p, c):
             return out
-        self.ctx = "window"
+        self.listing = D.IN_WINDOW
         carried_one_shots = [k for k in p.items if cdef[k].is_one_shot]
         for k in _unique(p.hand + carried_one_shots, cdef):
             d = cdef[k]
@@ -538,10 +486,13 @@ class LegalMixin(PlayMixin):
         return [Action(A.RUN, c.fighter)] + self.ask_actions(c)
 
     # ---------------------------------------------------------------- running
-    def run_actions(self, seat: int, data: tuple[Combat, tuple[MonsterIn, ...], dict[str, int]]) -> list[Action]:
-        c, remaining, flight = data
+    def run_actions(self, seat: int, run: D.Run) -> list[Action]:
+        """Running Away: a monster to flee next, or another way out (a Sidekick, the Flight spell, a card)."""
+        c = self.combat
+        assert c is not None
+        remaining = [m for m in c.monsters if m.card in run.monsters]
         p = self.players[seat]
-        self.ctx, self.ctx_data = "run", data
+        self.listing = run
         out = [Action(A.FLEE_FROM, seat, monster=m.card) for m in remaining]
         for k in p.sidekicks:  # instead of rolling: escape every monster, even an inescapable one
             out.append(Action(A.SACRIFICE, seat, k))
@@ -549,7 +500,7 @@ class LegalMixin(PlayMixin):
                 out.append(Action(A.SACRIFICE, seat, k, flag="both"))
         for k in _unique([k for k in p.items if self.cdef[k].steed and self.cdef[k].run_away < 0], self.cdef):
             out.append(Action(A.DISCARD, seat, k))  # a Steed that slows you may be let go before the roll
-        if self.has_ability(p, "flight_spell") and flight["used"] < 3:
+        if self.has_ability(p, "flight_spell") and run.flight_used < 3:
             out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(self.fuel(p), self.cdef)]
         for m in remaining:
             h = card_hook(self, m.card)
@@ -567,13 +518,14 @@ class LegalMixin(PlayMixin):
                 out += h.actions(self, seat, k)
         return out
 
-    def rolled_actions(self, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]:
+    def rolled_actions(self, seat: int, rolled: D.Rolled) -> list[Action]:
+        """Answers to a Run Away roll: pass, the runner's own reroll, cards played on the roll."""
         p = self.players[seat]
         out = [Action(A.PASS, seat)]
         if p.dead:
             return out
-        self.ctx, self.ctx_data = "rolled", (runner.seat, ok)
-        if seat == runner.seat and not ok and not retried and self.has_ability(p, "retry_run_away"):
+        self.listing = rolled
+        if seat == rolled.runner and not rolled.ok and not rolled.retried and self.has_ability(p, "retry_run_away"):
             out += [Action(A.USE, seat, d, flag="retry") for d in _unique(self.fuel(p), self.cdef)]
         for k in _unique(p.hand, self.cdef):
             d = self.cdef[k]
@@ -663,8 +615,8 @@ class LegalMixin(PlayMixin):
                 used = fight.berserk.get(act.seat, 0)
             elif fight is not None and act.kind == A.TURNING:
                 used = fight.turning.get(act.seat, 0) // 3
-            elif act.kind == A.FLIGHT and pr.kind == RUN:
-                used = pr.data[2]["used"]
+            elif act.kind == A.FLIGHT and isinstance(pr, D.Run):
+                used = pr.flight_used
             if used + len(act.cards) > 3:
                 raise IllegalAction("at most three cards may be discarded for that")
             fuel = self.fuel(p)

@@ -366,8 +366,8 @@ def _explain_text(g: Game, seat: int, t: str, legal: list[Action]) -> str:
         return f"no {verb}ing during combat"
     if same:
         return f"{t!r} is not legal now; legal {verb} actions: " + "; ".join(same[:12])
-    phase = g.prompt.kind
-    return f"{t!r} is not legal now ({phase}); legal actions: " + "; ".join(action_text(g, a) for a in legal[:12])
+    moment = g.prompt.rule()
+    return f"{t!r} is not legal now ({moment}); legal actions: " + "; ".join(action_text(g, a) for a in legal[:12])
 
 
 def _longest_name(g: Game, rest: str) -> str | None:

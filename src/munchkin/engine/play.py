@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.combat import CombatMixin, card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.state import HELP, OFFER, Combat, MonsterIn, Player, Prompt
+from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -111,7 +112,7 @@ class PlayCombatAction(Step):
         elif k == A.VOLUNTEER:
             c.asked.add(act.seat)
             g.events.append(("volunteer", act.seat, c.fighter))
-            return self.then("fighter_answers", Prompt(HELP, (c.fighter,), act))
+            return self.then("fighter_answers", D.Help((c.fighter,), act))
         elif k == A.DISCARD:
             g.lose_card(p, act.card, "discarded")
         elif k == A.USE:
@@ -221,10 +222,10 @@ class PlayFreeAction(Step):
                 p.equipped.add(act.card)
             else:
                 g.events.append(("offer", act.seat, act.target, act.card, -1))
-                return self.then("gift_answered", Prompt(OFFER, (act.target,), act))
+                return self.then("gift_answered", D.Offer((act.target,), act))
         elif k == A.TRADE:
             g.events.append(("offer", act.seat, act.target, act.card, act.cards[0]))
-            return self.then("trade_answered", Prompt(OFFER, (act.target,), act))
+            return self.then("trade_answered", D.Offer((act.target,), act))
         elif k == A.STEAL:
             g.spend(p, act.cards[0])
             return self.then("theft_rolled", g.die_roll(p, "theft"))

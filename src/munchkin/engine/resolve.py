@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.loader import HOOKS
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step, is_frame
-from munchkin.engine.state import BEFORE, CHOOSE, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -38,7 +38,7 @@ class ChooseCard(Step):
             return Done(-1)
         if len(self.options) == 1:
             return Done(self.options[0])
-        return self.then("chosen", Prompt(CHOOSE, (self.seat,), (self.options, self.why)))
+        return self.then("chosen", D.Choose((self.seat,), tuple(self.options), self.why))
 
     def chosen(self, g: Game, act: Action) -> Out:
         return Done(act.card)
@@ -209,7 +209,7 @@ class DieRoll(Step):
             if g.cdef[k].idx not in seen:
                 seen.add(g.cdef[k].idx)
                 acts += [Action(A.PLAY, p.seat, k, n=f, flag="face") for f in range(1, 7) if f != value]
-        return self.then("answer", Prompt(BEFORE, (p.seat,), (setters[0], tuple(acts), (self.why, value, self.best))))
+        return self.then("answer", D.DieFace((p.seat,), setters[0], tuple(acts), self.why, value, self.best))
 
     def answer(self, g: Game, act: Action) -> Out:
         p = g.players[self.seat]

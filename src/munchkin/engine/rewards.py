@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
-from munchkin.engine.state import BEFORE, PICK, Combat, Prompt
+from munchkin.engine.state import Combat
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -106,7 +107,7 @@ class CollectTreasures(Step):
                 # a Cleric drawing face-up may take the top discard instead, paying a card
                 one_each = {g.cdef[c].idx: c for c in reversed(p.hand)}.values()
                 pays = [Action(A.RESURRECT, p.seat, c, flag="treasure") for c in one_each]
-                return self.then("paid", Prompt(BEFORE, (p.seat,), (-1, (Action(A.PASS, p.seat), *pays))))
+                return self.then("paid", D.Before((p.seat,), -1, (Action(A.PASS, p.seat), *pays)))
             if not self._lay(g, -1):
                 break
         return self.reveal(g, None)
@@ -146,7 +147,7 @@ class CollectTreasures(Step):
                 for k in list(drawn):
                     g._hand_over(drawn, k, rest)
             else:
-                return self.then("picked", Prompt(PICK, (self.turn,), tuple(drawn)))
+                return self.then("picked", D.Pick((self.turn,), tuple(drawn)))
         return self.gifts(g, None)
 
     def picked(self, g: Game, act: Action) -> Out:

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
-from munchkin.engine.state import ROLLED, RUN, Combat, MonsterIn, Prompt
+from munchkin.engine.state import Combat, MonsterIn
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -86,9 +87,8 @@ class RunAway(Step):
             if self.seat in c.escapes:
                 return Done()
             remaining = self.remaining
-            monsters = tuple([m for m in c.monsters if m.card in remaining])
-            flight = {"used": self.used, "bonus": self.bonus}
-            return self.then("answer", Prompt(RUN, (self.seat,), (c, monsters, flight)))
+            monsters = tuple([m.card for m in c.monsters if m.card in remaining])  # in the fight's order
+            return self.then("answer", D.Run((self.seat,), monsters, self.used, self.bonus))
         return Done()
 
     def answer(self, g: Game, act: Action) -> Out:
@@ -202,10 +202,23 @@ class BadStuff(Step):
 
 
 @dataclass(slots=True)
+class RollState:
+    """A Run Away roll as it stands: the die's face, an outcome a card forced (None: the total
+    decides), and whether a card called for a reroll."""
+
+    die: int = 0
+    escaped: bool | None = None
+    reroll: bool = False
+
+    def copy(self) -> RollState:
+        return RollState(self.die, self.escaped, self.reroll)
+
+
+@dataclass(slots=True)
 class RunRoll(Step):
     """Roll to Run Away (5 or more escapes), with the answers a roll allows. Done with whether the
-    runner escaped. The roll's state (the face, a forced outcome, a reroll) is `g._roll_state`,
-    which answers to the roll read and change (Loaded Die, Invisibility Potion, Flask of Glue)."""
+    runner escaped. The roll's state (the face, a forced outcome, a reroll) is `g.roll`, which
+    answers to the roll read and change (Loaded Die, Invisibility Potion, Flask of Glue)."""
 
     CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
 
@@ -223,26 +236,25 @@ class RunRoll(Step):
         fb = self.flight_bonus
         mods = ([("Flight spell", fb)] if fb else []) + g.run_away_parts(_fight(g), g.players[self.seat], m)
         g.events[-1] = ("roll", self.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
-        g._roll_state = {"die": die, "escaped": None, "reroll": False}
+        g.roll = RollState(die)
         self.passed = set()
         return self.look(g, None)
 
     def look(self, g: Game, _: Any) -> Out:
         c = _fight(g)
         p = g.players[self.seat]
-        state = g._roll_state
-        total = state["die"] + g.run_away_bonus(c, p, _monster(c, self.card)) + self.flight_bonus
-        if state["escaped"] is None:
-            ok = total >= 5
-        else:
-            ok = bool(state["escaped"])
-        passed, retried = self.passed, self.retried
-        seats = tuple(s for s in g.seat_order() if s not in passed and g.roll_answers(s, p, ok, retried, state))
+        roll = g.roll
+        total = roll.die + g.run_away_bonus(c, p, _monster(c, self.card)) + self.flight_bonus
+        ok = total >= 5 if roll.escaped is None else roll.escaped
+        rolled = D.Rolled((), p.seat, self.card, roll.die, total, ok, self.retried)
+        passed = self.passed
+        seats = tuple(s for s in g.seat_order() if s not in passed and g.roll_answers(s, rolled))
         if not seats:
-            if state["reroll"]:
+            if roll.reroll:
                 return self.start(g, None)
             return Done(ok)
-        return self.then("answer", Prompt(ROLLED, seats, (p.seat, self.card, state["die"], total, ok, retried)))
+        rolled.seats = seats
+        return self.then("answer", rolled)
 
     def answer(self, g: Game, act: Action) -> Out:
         if act.kind == A.PASS:
@@ -251,20 +263,20 @@ class RunRoll(Step):
         if act.kind == A.USE and act.flag == "retry":
             g.spend(g.players[self.seat], act.card)
             self.retried = True
-            g._roll_state["reroll"] = True
+            g.roll.reroll = True
             return self.start(g, None)
         return self.then("answered", RollAnswer(act))
 
     def answered(self, g: Game, _: Any) -> Out:
         self.passed = set()
-        if g._roll_state["reroll"]:
+        if g.roll.reroll:
             return self.start(g, None)
         return self.look(g, None)
 
 
 @dataclass(slots=True)
 class RollAnswer(Step):
-    """An answer to a Run Away roll (a card played on it): its hook changes `g._roll_state`."""
+    """An answer to a Run Away roll (a card played on it): its hook changes `g.roll`."""
 
     CARDS = ("act",)  # fields holding card numbers (see Step.CARDS)
 

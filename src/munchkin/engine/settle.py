@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
-from munchkin.engine.state import BEFORE, Player, Prompt
+from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
     from munchkin.engine.effects import EffectsMixin
@@ -79,7 +80,7 @@ class SettleTable(Step):
         p = g.players[self.i]
         if p.proficiencies and g.rank_total(p) > p.level:  # Level fell below the total Rank
             acts = tuple(Action(A.DISCARD, p.seat, k) for k in dict.fromkeys(p.proficiencies))
-            return self.then("rank_lost", Prompt(BEFORE, (p.seat,), (-1, acts)))
+            return self.then("rank_lost", D.Before((p.seat,), -1, tuple(acts)))
         return self.sidekick(g, None)
 
     def rank_lost(self, g: Game, act: Action) -> Out:
@@ -91,7 +92,7 @@ class SettleTable(Step):
         p = g.players[self.i]
         if len(p.sidekicks) > 1 and g.sidekick_count(p) > g.sidekick_limit(p):
             acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
-            prompt = Prompt(BEFORE, (p.seat,), (-1, acts + g.corrections(p, "two_sidekicks")))
+            prompt = D.Before((p.seat,), -1, tuple(acts + g.corrections(p, "two_sidekicks")))
             return self.then("sidekick_lost", prompt)
         return self.steed(g, None)
 
@@ -105,7 +106,7 @@ class SettleTable(Step):
         p = g.players[self.i]
         if len(p.items) > 1 and (steeds := two_steeds(g, p)):
             acts = tuple(Action(A.DISCARD, p.seat, k) for k in steeds)
-            return self.then("steed_lost", Prompt(BEFORE, (p.seat,), (-1, acts)))
+            return self.then("steed_lost", D.Before((p.seat,), -1, tuple(acts)))
         return self.equipment(g, None)
 
     def steed_lost(self, g: Game, act: Action) -> Out:
@@ -117,7 +118,7 @@ class SettleTable(Step):
         if len(p.equipped) > 1 and (over := g.equipment_overflow(p)):
             need = "equip_any_complex" if any(g.cdef[k].complex for k in over) else "extra_headgear"
             acts = tuple(Action(A.UNEQUIP, p.seat, k) for k in over)
-            return self.then("unequipped", Prompt(BEFORE, (p.seat,), (-1, acts + g.corrections(p, need))))
+            return self.then("unequipped", D.Before((p.seat,), -1, tuple(acts + g.corrections(p, need))))
         self.i += 1
         return self.next_player(g, None)
 
@@ -162,7 +163,7 @@ class SettleBigItems(Step):
             acts += [Action(A.DISCARD, p.seat, c) for c in bigs]
         if p.seat == g.active and g.combat is None:
             acts += [a for a in g.sale_actions(p) if any(cdef[c].big for c in a.cards)]
-        return self.then("answer", Prompt(BEFORE, (p.seat,), (-1, tuple(acts))))
+        return self.then("answer", D.Before((p.seat,), -1, tuple(acts)))
 
     def answer(self, g: Game, act: Action) -> Out:
         p = g.players[self.i]

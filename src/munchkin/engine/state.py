@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 
 def _copy_slots(old: object, new: object, slots: tuple[str, ...]) -> None:
@@ -212,15 +212,7 @@ class Combat:
         return (self.fighter,) if self.helper < 0 else (self.fighter, self.helper)
 
 
-class Prompt(NamedTuple):
-    """What the engine waits for: a kind of decision, who may act, and its context."""
-
-    kind: str
-    seats: tuple[int, ...]
-    data: Any = None
-
-
-# Prompt kinds
+# The kinds of decision (see decisions.py)
 MAIN = "main"  # the active player's free actions on their own turn
 DRAWN = "drawn"  # a face-up Door that is neither monster nor curse: keep or play
 WINDOW = "window"  # combat response window: a round of passes

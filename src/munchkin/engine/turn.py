@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.core import EVERYONE
 from munchkin.engine.flow import Done, Out, Step
-from munchkin.engine.state import CHARITY, DRAWN, END_WINDOW, MAIN, Prompt
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -42,7 +42,7 @@ class GameFlow(Step):
 
     def game_over(self, g: Game, _: Any) -> Out:
         """A finished game waits for ever; `apply` refuses every action first."""
-        return self.then("game_over", Prompt("over", ()))
+        return self.then("game_over", D.Over(()))
 
 
 @dataclass(slots=True)
@@ -60,7 +60,7 @@ class CharacterCreation(Step):
         if self.i >= len(g.players):
             return Done()
         seat = (g.active + self.i) % len(g.players)
-        return self.then("answer", Prompt(MAIN, (seat,), "create"))
+        return self.then("answer", D.Main((seat,), "create"))
 
     def answer(self, g: Game, act: Action) -> Out:
         if act.kind == A.READY:
@@ -189,7 +189,7 @@ class Main(Step):
     CARDS = ("act",)
 
     def start(self, g: Game, _: Any) -> Out:
-        return self.then("answer", Prompt(MAIN, (self.seat,), self.stage))
+        return self.then("answer", D.Main((self.seat,), self.stage))
 
     def answer(self, g: Game, act: Action) -> Out:
         if act.kind in (A.KICK, A.TROUBLE, A.LOOT, A.END, A.RESURRECT):
@@ -214,7 +214,7 @@ class DrawnChoice(Step):
     CARDS = ("card",)
 
     def start(self, g: Game, _: Any) -> Out:
-        return self.then("answer", Prompt(DRAWN, (self.seat,), self.card))
+        return self.then("answer", D.Drawn((self.seat,), self.card))
 
     def answer(self, g: Game, act: Action) -> Out:
         p = g.players[self.seat]
@@ -248,7 +248,7 @@ class Charity(Step):
     def check(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
         if len(p.hand) > g.hand_limit(p):
-            return self.then("answer", Prompt(CHARITY, (self.seat,), None))
+            return self.then("answer", D.Charity((self.seat,)))
         g.events.append(("charity_done", p.seat, len(p.hand), g.hand_limit(p)))
         return Done()
 
@@ -291,7 +291,7 @@ class EndWindow(Step):
                 acts = g.free_actions(seat, own_turn=False)
                 if acts:
                     g._prefill(seat, [Action(A.PASS, seat), *acts])
-                    return self.then("answer", Prompt(END_WINDOW, (seat,), None))
+                    return self.then("answer", D.EndWindow((seat,)))
             if g.over:
                 return Done()
             self.i += 1

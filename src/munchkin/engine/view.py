@@ -91,34 +91,34 @@ def moment(g: Game, seat: int | None) -> dict[str, Any]:
     """What the engine is asking now, as facts a seat may know: the public ones (the stage of a turn,
     a Curse about to strike, a Run Away roll, a body to loot) for everyone; those of a question put
     to this seat (a card drawn face-up, an offer or a call for help, a card's choice) for it alone."""
-    from munchkin.engine.actions import Action
+    from munchkin.engine import decisions as D
 
     pr = g.prompt
-    k, d = pr.kind, pr.data
     out: dict[str, Any] = {}
-    if k == "main" and isinstance(d, str):
-        out["stage"] = d
-    elif k == "curse_window":
-        card, victim = d
-        out.update(card=card_public(g, card), victim=victim)
-    elif k == "rolled":
-        runner, monster, die, total, ok = d[:5]
-        out.update(runner=runner, monster=card_public(g, monster), die=die, total=total, escapes=bool(ok))
-    elif k == "loot_body":
-        out["dead"] = d[0]
+    if isinstance(pr, D.Main):
+        out["stage"] = pr.stage
+    elif isinstance(pr, D.CurseWindow):
+        out.update(card=card_public(g, pr.card), victim=pr.victim)
+    elif isinstance(pr, D.Rolled):
+        out.update(
+            runner=pr.runner, monster=card_public(g, pr.monster), die=pr.die, total=pr.total, escapes=bool(pr.ok)
+        )
+    elif isinstance(pr, D.LootBody):
+        out["dead"] = pr.dead
     if seat is None or seat not in pr.seats:
         return out
-    if k == "drawn" and isinstance(d, int) and d >= 0:
-        out["card"] = card_public(g, d)
-    elif k in ("help", "offer") and isinstance(d, Action):
+    if isinstance(pr, D.Drawn) and pr.card >= 0:
+        out["card"] = card_public(g, pr.card)
+    elif isinstance(pr, D.Help | D.Offer):
+        d = pr.ask if isinstance(pr, D.Help) else pr.offer
         text = g.text(d)
         out.update(seat=d.seat, action=d.kind, text=text)
-        if k == "help" and d.kind != "volunteer":
+        if isinstance(pr, D.Help) and d.kind != "volunteer":
             out["offer"] = text.split(" offering ", 1)[1] if " offering " in text else None
-    elif k == "choose":
-        out["why"] = d[1]
-    elif k == "before" and isinstance(d[0], int) and d[0] >= 0:
-        out["card"] = card_public(g, d[0])
+    elif isinstance(pr, D.Choose):
+        out["why"] = pr.why
+    elif isinstance(pr, D.Before) and pr.source >= 0:
+        out["card"] = card_public(g, pr.source)
     return out
 
 

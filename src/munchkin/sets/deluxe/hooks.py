@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.state import BEFORE, CHOOSE, MonsterIn, Prompt
+from munchkin.engine.state import CHOOSE, MonsterIn
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -24,11 +25,11 @@ if TYPE_CHECKING:
 
 
 def _in_combat_window(g: Game) -> bool:
-    return g.combat is not None and g.ctx == "window"
+    return g.combat is not None and g.listing is D.IN_WINDOW
 
 
 def _own_turn_free(g: Game, seat: int) -> bool:
-    return g.combat is None and seat == g.active and g.ctx == "free"
+    return g.combat is None and seat == g.active and g.listing is D.FREE
 
 
 def _spend(g: Game, seat: int, card: int) -> None:
@@ -52,7 +53,7 @@ class ChooseOption(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         acts = tuple(Action(A.CHOOSE, self.seat, -1, monster=self.source, flag=o) for o in self.options)
-        return self.then("chosen", Prompt(BEFORE, (self.seat,), (self.source, acts)))
+        return self.then("chosen", D.Before((self.seat,), self.source, tuple(acts)))
 
     def chosen(self, g: Game, act: Action) -> Out:
         return Done(self.options.index(act.flag))
@@ -108,7 +109,7 @@ class Cheat(CardHook):
         if _own_turn_free(g, seat):
             items = [c for c in p.items] + [c for c in p.hand if g.cdef[c].is_item]
             out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in _uniq(g, items)]
-        if self.sidekicks and g.ctx in ("free", "window"):
+        if self.sidekicks and (g.listing is D.FREE or g.listing is D.IN_WINDOW):
             kicks = p.sidekicks + [c for c in p.hand if g.cdef[c].is_sidekick]
             out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in _uniq(g, kicks)]
         return out
@@ -549,7 +550,7 @@ class LawyersSwap(Step):
     acts: tuple[Action, ...]
 
     def start(self, g: Game, _: Any) -> Out:
-        return self.then("answered", Prompt(BEFORE, (self.seat,), (self.monster, self.acts)))
+        return self.then("answered", D.Before((self.seat,), self.monster, tuple(self.acts)))
 
     def answered(self, g: Game, act: Action) -> Out:
         if act.kind == A.USE:
@@ -584,7 +585,7 @@ class NoseBribe(Step):
     acts: tuple[Action, ...]
 
     def start(self, g: Game, _: Any) -> Out:
-        return self.then("answered", Prompt(BEFORE, (self.seat,), (self.monster, self.acts)))
+        return self.then("answered", D.Before((self.seat,), self.monster, tuple(self.acts)))
 
     def answered(self, g: Game, act: Action) -> Out:
         if act.kind == A.USE:
@@ -663,7 +664,7 @@ class GolemWalkPast(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         acts = (Action(A.PASS, self.seat), Action(A.DECLINE, self.seat, self.monster))
-        return self.then("answered", Prompt(BEFORE, (self.seat,), (self.monster, acts)))
+        return self.then("answered", D.Before((self.seat,), self.monster, tuple(acts)))
 
     def answered(self, g: Game, act: Action) -> Out:
         if act.kind == A.DECLINE:
@@ -927,9 +928,10 @@ hook("deluxe.tuba_of_charm")(TubaOfCharm())
 
 class RatOnAStick(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if g.ctx != "run":
+        run, c = g.listing, g.combat
+        if not isinstance(run, D.Run) or c is None:
             return []
-        c, remaining, _ = g.ctx_data
+        remaining = [m for m in c.monsters if m.card in run.monsters]
         return [Action(A.USE, seat, card, monster=m.card) for m in remaining if g.monster_strength(c, m) <= 8]
 
     def apply(self, g: Game, act: Action) -> None:
@@ -1093,7 +1095,7 @@ class InstantWall(CardHook):
     """Instant Wall (Smoke Screen): both fighters escape automatically, or one of them (your choice)."""
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if g.ctx != "run" or g.combat is None:
+        if not isinstance(g.listing, D.Run) or g.combat is None:
             return []
         out = [Action(A.PLAY, seat, card)]
         fighters = g.combat.fighters()
@@ -1121,15 +1123,16 @@ class RollCard(CardHook):
         self.which = which
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if g.ctx != "rolled":
+        rolled = g.listing
+        if not isinstance(rolled, D.Rolled):
             return []
-        runner, ok = g.ctx_data
+        runner, ok = rolled.runner, rolled.ok
         if self.which == "invisibility" and seat == runner and not ok:
             return [Action(A.PLAY, seat, card, flag="roll")]
         if self.which == "glue" and seat != runner and ok:
             return [Action(A.PLAY, seat, card, runner, flag="roll")]
         if self.which == "loaded" and seat == runner:  # any face but the one rolled
-            die = g._roll_state.get("die", 0)
+            die = g.roll.die
             return [Action(A.PLAY, seat, card, n=f, flag="face") for f in range(1, 7) if f != die]
         return []
 
@@ -1138,13 +1141,13 @@ class RollCard(CardHook):
 
     def apply(self, g: Game, act: Action) -> None:
         g.spend(g.players[act.seat], act.card)
-        st = g._roll_state
+        roll = g.roll
         if self.which == "invisibility":
-            st["escaped"] = True
+            roll.escaped = True
         elif self.which == "glue":
-            st["reroll"] = True
+            roll.reroll = True
         else:
-            st["die"] = act.n
+            roll.die = act.n
         g.events.append(("play", act.seat, act.card))
 
 
@@ -1157,7 +1160,7 @@ class WandOfDowsing(CardHook):
     """Wand of Dowsing (Salvage Scanner): at any time, any one card from the discards."""
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if g.ctx not in ("free", "window") or not (g.door_discard or g.treasure_discard):
+        if not (g.listing is D.FREE or g.listing is D.IN_WINDOW) or not (g.door_discard or g.treasure_discard):
             return []
         return [Action(A.PLAY, seat, card)]
 
@@ -1194,7 +1197,7 @@ hook("deluxe.wand_of_dowsing")(WandOfDowsing())
 
 class WishingRing(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if g.ctx == "curse_window":
+        if isinstance(g.listing, D.CurseWindow):
             return []
         out = []
         for q in g.players:

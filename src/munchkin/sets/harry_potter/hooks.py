@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.sets.deluxe.hooks import (
     Baby,
@@ -46,7 +47,7 @@ class Potions(CardHook):
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         p = g.players[seat]
-        if card not in p.proficiencies or g.combat is not None or seat != g.active or g.ctx != "free":
+        if card not in p.proficiencies or g.combat is not None or seat != g.active or g.listing is not D.FREE:
             return []
         if len(p.hand) < 2 or self._used_this_turn(g, seat, card):
             return []

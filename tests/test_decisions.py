@@ -1,0 +1,116 @@
+"""The decisions the game waits on are typed records of plain data that list what they offer and
+say why an action is refused (engine/decisions.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from munchkin.agents.base import decide, make_agent
+from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
+from munchkin.engine.actions import Action, IllegalAction
+from munchkin.engine.game import Game, Options, Setup
+
+EDITIONS = [["deluxe"], ["star"], ["good-bad"], ["harry-potter"], ["star", "deluxe"]]
+NAMES = ["Ann", "Ben", "Cy", "Di"]
+
+
+def _plain(v: object) -> bool:
+    """Whether `v` is plain data: numbers, strings, None, Actions and tuples of them."""
+    if v is None or type(v) in (int, str, bool):
+        return True
+    if type(v) is Action:
+        return all(_plain(x) for x in v)
+    if type(v) is tuple:
+        return all(_plain(x) for x in v)
+    return False
+
+
+def _games(sets: list[str], seeds: range) -> list[Game]:
+    """Seeded bot games of `sets`, stopped at random moments (every decision kept)."""
+    out = []
+    for seed in seeds:
+        g = Game(Setup(sets, NAMES, seed, Options(turn_cap=60)))
+        bots = [make_agent("heuristic" if i % 2 else "random", seed * 31 + i) for i in range(4)]
+        while not g.over:
+            seat = g.to_act[0]
+            g.apply(decide(bots[seat], g, seat))
+            out.append(g.clone(history=False))
+    return out
+
+
+@pytest.mark.parametrize("sets", EDITIONS, ids=["+".join(s) for s in EDITIONS])
+def test_every_decision_is_a_typed_record_of_plain_data_offering_the_legal_actions(sets: list[str]) -> None:
+    kinds: set[str] = set()
+    rng = random.Random(7)
+    moments = _games(sets, range(3))
+    for g in rng.sample(moments, min(400, len(moments))) + moments[-5:]:
+        pr = g.prompt
+        assert isinstance(pr, D.Decision) and type(pr) is not D.Decision
+        assert pr.kind == type(pr).KIND and pr.kind
+        for f in dataclasses.fields(pr):
+            assert _plain(getattr(pr, f.name)), f"{type(pr).__name__}.{f.name} holds {getattr(pr, f.name)!r}"
+        for name in type(pr).CARDS:
+            assert name in {f.name for f in dataclasses.fields(pr)}
+        assert set(pr.own(g)) <= set(pr.seats)
+        assert pr.rule()
+        for seat in pr.seats:
+            assert pr.offers(g, seat) == g.legal_actions(seat)
+            for a in g.legal_actions(seat):
+                assert pr.verify(g, a) is None
+        kinds.add(pr.kind)
+    assert {"main", "window", "over"} <= kinds
+
+
+def test_a_refused_action_names_the_rule_and_changes_nothing() -> None:
+    refused = 0
+    for g in _games(["deluxe"], range(2))[::7]:
+        if g.over:
+            continue
+        pr = g.prompt
+        fp = g.fingerprint()
+        others = [s for s in range(len(g.players)) if s not in pr.seats]
+        for s in others[:1]:  # someone not waited on
+            why = pr.verify(g, Action(A.PASS, s))
+            assert why is not None and "may not act now; waiting on" in why
+        seat = pr.seats[0]
+        offered = {a.kind for a in g.legal_actions(seat)}
+        for kind in (A.KICK, A.LOOT, A.RUN, A.ACCEPT):
+            a = Action(kind, seat)
+            if kind in offered:
+                continue
+            why = pr.verify(g, a)
+            assert why, f"{kind} refused without a reason at {pr.kind}"
+            with pytest.raises(IllegalAction) as err:
+                g.apply(a)
+            assert str(err.value) == why
+            assert g.fingerprint() == fp
+            refused += 1
+    assert refused > 50
+
+
+def test_the_refusal_says_what_the_moment_allows() -> None:
+    g = Game(Setup(["deluxe"], NAMES, 3))
+    while g.phase == "setup":
+        g.play("ready")
+    assert isinstance(g.prompt, D.Main) and g.prompt.stage == "start"
+    with pytest.raises(IllegalAction, match=r"not legal now \(the start of the turn: Kick Open The Door"):
+        g.play("loot the room")
+
+
+def test_every_kind_has_one_record_type() -> None:
+    """Each kind the view and notation name is made by exactly one record type (Before's kin share one)."""
+    kinds: dict[str, list[str]] = {}
+    for name in D.__all__:
+        cls = getattr(D, name)
+        if isinstance(cls, type) and issubclass(cls, D.Decision) and cls is not D.Decision:
+            if not issubclass(cls, D.Before) or cls is D.Before:
+                kinds.setdefault(cls.KIND, []).append(cls.__name__)
+    assert all(len(v) == 1 for v in kinds.values()), kinds
+    from munchkin.engine import state
+
+    named = {v for k, v in vars(state).items() if k.isupper() and isinstance(v, str)}
+    assert named <= set(kinds), named - set(kinds)

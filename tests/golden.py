@@ -111,21 +111,27 @@ def check_game(rec: dict[str, Any]) -> list[str]:
     return out
 
 
-def rerun_agents(rec: dict[str, Any]) -> list[str]:
-    """Play a recorded game again with today's agents (given observations, not the game) and say
-    where they choose differently from the recorded ones (empty: every move the same)."""
+def rerun_agents(rec: dict[str, Any]) -> tuple[list[str], list[int]]:
+    """Play a recorded game again with today's agents (given observations, not the game): where they
+    choose differently from the recorded ones (empty: every move the same), and who won."""
     players, agents, _ = table(rec["seed"])
     g = Game(Game.setup_from_json({"setup": rec["setup"]}))
     bots = [make_agent(agents[i % len(agents)], rec["seed"] * 7919 + i) for i in range(players)]
     where = f"{'+'.join(rec['sets'])} seed {rec['seed']}"
     for i, (seat, text) in enumerate(rec["moves"]):
         if g.over or g.to_act[0] != seat:
-            return [f"{where}: the game went differently before move {i}"]
+            return [f"{where}: the game went differently before move {i}"], list(g.winners)
         a = decide(bots[seat], g, seat)
         if g.text(a) != text:
-            return [f"{where}: move {i}: the agent now plays {g.text(a)!r}, recorded {text!r}"]
+            return [f"{where}: move {i}: the agent now plays {g.text(a)!r}, recorded {text!r}"], list(g.winners)
         g.apply(a)
-    return [] if g.over else [f"{where}: the game did not end after its recorded moves"]
+    return ([] if g.over else [f"{where}: the game did not end after its recorded moves"]), list(g.winners)
+
+
+def seat_agents(seed: int) -> list[str]:
+    """The agent of each seat of a golden game."""
+    players, agents, _ = table(seed)
+    return [agents[i % len(agents)] for i in range(players)]
 
 
 def games(keep: Callable[[str, int], bool] = lambda batch, seed: True) -> Iterator[dict[str, Any]]:

@@ -158,6 +158,8 @@ class Main(Decision):
     }
 
     def offers(self, g: Game, seat: int) -> list[Action]:
+        if self.stage == "create":
+            g.listing = None  # before the first turn: no turn's free actions yet
         return g.main_actions(seat, self.stage)
 
     def rule(self) -> str:

@@ -536,6 +536,7 @@ class LegalMixin(PlayMixin):
         return out
 
     def _playable_now(self, seat: int, card: int) -> bool:
+        self.listing = D.FREE  # a Door kicked open face-up, played at once as on one's own turn
         return bool([a for a in self.card_actions(seat, card, own_turn=True) if a.card == card])
 
     # ---------------------------------------------------------------- unlisted

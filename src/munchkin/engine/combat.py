@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from munchkin.cards.hooks import CardHook
-from munchkin.cards.loader import HOOKS
+from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine.actions import Action
 from munchkin.engine.core import GameCore
 from munchkin.engine.effects import EffectsMixin

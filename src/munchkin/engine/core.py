@@ -165,8 +165,7 @@ class GameCore:
         name = self.cdef[card].hook
         if name is None:
             return False
-        from munchkin.cards.hooks import CardHook
-        from munchkin.cards.loader import HOOKS
+        from munchkin.cards.hooks import HOOKS, CardHook
 
         h = HOOKS.get(name)
         if isinstance(h, CardHook) and h.on_draw(self, p, card):

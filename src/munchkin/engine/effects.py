@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from munchkin.cards.hooks import CardHook
-from munchkin.cards.loader import HOOKS
+from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action

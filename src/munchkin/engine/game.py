@@ -24,6 +24,7 @@ from munchkin.engine.state import (
     Player,
     Prompt,
 )
+from munchkin.engine.table import arrange_table
 from munchkin.engine.turn import GameFlow
 
 WINNING_LEVEL = 10
@@ -209,8 +210,6 @@ class Game(LegalMixin):
         for c in range(self.ncards):
             self._by_name.setdefault(self.cdef[c].name.lower(), []).append(c)
         if setup.scenario is not None:
-            from munchkin.scenario import arrange_table
-
             arrange_table(self, setup.scenario)
             self.forced_at_setup = len(self.forced_rolls)
         else:

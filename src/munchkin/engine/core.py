@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
 from munchkin.engine.chance import Chance
+from munchkin.engine.rules import STARTING_CARDS
 from munchkin.engine.state import Combat, Player, Prompt
 
 if TYPE_CHECKING:
@@ -141,8 +142,8 @@ class GameCore:
         self.hand_seen[c] = seen_by | (1 << p.seat)
 
     def _deal_new_hand(self, p: Player) -> None:
-        self.draw_to_hand(p, "door", 4)
-        self.draw_to_hand(p, "treasure", 4)
+        self.draw_to_hand(p, "door", STARTING_CARDS)
+        self.draw_to_hand(p, "treasure", STARTING_CARDS)
 
     def _name(self, seat: int) -> str:
         return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"

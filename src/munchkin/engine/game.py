@@ -14,6 +14,8 @@ from munchkin.engine.cards import CardDef, build_houses, build_table, house_face
 from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
 from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.legal import LegalMixin
+from munchkin.engine.rules import HAND_LIMIT as HAND_LIMIT  # importable from here, as before
+from munchkin.engine.rules import WINNING_LEVEL as WINNING_LEVEL
 from munchkin.engine.state import (
     CURSE_WINDOW,
     END_WINDOW,
@@ -26,9 +28,6 @@ from munchkin.engine.state import (
 )
 from munchkin.engine.table import arrange_table
 from munchkin.engine.turn import GameFlow
-
-WINNING_LEVEL = 10
-HAND_LIMIT = 5
 
 
 @dataclass

@@ -11,6 +11,7 @@ from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
+from munchkin.engine.rules import ESCAPE_ROLL
 from munchkin.engine.state import ROLLED, RUN, Combat, MonsterIn, Prompt
 
 if TYPE_CHECKING:
@@ -233,7 +234,7 @@ class RunRoll(Step):
         state = g._roll_state
         total = state["die"] + g.run_away_bonus(c, p, _monster(c, self.card)) + self.flight_bonus
         if state["escaped"] is None:
-            ok = total >= 5
+            ok = total >= ESCAPE_ROLL
         else:
             ok = bool(state["escaped"])
         passed, retried = self.passed, self.retried

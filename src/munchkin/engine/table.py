@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from munchkin.engine.rules import WINNING_LEVEL
 from munchkin.errors import MunchkinError
 
 if TYPE_CHECKING:
@@ -60,8 +61,8 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
         if unknown:
             raise ScenarioError(f"{where}: unknown keys {sorted(unknown)}")
         p.level = int(ps.get("level", 1))
-        if not 1 <= p.level <= 10:
-            raise ScenarioError(f"{where}: Level must be 1 to 10")
+        if not 1 <= p.level <= WINNING_LEVEL:
+            raise ScenarioError(f"{where}: Level must be 1 to {WINNING_LEVEL}")
         p.sex = ps.get("sex", p.sex)
         for n in ps.get("races", []):
             p.races.append(_take(g, pool, n, where))

@@ -90,3 +90,19 @@ def test_the_check_catches_what_it_forbids() -> None:
     assert any(_problem("x.py", n) for _, n in _imports(tree))
     assert _problem("cards.py", "json") and not _problem("game.py", "json")
     assert not _problem("cards.py", "munchkin.cards.schema")
+
+
+def test_no_rule_is_a_stub() -> None:
+    """No engine module raises NotImplementedError, but the abstract source of chance (engine/chance.py):
+    a rule a lower layer calls is declared for the type checker only (engine/core.py)."""
+    stubs = []
+    for path in sorted(ENGINE.glob("*.py")):
+        if path.name == "chance.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and "NotImplementedError" in ast.unparse(node):
+                stubs.append(f"engine/{path.name}:{node.lineno}")
+    assert not stubs, "stubs that raise NotImplementedError: " + ", ".join(stubs)
+    from munchkin.engine.core import GameCore
+
+    assert not hasattr(GameCore, "legal_actions")  # declared under TYPE_CHECKING only

@@ -12,7 +12,6 @@ from munchkin.engine.rules import STARTING_CARDS
 from munchkin.engine.state import Combat, Player, Prompt
 
 if TYPE_CHECKING:
-    from munchkin.engine.flow import Frame
     from munchkin.engine.game import Options, Setup
 
 EVERYONE = -1  # a `seen_by` bitmask: every seat (and every spectator) saw the card
@@ -174,36 +173,14 @@ class GameCore:
             return True
         return False
 
-    # Rules defined in later layers, called from earlier ones.
-    def legal_actions(self, seat: int) -> list[Action]:
-        raise NotImplementedError
-
-    def window_actions(self, seat: int) -> list[Action]:
-        raise NotImplementedError
-
-    def rolled_actions(self, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]:
-        raise NotImplementedError
-
-    def do_combat_action(self, act: Action) -> Frame:
-        raise NotImplementedError
-
-    def do_free_action(self, act: Action) -> Frame:
-        raise NotImplementedError
-
-    def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]:
-        raise NotImplementedError
-
-    def sale_actions(self, p: Player) -> list[Action]:
-        raise NotImplementedError
-
-    def die_modifier(self, p: Player) -> int:
-        raise NotImplementedError
-
-    def _resurrect(self, p: Player, deck: str, pay: int) -> int:
-        raise NotImplementedError
-
-    def text(self, action: Action) -> str:
-        raise NotImplementedError
+    if TYPE_CHECKING:
+        # Rules a later layer defines and an earlier one calls, declared for the type checker only:
+        # nothing here exists when the game runs (every game is a `Game`, which has them all), and
+        # mypy checks that the real ones, in game.py and legal.py, match these signatures.
+        def legal_actions(self, seat: int) -> list[Action]: ...  # game.py
+        def window_actions(self, seat: int) -> list[Action]: ...  # legal.py
+        def rolled_actions(self, seat: int, runner: Player, ok: bool, retried: bool) -> list[Action]: ...  # legal.py
+        def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]: ...  # legal.py
 
 
 __all__ = ["GameCore", "MunchkinError"]

@@ -11,3 +11,7 @@ class ParseError(MunchkinError):
 
 class IllegalAction(MunchkinError):
     """A well-formed action that the rules do not allow now; the message says why."""
+
+
+class CardError(MunchkinError):
+    """A set file is malformed: the message names the file and the card."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from munchkin.engine.game import Game
+from munchkin.engine.rules import WINNING_LEVEL
 
 # prompts in the middle of an effect (a Curse still choosing its victims' losses, a roll being
 # answered): the table is put right when the effect ends, so the Rank limit is checked elsewhere
@@ -35,7 +36,7 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
         if n != 1:
             out.append(f"card {c} ({g.name(c)}) is in {n} places")
     for p in g.players:
-        if not 1 <= p.level <= 10:
+        if not 1 <= p.level <= WINNING_LEVEL:
             out.append(f"{p.name} is at Level {p.level}")
         if p.equipped - set(p.items):
             out.append(f"{p.name} has equipped Items not carried")
@@ -68,10 +69,10 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
             out.append(f"{p.name} has no House")
         if p.dead and (p.hand or p.items):
             out.append(f"{p.name} is dead but holds cards")
-        if p.level >= 10 and not g.over:
-            out.append(f"{p.name} is at Level 10 but the game goes on")
+        if p.level >= WINNING_LEVEL and not g.over:
+            out.append(f"{p.name} is at Level {WINNING_LEVEL} but the game goes on")
     for ev in g.events[since:]:
-        if ev[0] == "level" and ev[3] >= 10 and ev[2] > 0:
+        if ev[0] == "level" and ev[3] >= WINNING_LEVEL and ev[2] > 0:
             why = ev[4]
             if not (why.startswith("killing") or why == "Divine Intervention" or "Elf" in why):
                 out.append(f"{g.players[ev[1]].name} reached Level 10 by {why}")

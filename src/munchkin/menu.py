@@ -13,6 +13,7 @@ from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
+from munchkin.engine.rules import ESCAPE_ROLL
 
 MAX_TOP = 12  # never more top-level entries than this, for any seat at any moment
 MAX_STAGE = 12  # a deeper stage with more entries is split into parts
@@ -334,9 +335,9 @@ def meaning_of(x: _Ctx, a: Action, text: str, legal: list[Action]) -> str:
     if k == A.STEAL:
         return f"try to steal {n(a.card)} from {x.who(a.target)}: a roll decides, and failing costs you"
     if k == A.RUN:
-        return "roll the die: 5 or more escapes, otherwise the Bad Stuff"
+        return f"roll the die: {ESCAPE_ROLL} or more escapes, otherwise the Bad Stuff"
     if k == A.FLEE_FROM:
-        return f"roll to escape the {n(a.monster)}: 5 or more escapes, otherwise its Bad Stuff"
+        return f"roll to escape the {n(a.monster)}: {ESCAPE_ROLL} or more escapes, otherwise its Bad Stuff"
     if k == A.SACRIFICE:
         return f"give up {n(a.card)} to escape without rolling"
     if k == A.CHOOSE:

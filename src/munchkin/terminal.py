@@ -17,6 +17,7 @@ from rich.markup import escape
 
 from munchkin.agents.base import decide
 from munchkin.engine.actions import MunchkinError
+from munchkin.engine.rules import ESCAPE_ROLL
 from munchkin.engine.view import narrate
 from munchkin.menu import Entry, build_menu
 
@@ -543,7 +544,8 @@ class Seat:
         if k == "curse_window":
             return f"{m['card']['name']} is about to strike {n(m['victim'])}: cancel it with a card, or pass."
         if k == "run":
-            return "Run Away: choose the monster to run from (a 5 or more on the die escapes), or escape another way."
+            odds = f"a {ESCAPE_ROLL} or more on the die escapes"
+            return f"Run Away: choose the monster to run from ({odds}), or escape another way."
         if k == "rolled":
             result = "escapes" if m["escapes"] else "is caught"
             return (

@@ -17,12 +17,12 @@ from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
+from munchkin.engine.rules import ESCAPE_ROLL, GOLD_PER_LEVEL, WINNING_LEVEL
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 LEVEL = 4.5  # the worth of one Level, in the agent's points
 TREASURE = 1.5  # the worth of one Treasure drawn
 MAX_FREE = 12  # free actions per decision point before the agent moves the turn on
-WIN = 10
 SLOTS1 = ("headgear", "armor", "footgear")
 
 RACE_BASE = {"dwarf": 3.0, "elf": 3.0, "halfling": 2.5}
@@ -264,17 +264,17 @@ class HeuristicAgent:
         d = g.cdef[c]
         h = _hook(g, c)
         if d.is_gual:
-            return 5.0 if p.level < 9 else 0.5
+            return 5.0 if p.level < WINNING_LEVEL - 1 else 0.5
         if d.is_item:
             if g.can_use(p, c):
-                v = 1.2 * self.item_value(g, p, c) + d.gold / 1000 + 0.3
+                v = 1.2 * self.item_value(g, p, c) + d.gold / GOLD_PER_LEVEL + 0.3
             else:
-                v = 1.5 * d.gold / 1000 + 0.3
+                v = 1.5 * d.gold / GOLD_PER_LEVEL + 0.3
             if d.big and not g.may_carry_big(p):
                 v *= 0.6
             return v
         if d.is_one_shot:
-            return 0.8 * d.bonus + d.gold / 1000 + ONE_SHOT_VALUE.get(h, 0.0)
+            return 0.8 * d.bonus + d.gold / GOLD_PER_LEVEL + ONE_SHOT_VALUE.get(h, 0.0)
         if d.is_curse:
             return 2.0
         if d.is_enhancer:
@@ -308,7 +308,7 @@ class HeuristicAgent:
             if target is None:
                 target = self.best_equip(g, p)
             if g.can_use(p, c) and (c in target or c in p.exempt()):
-                return 1.3 * self.item_value(g, p, c) + d.gold / 1000 + 0.5
+                return 1.3 * self.item_value(g, p, c) + d.gold / GOLD_PER_LEVEL + 0.5
             usable = 0.3 * self.item_value(g, p, c) if g.can_use(p, c) else 0.0
             return 0.3 + usable + d.gold / 2000
         if c in p.races:
@@ -558,7 +558,7 @@ class HeuristicAgent:
         if d.escape == "impossible":
             return 0.0
         b = g.run_away_bonus(c, p, m) + flight
-        return min(6, max(0, 2 + b)) / 6  # a roll of 5 or more escapes
+        return min(6, max(0, 7 - ESCAPE_ROLL + b)) / 6  # the die's faces that reach ESCAPE_ROLL
 
     def run_loss(self, g: Game, c: Combat, p: Player, me: int) -> float:
         """Expected loss of p if p had to run from every monster now."""
@@ -619,7 +619,7 @@ class HeuristicAgent:
             if _hook(g, a.card) in ("tongue_demon", "floating_nose", "stoned_golem"):
                 continue
             slack = self.slack(g, c)
-            wins_game = p.level + d.levels >= WIN
+            wins_game = p.level + d.levels >= WINNING_LEVEL
             need = 4 if wins_game else 2
             if slack < 0 or slack + min(bonus_in_hand, 4) < need + 1 and slack < need:
                 continue
@@ -653,7 +653,9 @@ class HeuristicAgent:
                 if item in lead.equipped and g.can_use(lead, item) and g.item_bonus(lead, item) >= 3:
                     return a
             if h == "divine_intervention" and self._is_class(g, p, "cleric"):
-                if not any(q.level >= 9 and self._is_class(g, q, "cleric") for q in g.players if q is not p):
+                if not any(
+                    q.level >= WINNING_LEVEL - 1 and self._is_class(g, q, "cleric") for q in g.players if q is not p
+                ):
                     return a
         # Race and Class
         rc = self._race_class(g, p, plays)
@@ -787,13 +789,13 @@ class HeuristicAgent:
             if a.kind != A.SELL:
                 continue
             total = sum(cdef[c].gold * (2 if c == a.card else 1) for c in a.cards)
-            levels = min(total // 1000, 9 - p.level)
+            levels = min(total // GOLD_PER_LEVEL, WINNING_LEVEL - 1 - p.level)
             if levels <= 0:
                 continue
             cost = 0.0
             for c in a.cards:
                 cost += self.table_value(g, p, c, target) if c in p.items else 0.9 * self.card_value(g, p, c)
-            gain = LEVEL * levels - cost - 0.5 * (total - 1000 * levels) / 1000
+            gain = LEVEL * levels - cost - 0.5 * (total - GOLD_PER_LEVEL * levels) / GOLD_PER_LEVEL
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, a)
         return best[1] if best else None
@@ -1055,7 +1057,7 @@ class HeuristicAgent:
                     if h == "transferral_potion":
                         q = g.players[a.target]
                         ts = self.slack_as_fighter(g, c, a.target)
-                        if ts >= 0 and q.level + gain_now >= WIN:
+                        if ts >= 0 and q.level + gain_now >= WINNING_LEVEL:
                             continue  # never hand someone the winning kill
                         lead_bonus = 1.0 if ts < 0 else -2.0
                         removals.append((cost - lead_bonus - 0.2 * q.level, a))
@@ -1079,7 +1081,7 @@ class HeuristicAgent:
         gain_levels = self.kill_levels(g, c)
         my_loss = self.run_loss(g, c, p, seat)
         if seat == c.fighter:
-            wins_game = fighter.level + gain_levels >= WIN
+            wins_game = fighter.level + gain_levels >= WINNING_LEVEL
             mine = self.treasures(g, c) - c.deal_treasures
             budget = LEVEL * gain_levels + TREASURE * mine + my_loss
             if wins_game:
@@ -1134,7 +1136,7 @@ class HeuristicAgent:
             score = float(s)
             if g.has_ability(qp, "levels_for_helping"):
                 score += 1.0
-                if qp.level >= 9:
+                if qp.level >= WINNING_LEVEL - 1:
                     score -= 0.5
             if qp.level >= p.level + 2:
                 score -= 1.0
@@ -1163,7 +1165,7 @@ class HeuristicAgent:
         cdef = g.cdef
         f = g.players[c.fighter]
         gain = self.kill_levels(g, c)
-        wins_game = f.level + gain >= WIN and not f.dead
+        wins_game = f.level + gain >= WINNING_LEVEL and not f.dead
         top = max(q.level for q in g.players if q.seat != f.seat)
         is_leader = f.level >= top and f.level >= 4
         slack = self.slack(g, c)
@@ -1216,7 +1218,7 @@ class HeuristicAgent:
                     if a.target == seat:
                         if ts >= 1:
                             stoppers.append((cost - 3.0, a))
-                    elif q.level + gain < WIN or ts < 0:
+                    elif q.level + gain < WINNING_LEVEL or ts < 0:
                         stoppers.append((cost + 0.3 * q.level, a))
             elif a.kind == A.BACKSTAB and a.card in p.hand:
                 v = self.card_value(g, p, a.card)
@@ -1253,7 +1255,7 @@ class HeuristicAgent:
         vol = next((a for a in legal if a.kind == A.VOLUNTEER), None)
         if vol is None or threat:
             return None
-        if not g.has_ability(p, "levels_for_helping") or p.level >= 9:
+        if not g.has_ability(p, "levels_for_helping") or p.level >= WINNING_LEVEL - 1:
             return None
         if self.slack_with_helper(g, c, p.seat) < 1:
             return None
@@ -1279,11 +1281,11 @@ class HeuristicAgent:
         p = g.players[seat]
         f = g.players[c.fighter]
         gain = self.kill_levels(g, c)
-        if f.level + gain >= WIN:
+        if f.level + gain >= WINNING_LEVEL:
             return refuse
-        if f.level + gain >= 9 and f.level > p.level:
+        if f.level + gain >= WINNING_LEVEL - 1 and f.level > p.level:
             return refuse
-        elf = g.has_ability(p, "levels_for_helping") and p.level < 9
+        elf = g.has_ability(p, "levels_for_helping") and p.level < WINNING_LEVEL - 1
         if act.n <= 0 and not act.cards and not elf:
             return refuse
         s = self.slack_with_helper(g, c, seat)
@@ -1350,7 +1352,7 @@ class HeuristicAgent:
             for a in legal:
                 if a.kind == A.PLAY:
                     h = _hook(g, a.card)
-                    if h == "loaded_die" and (a.n != 6 or 6 + (total - die) < 5):
+                    if h == "loaded_die" and (a.n != 6 or 6 + (total - die) < ESCAPE_ROLL):
                         continue
                     if h in ("invisibility_potion", "loaded_die") and sev >= self.card_value(g, p, a.card):
                         return a

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from munchkin.errors import CardError
 
 if TYPE_CHECKING:
     from munchkin.engine.actions import Action
@@ -76,3 +79,20 @@ class CardHook:
     # a card that acts the moment anyone draws it (returns True when it is used up)
     def on_draw(self, g: Any, p: Player, card: int) -> bool:
         return False
+
+
+# Hooks are registered by name (a card's block names its hook) when a set's hooks module is imported;
+# the engine looks them up here, so it needs neither the set files nor the loader that reads them.
+HOOKS: dict[str, Any] = {}
+
+
+def hook(name: str) -> Callable[[Any], Any]:
+    """Register a card hook (a function, or a CardHook object) under `name`, the card id."""
+
+    def register(fn: Any) -> Any:
+        if name in HOOKS and HOOKS[name] is not fn:
+            raise CardError(f"hook {name!r} registered twice")
+        HOOKS[name] = fn
+        return fn
+
+    return register

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -12,29 +12,12 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from munchkin.cards.hooks import HOOKS
+from munchkin.cards.hooks import hook as hook  # sets register their hooks through the loader, as before
 from munchkin.cards.schema import Card, Effect, House, HouseCard, SetFile
-from munchkin.errors import MunchkinError
+from munchkin.errors import CardError
 
 SETS_DIR = Path(__file__).resolve().parent.parent / "sets"
-
-# Hooks are registered by name; a card's block names its hook.
-HOOKS: dict[str, Any] = {}
-
-
-def hook(name: str) -> Callable[[Any], Any]:
-    """Register a card hook (a function, or a CardHook object) under `name`, the card id."""
-
-    def register(fn: Any) -> Any:
-        if name in HOOKS and HOOKS[name] is not fn:
-            raise CardError(f"hook {name!r} registered twice")
-        HOOKS[name] = fn
-        return fn
-
-    return register
-
-
-class CardError(MunchkinError):
-    """A set file is malformed: the message names the file and the card."""
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from munchkin.cards.loader import load_set
-from munchkin.cards.schema import Card, CharacterCard, Condition, ConditionalValue, Effect, House
+from munchkin.cards.schema import Card, CharacterCard, Condition, ConditionalValue, Effect, House, HouseCard
+from munchkin.errors import MunchkinError
+
+
+class SetDefinitions(Protocol):
+    """What the engine reads of one set: its validated card definitions, as data.
+
+    The engine reads no files. Whoever knows where sets live hands the engine a function from a
+    set's name to its definitions (`provide_sets`); the package does so on import with the YAML
+    loader (`munchkin/__init__.py`, `munchkin.cards.loader.load_set`), so `Game(Setup(["deluxe"], ...))`
+    works for every caller, and a test may hand in sets built in memory."""
+
+    @property
+    def cards(self) -> Sequence[Card]: ...
+    @property
+    def terms(self) -> Mapping[str, str]: ...  # the set's own words (Trap for Curse, Unlock the Door)
+    @property
+    def houses(self) -> Sequence[House]: ...
+    @property
+    def house_cards(self) -> Sequence[HouseCard]: ...
+
+
+_source: list[Callable[[str], SetDefinitions]] = []
+
+
+def provide_sets(source: Callable[[str], SetDefinitions]) -> None:
+    """Tell the engine where a set's definitions come from: a function of the set's name."""
+    _source[:] = [source]
+
+
+def load_set(name: str) -> SetDefinitions:
+    """The definitions of the set named `name`, from the source given to `provide_sets`."""
+    if not _source:
+        raise MunchkinError("no card sets provided: import munchkin, or call provide_sets first")
+    return _source[0](name)
+
 
 SLOT_NONE, SLOT_HEAD, SLOT_ARMOR, SLOT_FEET, SLOT_HANDS = "none", "headgear", "armor", "footgear", "hands"
 
@@ -108,7 +144,7 @@ KIND_WORDS = {
 }
 
 
-def build_def(idx: int, set_name: str, c: Card, terms: dict[str, str] | None = None) -> CardDef:
+def build_def(idx: int, set_name: str, c: Card, terms: Mapping[str, str] | None = None) -> CardDef:
     d = CardDef(idx, c.id, c.name, set_name, c.deck, c.kind, c.text, c.provenance, c)
     d.word = (terms or {}).get(c.kind, KIND_WORDS.get(c.kind, c.kind.replace("_", " ")))
     if c.monster:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from munchkin.cards.schema import Condition
 from munchkin.engine.core import GameCore
+from munchkin.engine.rules import DWARF_HAND_LIMIT, HAND_LIMIT
 from munchkin.engine.state import Player
 
 SLOT_LIMITS = {"headgear": 1, "armor": 1, "footgear": 1}
@@ -282,7 +283,7 @@ class CharacterMixin(GameCore):
         return b
 
     def hand_limit(self, p: Player) -> int:
-        return 6 if self.has_ability(p, "hand_limit_6") else 5
+        return DWARF_HAND_LIMIT if self.has_ability(p, "hand_limit_6") else HAND_LIMIT
 
     def equipped_bonus(self, p: Player, only_armor: bool = False) -> int:
         """Bonuses of the equipped Items this character may use."""

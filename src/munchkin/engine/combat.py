@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from munchkin.cards.hooks import CardHook
-from munchkin.cards.loader import HOOKS
+from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.core import GameCore
@@ -13,6 +12,7 @@ from munchkin.engine.effects import EffectsMixin
 from munchkin.engine.fight import AskForHelp, CombatRounds, CombatWindow, Fight, SidekickSexCheck
 from munchkin.engine.flow import Frame
 from munchkin.engine.rewards import CollectTreasures, WinCombat
+from munchkin.engine.rules import WINNING_LEVEL
 from munchkin.engine.run_away import BadStuff, FleeFrom, RunAway, RunAwayAll, RunRoll
 from munchkin.engine.state import Combat, MonsterIn, Player
 
@@ -280,7 +280,7 @@ class CombatMixin(EffectsMixin):
     def for_the_win(self, c: Combat) -> bool:
         """Would killing these monsters give the fighter the winning level?"""
         p = self.players[c.fighter]
-        return p.level + sum(self.cdef[m.base].levels for m in c.monsters) >= 10
+        return p.level + sum(self.cdef[m.base].levels for m in c.monsters) >= WINNING_LEVEL
 
     def compels_help(self, c: Combat, helper: int) -> int:
         """The Item that compels this player's help (Kneepads of Allure, Sheriff's Badge), or -1:

@@ -9,10 +9,10 @@ from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
 from munchkin.engine.chance import Chance
 from munchkin.engine.decisions import Decision, Listing, Rolled
+from munchkin.engine.rules import STARTING_CARDS
 from munchkin.engine.state import Combat, Player
 
 if TYPE_CHECKING:
-    from munchkin.engine.flow import Frame
     from munchkin.engine.game import Options, Setup
     from munchkin.engine.run_away import RollState
 
@@ -142,8 +142,8 @@ class GameCore:
         self.hand_seen[c] = seen_by | (1 << p.seat)
 
     def _deal_new_hand(self, p: Player) -> None:
-        self.draw_to_hand(p, "door", 4)
-        self.draw_to_hand(p, "treasure", 4)
+        self.draw_to_hand(p, "door", STARTING_CARDS)
+        self.draw_to_hand(p, "treasure", STARTING_CARDS)
 
     def _name(self, seat: int) -> str:
         return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
@@ -166,8 +166,7 @@ class GameCore:
         name = self.cdef[card].hook
         if name is None:
             return False
-        from munchkin.cards.hooks import CardHook
-        from munchkin.cards.loader import HOOKS
+        from munchkin.cards.hooks import HOOKS, CardHook
 
         h = HOOKS.get(name)
         if isinstance(h, CardHook) and h.on_draw(self, p, card):
@@ -175,36 +174,14 @@ class GameCore:
             return True
         return False
 
-    # Rules defined in later layers, called from earlier ones.
-    def legal_actions(self, seat: int) -> list[Action]:
-        raise NotImplementedError
-
-    def window_actions(self, seat: int) -> list[Action]:
-        raise NotImplementedError
-
-    def rolled_actions(self, seat: int, rolled: Rolled) -> list[Action]:
-        raise NotImplementedError
-
-    def do_combat_action(self, act: Action) -> Frame:
-        raise NotImplementedError
-
-    def do_free_action(self, act: Action) -> Frame:
-        raise NotImplementedError
-
-    def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]:
-        raise NotImplementedError
-
-    def sale_actions(self, p: Player) -> list[Action]:
-        raise NotImplementedError
-
-    def die_modifier(self, p: Player) -> int:
-        raise NotImplementedError
-
-    def _resurrect(self, p: Player, deck: str, pay: int) -> int:
-        raise NotImplementedError
-
-    def text(self, action: Action) -> str:
-        raise NotImplementedError
+    if TYPE_CHECKING:
+        # Rules a later layer defines and an earlier one calls, declared for the type checker only:
+        # nothing here exists when the game runs (every game is a `Game`, which has them all), and
+        # mypy checks that the real ones, in game.py and legal.py, match these signatures.
+        def legal_actions(self, seat: int) -> list[Action]: ...  # game.py
+        def window_actions(self, seat: int) -> list[Action]: ...  # legal.py
+        def rolled_actions(self, seat: int, rolled: Rolled) -> list[Action]: ...  # legal.py
+        def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]: ...  # legal.py
 
 
 __all__ = ["GameCore", "MunchkinError"]

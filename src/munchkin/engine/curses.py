@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from munchkin.cards.hooks import CardHook
-from munchkin.cards.loader import HOOKS
+from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action

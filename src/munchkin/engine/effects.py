@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from munchkin.cards.hooks import CardHook
-from munchkin.cards.loader import HOOKS
+from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action
@@ -15,10 +14,10 @@ from munchkin.engine.curses import CurseFlow, CurseWindow
 from munchkin.engine.death import KillPlayer
 from munchkin.engine.flow import Frame
 from munchkin.engine.resolve import DieRoll, LoseGold, LoseSome, RunEffect, RunEffects, choose
+from munchkin.engine.rules import WINNING_LEVEL
 from munchkin.engine.settle import SettleBigItems, SettleTable, big_unsettled, unsettled
 from munchkin.engine.state import Player
 
-WIN = 10
 # character cards and the card that lets a player hold two of them
 ATTACHMENTS = (("races", "half_breed"), ("classes", "super_munchkin"), ("roles", "dual_role"))
 
@@ -31,14 +30,14 @@ class EffectsMixin(CharacterMixin):
         """Go up n levels; only a kill (or a card that says so) may reach Level 10."""
         if p.dead or n <= 0:
             return 0
-        cap = WIN if may_win else WIN - 1
+        cap = WINNING_LEVEL if may_win else WINNING_LEVEL - 1
         new = min(p.level + n, cap)
         if new <= p.level:
             return 0
         gained = new - p.level
         p.level = new
         self.events.append(("level", p.seat, gained, p.level, why))
-        if p.level >= WIN and not self.over:
+        if p.level >= WINNING_LEVEL and not self.over:
             self.declare_winner([p.seat])
         return gained
 

@@ -15,12 +15,12 @@ from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededC
 from munchkin.engine.decisions import Decision, Listing
 from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.legal import LegalMixin
+from munchkin.engine.rules import HAND_LIMIT as HAND_LIMIT  # importable from here, as before
+from munchkin.engine.rules import WINNING_LEVEL as WINNING_LEVEL
 from munchkin.engine.run_away import RollState
 from munchkin.engine.state import Combat, Player
+from munchkin.engine.table import arrange_table
 from munchkin.engine.turn import GameFlow
-
-WINNING_LEVEL = 10
-HAND_LIMIT = 5
 
 
 @dataclass
@@ -201,8 +201,6 @@ class Game(LegalMixin):
         for c in range(self.ncards):
             self._by_name.setdefault(self.cdef[c].name.lower(), []).append(c)
         if setup.scenario is not None:
-            from munchkin.scenario import arrange_table
-
             arrange_table(self, setup.scenario)
             self.forced_at_setup = len(self.forced_rolls)
         else:

@@ -11,6 +11,7 @@ from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action, IllegalAction
 from munchkin.engine.combat import card_hook
 from munchkin.engine.play import TURNING_TAGS, PlayMixin
+from munchkin.engine.rules import GOLD_PER_LEVEL, WINNING_LEVEL
 from munchkin.engine.state import (
     CHARITY,
     MAIN,
@@ -238,7 +239,7 @@ class LegalMixin(PlayMixin):
         if d.is_curse:
             return self.curse_targets(seat, c)
         if d.is_gual:
-            return [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead and q.level < 9]
+            return [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead and q.level < WINNING_LEVEL - 1]
         h = card_hook(self, c)
         if h is not None and (d.is_special or d.is_one_shot):
             return h.actions(self, seat, c)
@@ -276,7 +277,7 @@ class LegalMixin(PlayMixin):
 
     def sale_actions(self, p: Player) -> list[Action]:
         """Each sale where every Item counts (removing any one would cost a level)."""
-        room = 9 - p.level
+        room = WINNING_LEVEL - 1 - p.level
         if room <= 0:
             return []
         cdef = self.cdef
@@ -296,14 +297,14 @@ class LegalMixin(PlayMixin):
         cdef = self.cdef
         total = sum(gold[c] for c in items)
         best = max((gold[c] for c in items), default=0)
-        if total + (best if double else 0) < 1000:
+        if total + (best if double else 0) < GOLD_PER_LEVEL:
             return []
         items.sort(key=lambda c: (-gold[c], cdef[c].idx))
         out: list[Action] = []
         seen: set[tuple[Any, ...]] = set()
 
         def levels(t: int) -> int:
-            return min(t // 1000, room)
+            return min(t // GOLD_PER_LEVEL, room)
 
         def rec(i: int, chosen: list[int], t: int, dbl: int) -> None:
             if len(out) >= MAX_SALES:
@@ -389,7 +390,9 @@ class LegalMixin(PlayMixin):
             elif d.is_curse:  # any player, any time
                 out += self.curse_targets(seat, k)
             elif d.is_gual:  # on yourself or anyone, any time, never the winning level
-                out += [Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead and q.level < 9]
+                out += [
+                    Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead and q.level < WINNING_LEVEL - 1
+                ]
             elif d.is_sidekick:
                 if self.may_play_sidekick(p):
                     out.append(Action(A.PLAY, seat, k))
@@ -477,7 +480,7 @@ class LegalMixin(PlayMixin):
             for it in _unique(p.items, self.cdef):
                 if self.cdef[it].is_item:
                     out.append(Action(A.ASK, c.fighter, target=h, cards=(it,)))
-            if self.players[h].level < 9:
+            if self.players[h].level < WINNING_LEVEL - 1:
                 for k in _unique([k for k in p.hand if self.cdef[k].is_gual], self.cdef):
                     out.append(Action(A.ASK, c.fighter, target=h, cards=(k,)))
         return out
@@ -596,10 +599,10 @@ class LegalMixin(PlayMixin):
             if act.card >= 0 and (not self.has_ability(p, "double_sale") or p.double_sale_used):
                 raise IllegalAction("only a Halfling may sell one Item at double price, once a turn")
             total = sum(self.sale_value(p, x) * (2 if x == act.card else 1) for x in act.cards)
-            if total < 1000:
-                raise IllegalAction(f"the Items are worth {total} gold; a level costs 1,000")
-            if p.level >= 9:
-                raise IllegalAction("you may not sell Items to go to Level 10")
+            if total < GOLD_PER_LEVEL:
+                raise IllegalAction(f"the Items are worth {total} gold; a level costs {GOLD_PER_LEVEL:,}")
+            if p.level >= WINNING_LEVEL - 1:
+                raise IllegalAction(f"you may not sell Items to go to Level {WINNING_LEVEL}")
             return
         if act.kind in (A.BERSERK, A.TURNING, A.FLIGHT) and len(act.cards) > 1:
             singles = {a.cards[0] for a in legal if a.kind == act.kind}

@@ -13,6 +13,7 @@ from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.combat import CombatMixin, card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step
+from munchkin.engine.rules import GOLD_PER_LEVEL, THEFT_ROLL
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ class PlayFreeAction(Step):
             if act.card >= 0:
                 p.double_sale_used = True
             g.events.append(("sell", act.seat, act.cards, total))
-            g.gain_levels(p, total // 1000, "selling Items")
+            g.gain_levels(p, total // GOLD_PER_LEVEL, "selling Items")
         elif k == A.GIVE:
             if act.flag == "hireling":
                 carrier = act.cards[0] if act.cards else g.free_carrier(p)
@@ -278,7 +279,7 @@ class PlayFreeAction(Step):
         p = g.players[act.seat]
         q = g.players[act.target]
         roll = rolled + g.die_modifier(p)
-        if roll >= 4 and act.card in q.items:
+        if roll >= THEFT_ROLL and act.card in q.items:
             g.move_item(q, p, act.card)
             g.events.append(("steal", act.seat, act.target, act.card, True))
         else:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from munchkin.cards.loader import HOOKS
+from munchkin.cards.hooks import HOOKS
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D

@@ -12,6 +12,7 @@ from munchkin.engine import combat as rules  # card_hook (combat.py imports this
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
+from munchkin.engine.rules import ESCAPE_ROLL
 from munchkin.engine.state import Combat, MonsterIn
 
 if TYPE_CHECKING:
@@ -245,7 +246,7 @@ class RunRoll(Step):
         p = g.players[self.seat]
         roll = g.roll
         total = roll.die + g.run_away_bonus(c, p, _monster(c, self.card)) + self.flight_bonus
-        ok = total >= 5 if roll.escaped is None else roll.escaped
+        ok = total >= ESCAPE_ROLL if roll.escaped is None else roll.escaped
         rolled = D.Rolled((), p.seat, self.card, roll.die, total, ok, self.retried)
         passed = self.passed
         seats = tuple(s for s in g.seat_order() if s not in passed and g.roll_answers(s, rolled))

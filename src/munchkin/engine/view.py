@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from munchkin.engine.rules import ESCAPE_ROLL
+
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
 
@@ -250,7 +252,9 @@ def event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         if len(ev) > 5:  # a Run Away roll: ("roll", seat, die, why, ((source, modifier), ...), total)
             mods = "".join(f" {v:+d} ({src})" for src, v in ev[4])
             sum_ = f"{mods} = {ev[5]}" if mods else ""
-            verdict = "enough to escape" if ev[5] >= 5 else "not enough to escape (5 or more needed)"
+            verdict = (
+                "enough to escape" if ev[5] >= ESCAPE_ROLL else f"not enough to escape ({ESCAPE_ROLL} or more needed)"
+            )
             return f"{n(ev[1])} rolls a {ev[2]}{sum_} to {ev[3]}: {verdict}."
         return f"{n(ev[1])} rolls a {ev[2]}{' (' + ev[3] + ')' if ev[3] else ''}."
     if k == "escape":

@@ -17,6 +17,7 @@ from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
+from munchkin.engine.rules import WINNING_LEVEL
 from munchkin.engine.state import CHOOSE, MonsterIn
 
 if TYPE_CHECKING:
@@ -322,7 +323,7 @@ class DivineIntervention(CardHook):
         for q in g.players:
             if any(g.cdef[k].name == "Cleric" for k in q.classes):
                 g.gain_levels(q, 1, "Divine Intervention", may_win=True)
-                if q.level >= 10:
+                if q.level >= WINNING_LEVEL:
                     winners.append(q.seat)
         if winners:
             g.declare_winner(winners)
@@ -1228,15 +1229,15 @@ class LevelCard(CardHook):
             if q.dead:
                 continue
             if self.which == "steal":
-                if q.seat != seat and g.players[seat].level < 9:
+                if q.seat != seat and g.players[seat].level < WINNING_LEVEL - 1:
                     out.append(Action(A.PLAY, seat, card, q.seat))
             elif self.which in ("kill_hireling", "kill_sidekick"):
-                if g.players[seat].level < 9 and q.sidekicks:  # name the Sidekick when there are two
+                if g.players[seat].level < WINNING_LEVEL - 1 and q.sidekicks:  # name the Sidekick when there are two
                     many = len(q.sidekicks) > 1
                     out += [Action(A.PLAY, seat, card, q.seat, monster=k if many else -1) for k in q.sidekicks]
             elif self.which == "whine":
                 top = max(x.level for x in g.players)
-                if q.level < top and q.level < 9:
+                if q.level < top and q.level < WINNING_LEVEL - 1:
                     out.append(Action(A.PLAY, seat, card, q.seat))
         return out
 

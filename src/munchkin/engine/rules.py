@@ -1,0 +1,11 @@
+"""The numbers the rulebooks name, in one place, each with the rule it comes from.
+
+A card's own numbers (a monster's Level, an Item's bonus) are data in the set files, not here."""
+
+WINNING_LEVEL = 10  # "The first player to reach Level 10 wins ... but you must reach 10th Level by killing a monster"
+HAND_LIMIT = 5  # Charity: "If you have more than five cards in your hand ..."
+DWARF_HAND_LIMIT = 6  # Dwarf: "You can have 6 cards in your hand"
+STARTING_CARDS = 4  # "Deal four cards from each deck to each player"
+ESCAPE_ROLL = 5  # Run Away: "Roll the die. You escape on a 5 or more"
+THEFT_ROLL = 4  # Thief's Theft: "Roll the die; 4 or more succeeds. Otherwise, you get whacked and lose a Level"
+GOLD_PER_LEVEL = 1000  # "You may sell Items ... for a Level for every 1,000 Gold Pieces' worth"

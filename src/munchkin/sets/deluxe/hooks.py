@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.state import BEFORE, CHOOSE, MonsterIn, Prompt
@@ -86,7 +87,7 @@ class _Attachment(CardHook):
             p.dual_role = act.card
         else:
             p.super_munchkin = act.card
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
 
 
 hook("deluxe.half_breed")(_Attachment("race"))
@@ -122,13 +123,13 @@ class Cheat(CardHook):
             if item in p.hand:
                 p.hand.remove(item)
                 p.sidekicks.append(item)
-            g.events.append(("play", act.seat, act.card))
+            g.events.append(E.Play(act.seat, act.card))
             return
         if item in p.hand:
             p.hand.remove(item)
             p.items.append(item)
         p.equipped.add(item)
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
 
 
 hook("deluxe.cheat")(Cheat())
@@ -159,7 +160,7 @@ class WanderingMonster(_CombatCard):
         p.hand.remove(mon)
         c.played += [act.card, mon]
         c.monsters.append(MonsterIn(mon))
-        g.events.append(("join", act.seat, mon, "Wandering Monster"))
+        g.events.append(E.Join(act.seat, mon, "Wandering Monster"))
 
 
 hook("deluxe.wandering_monster")(WanderingMonster())
@@ -199,7 +200,7 @@ class Mate(_CombatCard):
         orig = next(m for m in c.monsters if m.card == act.monster)
         c.monsters.append(MonsterIn(act.card, mate_of=orig))
         c.played.append(act.card)
-        g.events.append(("mate", act.seat, act.monster, self.word))
+        g.events.append(E.Mate(act.seat, act.monster, self.word))
 
 
 hook("deluxe.mate")(Mate())
@@ -233,7 +234,7 @@ class Illusion(_CombatCard):
                 c.monsters.remove(m)
         c.monsters.append(MonsterIn(new))
         c.played += [act.card, new]
-        g.events.append(("illusion", act.seat, act.monster, new, act.card))
+        g.events.append(E.Illusion(act.seat, act.monster, new, act.card))
 
 
 hook("deluxe.illusion")(Illusion())
@@ -250,7 +251,7 @@ class OutToLunch(_CombatCard):
         c.played.append(act.card)
         c.monsters.clear()
         c.ended = True
-        g.events.append(("out_to_lunch", act.seat, c.fighter, act.card))
+        g.events.append(E.OutToLunch(act.seat, c.fighter, act.card))
         g.draw_to_hand(g.players[c.fighter], "treasure", 2)
 
 
@@ -293,7 +294,7 @@ class HelpMeOutHere(_CombatCard):
         it = act.cards[0]
         g.move_item(q, p, it)
         p.equipped.add(it)
-        g.events.append(("take_item", act.seat, act.target, it))
+        g.events.append(E.TakeItem(act.seat, act.target, it))
 
 
 hook("deluxe.help_me_out_here")(HelpMeOutHere())
@@ -303,7 +304,7 @@ class DivineIntervention(CardHook):
     """Acts the moment anyone draws it, however: every Cleric goes up a level, even to win."""
 
     def on_draw(self, g: Any, p: Player, card: int) -> bool:
-        g.events.append(("divine", p.seat, card))
+        g.events.append(E.Divine(p.seat, card))
         self._raise_clerics(g)
         return True
 
@@ -313,7 +314,7 @@ class DivineIntervention(CardHook):
     def apply(self, g: Game, act: Action) -> None:
         g.players[act.seat].hand.remove(act.card)
         g.discard(act.card)
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
         self._raise_clerics(g)
 
     def _raise_clerics(self, g: Game) -> None:
@@ -355,7 +356,7 @@ def _change_kind(g: Game, p: Player, card: int, kind: str) -> bool:
     if found >= 0:
         g.door_discard.remove(found)
         zone.append(found)
-        g.events.append(("play", p.seat, found))
+        g.events.append(E.Play(p.seat, found))
     return True
 
 
@@ -464,7 +465,7 @@ def lose_two_cards(g: Game, p: Player, card: int) -> bool:
         k = g.pick_card(s, p.hand)
         p.hand.remove(k)
         g.give_card(g.players[s], k)
-        g.events.append(("takes_from_hand", s, p.seat))
+        g.events.append(E.TakesFromHand(s, p.seat))
     return True
 
 
@@ -482,7 +483,7 @@ class PitBull(CardHook):
         assert c is not None
         p = g.players[act.seat]
         g.lose_card(p, act.card, "distracting the Pit Bull")
-        g.events.append(("escape", act.seat, act.monster, "distracted it"))
+        g.events.append(E.Escape(act.seat, act.monster, "distracted it"))
         for m in list(c.monsters):
             if m.card == act.monster:
                 c.monsters.remove(m)
@@ -593,7 +594,7 @@ class NoseBribe(Step):
             g.lose_card(g.players[self.seat], act.card, "bribing the Floating Nose")
             c.monsters.clear()
             c.ended = True
-            g.events.append(("bribe", self.seat, self.monster))
+            g.events.append(E.Bribe(self.seat, self.monster))
         return Done()
 
 
@@ -611,7 +612,7 @@ class WannabeVampire(CardHook):
         c = g.combat
         assert c is not None
         m = next(x for x in c.monsters if x.card == act.monster)
-        g.events.append(("chase", act.seat, act.monster))
+        g.events.append(E.Chase(act.seat, act.monster))
         g.remove_monster(c, m, keep_treasure=True)
 
 
@@ -671,7 +672,7 @@ class GolemWalkPast(Step):
             assert c is not None
             c.monsters.clear()
             c.ended = True
-            g.events.append(("walk_past", self.seat, self.monster))
+            g.events.append(E.WalkPast(self.seat, self.monster))
         return Done()
 
 
@@ -782,7 +783,7 @@ def lawyers_bad(g: Game, p: Player, card: int) -> bool:
         k = g.pick_card(q.seat, p.hand)
         p.hand.remove(k)
         g.give_card(q, k)
-        g.events.append(("takes_from_hand", q.seat, p.seat))
+        g.events.append(E.TakesFromHand(q.seat, p.seat))
     for k in list(p.hand):
         g.lose_card(p, k, "Lawyers")
     return True
@@ -845,7 +846,7 @@ class NetTroll(Step):
 
     def taken(self, g: Game, k: int) -> Out:
         g.move_item(g.players[self.seat], g.players[self.taker], k)
-        g.events.append(("take_item", self.taker, self.seat, k))
+        g.events.append(E.TakeItem(self.taker, self.seat, k))
         self.did = True
         return self.start(g, None)
 
@@ -900,7 +901,7 @@ class Hippogriff(Step):
 
     def give(self, g: Game, k: int) -> None:
         g.give_card(g.players[self.taker], k)
-        g.events.append(("take_item", self.taker, self.seat, k))
+        g.events.append(E.TakeItem(self.taker, self.seat, k))
         self.did = True
 
 
@@ -937,7 +938,7 @@ class RatOnAStick(CardHook):
         assert c is not None
         p = g.players[act.seat]
         g.lose_card(p, act.card, "escaping")
-        g.events.append(("escape", act.seat, act.monster, "Rat on a Stick"))
+        g.events.append(E.Escape(act.seat, act.monster, "Rat on a Stick"))
         for m in list(c.monsters):
             if m.card == act.monster:
                 c.monsters.remove(m)
@@ -966,7 +967,7 @@ class Bonus(CardHook):
             g.spend(g.players[act.seat], act.card)
             m = next(x for x in c.monsters if x.card == act.monster)
             c.extra_levels += g.cdef[m.base].levels
-            g.events.append(("slay", act.seat, act.monster, act.card))
+            g.events.append(E.Slay(act.seat, act.monster, act.card))
             g.remove_monster(c, m, keep_treasure=True)
             return None
         _ = d
@@ -992,7 +993,7 @@ class YuppieWater(CardHook):
         c.played.append(act.card)
         elves = sum(1 for f in c.fighters() if "elf" in g.race_names(g.players[f]))
         c.side.append((act.card, act.seat, 2 * elves))
-        g.events.append(("oneshot", act.seat, act.card, act.target, -1))
+        g.events.append(E.OneShot(act.seat, act.card, act.target, -1))
 
 
 hook("deluxe.yuppie_water")(YuppieWater())
@@ -1012,7 +1013,7 @@ class Doppleganger(CardHook):
         c.played.append(act.card)
         c.doppleganger = act.seat
         c.bonus_used = True
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
 
 
 hook("deluxe.doppleganger")(Doppleganger())
@@ -1029,7 +1030,7 @@ class FriendshipPotion(CardHook):
         c.played.append(act.card)
         c.monsters.clear()
         c.ended = True
-        g.events.append(("friendship", act.seat, act.card))
+        g.events.append(E.Friendship(act.seat, act.card))
 
 
 hook("deluxe.friendship_potion")(FriendshipPotion())
@@ -1055,7 +1056,7 @@ class RemoveOne(CardHook):
         c.played.append(act.card)
         m = next(x for x in c.monsters if x.card == act.monster)
         keep = self.always or len([x for x in c.monsters if x is not m and x.mate_of is not m]) == 0
-        g.events.append(("remove", act.seat, act.monster, act.card))
+        g.events.append(E.Remove(act.seat, act.monster, act.card))
         g.remove_monster(c, m, keep_treasure=keep)
 
 
@@ -1075,7 +1076,7 @@ class TransferralPotion(CardHook):
         assert c is not None
         g.remove_from_play(g.players[act.seat], act.card)
         c.played.append(act.card)
-        g.events.append(("transfer", act.seat, c.fighter, act.target))
+        g.events.append(E.Transfer(act.seat, c.fighter, act.target))
         c.fighter = act.target
         c.helper = -1
         c.asked = set()
@@ -1108,7 +1109,7 @@ class InstantWall(CardHook):
         for f in c.fighters():
             if act.flag != "only" or f == act.target:
                 c.escapes.add(f)
-        g.events.append(("wall", act.seat, act.card, act.target if act.flag == "only" else -1))
+        g.events.append(E.Wall(act.seat, act.card, act.target if act.flag == "only" else -1))
 
 
 hook("deluxe.instant_wall")(InstantWall())
@@ -1145,7 +1146,7 @@ class RollCard(CardHook):
             st["reroll"] = True
         else:
             st["die"] = act.n
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
 
 
 hook("deluxe.invisibility_potion")(RollCard("invisibility"))
@@ -1185,7 +1186,7 @@ class Dowse(Step):
         g.limbo.remove(self.card)
         g.discard(self.card)
         g.give_card(g.players[self.seat], k)
-        g.events.append(("dowse", self.seat, k, self.card))
+        g.events.append(E.Dowse(self.seat, k, self.card))
         return Done()
 
 
@@ -1242,7 +1243,7 @@ class LevelCard(CardHook):
         q = g.players[act.target]
         p.hand.remove(act.card)
         g.discard(act.card)
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
         if self.which == "steal":
             if g.lose_levels(q, 1, g.cdef[act.card].name):
                 g.gain_levels(p, 1, g.cdef[act.card].name)
@@ -1273,7 +1274,7 @@ class Hoard(CardHook):
         p = g.players[act.seat]
         p.hand.remove(act.card)
         g.discard(act.card)
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
         g.draw_to_hand(p, "treasure", 3)
 
 

@@ -88,7 +88,7 @@ class Event(tuple[Any, ...], metaclass=_EventType):
             raise TypeError(f"{cls.__name__}: an optional field is absent before one that is present")
         return tuple(values)
 
-    def __getnewargs__(self) -> tuple[Any, ...]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[Any, ...]:
         """Pickling and copying rebuild the record from its fields (the kind comes with the type)."""
         return tuple(self[1:])
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import GameCore
 from munchkin.engine.effects import EffectsMixin
@@ -319,7 +320,7 @@ class CombatMixin(EffectsMixin):
         drawn.remove(k)
         self.limbo.remove(k)
         self.give_card(self.players[seat], k)
-        self.events.append(("take", seat, k))
+        self.events.append(E.Take(seat, k))
 
     # -------------------------------------------------------------- running away
     def run_away_all(self, c: Combat) -> Frame:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
 from munchkin.engine.chance import Chance
@@ -91,7 +92,7 @@ class GameCore:
         """Roll the six-sided die: a forced roll from a scenario first, else the game's chance."""
         value = self.forced_rolls.pop(0) if self.forced_rolls else self.chance.roll()
         self.log.append(("roll", seat, value))
-        self.events.append(("roll", seat, value, why))
+        self.events.append(E.Roll(seat, value, why))
         return value
 
     def pick_card(self, seat: int, cards: Sequence[int]) -> int:
@@ -110,7 +111,7 @@ class GameCore:
             cards.extend(discard)
             discard.clear()
             self._shuffle_deck(deck)
-            self.events.append(("reshuffle", deck))
+            self.events.append(E.Reshuffle(deck))
         return cards.pop()
 
     def discard(self, card: int) -> None:
@@ -128,7 +129,7 @@ class GameCore:
                 got.append(c)
                 self.give_card(p, c, EVERYONE if face_up else 0)
         if got:
-            self.events.append(("draw", p.seat, deck, tuple(got), face_up))
+            self.events.append(E.Draw(p.seat, deck, tuple(got), face_up))
         return got
 
     def give_card(self, p: Player, c: int, seen_by: int = 0) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step, is_frame
 
@@ -29,10 +30,10 @@ class CurseFlow(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.victim]
-        g.events.append(("curse", self.by, self.victim, self.card, self.face_up_draw))
+        g.events.append(E.Curse(self.by, self.victim, self.card, self.face_up_draw))
         g.limbo.append(self.card)
         if self.face_up_draw and (guard := g.curse_guard(p)) >= 0:
-            g.events.append(("cancel", self.victim, self.card, g.cdef[guard].name))
+            g.events.append(E.Cancel(self.victim, self.card, g.cdef[guard].name))
             return self.answered(g, True)
         return self.then("answered", g.curse_window(self.card, self.victim))
 
@@ -98,5 +99,5 @@ class CurseWindow(Step):
         q = g.players[act.seat]
         g.remove_from_play(q, act.card)
         g.discard(act.card)
-        g.events.append(("cancel", act.seat, self.card, g.cdef[act.card].name))
+        g.events.append(E.Cancel(act.seat, self.card, g.cdef[act.card].name))
         return Done(True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.resolve import DieRoll
@@ -40,7 +41,7 @@ class KillPlayer(Step):
         p = g.players[self.seat]
         if p.dead:
             return Done()
-        g.events.append(("death", p.seat, self.why))
+        g.events.append(E.Death(p.seat, self.why))
         # each Item apart from its Item Enhancers and Cheat!: separate picks
         corpse = self.corpse = list(p.hand) + list(p.items) + list(p.enhancers) + list(p.sidekicks)
         if p.cheat >= 0:
@@ -107,5 +108,5 @@ class KillPlayer(Step):
         g.limbo.remove(c)
         q.hand.append(c)
         q.received.add(c)
-        g.events.append(("looted", q.seat, self.seat, c))
+        g.events.append(E.Looted(q.seat, self.seat, c))
         return self.loot(g, None)

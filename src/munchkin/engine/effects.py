@@ -8,6 +8,7 @@ from typing import Any
 from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.characters import CharacterMixin
 from munchkin.engine.curses import CurseFlow, CurseWindow
@@ -36,7 +37,7 @@ class EffectsMixin(CharacterMixin):
             return 0
         gained = new - p.level
         p.level = new
-        self.events.append(("level", p.seat, gained, p.level, why))
+        self.events.append(E.Level(p.seat, gained, p.level, why))
         if p.level >= WINNING_LEVEL and not self.over:
             self.declare_winner([p.seat])
         return gained
@@ -46,13 +47,13 @@ class EffectsMixin(CharacterMixin):
         lost = p.level - new
         if lost:
             p.level = new
-            self.events.append(("level", p.seat, -lost, p.level, why))
+            self.events.append(E.Level(p.seat, -lost, p.level, why))
         return lost
 
     def declare_winner(self, seats: list[int]) -> None:
         self.over = True
         self.winners = sorted(set(seats))
-        self.events.append(("win", tuple(self.winners)))
+        self.events.append(E.Win(tuple(self.winners)))
 
     # -------------------------------------------------------------- losing cards
     def remove_from_play(self, p: Player, c: int) -> None:
@@ -131,13 +132,13 @@ class EffectsMixin(CharacterMixin):
         """A card in play or in hand goes to its discard pile (with any kept Curse tied to it)."""
         self.remove_from_play(p, c)
         self.discard(c)
-        self.events.append(("lose", p.seat, c, why))
+        self.events.append(E.Lose(p.seat, c, why))
         for k in list(p.curses):
             h = self._hook(k)
             if h is not None and h.leaves_with(self, p, c):
                 self.remove_from_play(p, k)
                 self.discard(k)
-                self.events.append(("lose", p.seat, k, f"with {self.cdef[c].name}"))
+                self.events.append(E.Lose(p.seat, k, f"with {self.cdef[c].name}"))
 
     def _hook(self, card: int) -> CardHook | None:
         name = self.cdef[card].hook

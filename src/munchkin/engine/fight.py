@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.rewards import WinCombat
@@ -45,9 +46,9 @@ class Fight(Step):
         m = MonsterIn(self.card)
         c.monsters.append(m)
         c.played.append(self.card)
-        g.events.append(("combat", self.seat, self.card))
+        g.events.append(E.Combat(self.seat, self.card))
         if d.wna_if is not None and g.matches(p, d.wna_if):
-            g.events.append(("no_attack", self.seat, self.card))
+            g.events.append(E.NoAttack(self.seat, self.card))
             h = rules.card_hook(g, self.card)
             if h is not None:
                 return self.then("will_not_attack", h.before_combat(g, c, m))
@@ -155,7 +156,7 @@ class CombatWindow(Step):
         self.passed = set()
         if g.players[c.fighter].dead:  # killed mid-fight (a deadly Curse): the fight is over
             c.ended = True
-            g.events.append(("combat_over", c.fighter))
+            g.events.append(E.CombatOver(c.fighter))
         elif c.helper >= 0 and g.players[c.helper].dead:
             c.helper, c.forced_help = -1, False
         return self.look(g, None)
@@ -239,7 +240,7 @@ class SidekickSexCheck(Step):
             sex = mod.if_.sex
             assert sex is not None  # only a bonus against a sex asks
             fight_in(g).sex_bonus.add((card, sex))
-            g.events.append(("sex_bonus", f, k, card, mod.value))
+            g.events.append(E.SexBonus(f, k, card, mod.value))
             self.kept = None  # this fighter's bonus counts: on to the next fighter
             self.fi += 1
         return self.look(g, None)
@@ -259,10 +260,10 @@ class AskForHelp(Step):
         act = self.act
         helper = act.target
         c.asked.add(helper)
-        g.events.append(("ask", c.fighter, helper, act.cards, act.n, act.flag))
+        g.events.append(E.Ask(c.fighter, helper, act.cards, act.n, act.flag))
         if (by := g.compels_help(c, helper)) >= 0:
             c.helper, c.forced_help = helper, True
-            g.events.append(("compelled", helper, c.fighter, by))
+            g.events.append(E.Compelled(helper, c.fighter, by))
             return Done(True)  # no reward may be demanded
         return self.then("answer", D.Help((helper,), act))
 
@@ -277,12 +278,12 @@ class AskForHelp(Step):
             c.deal_treasures = act.n
             c.rewarded = bool(act.n or act.cards)
             c.helper_first = act.flag == "you"
-            g.events.append(("help", helper, c.fighter))
+            g.events.append(E.Help(helper, c.fighter))
             for k in act.cards:  # cards from the hand promised to the helper are played on them now
                 if k in p.hand and g.cdef[k].is_gual:
                     p.hand.remove(k)
                     g.discard(k)
                     g.gain_levels(g.players[helper], 1, g.cdef[k].name)
             return Done(True)
-        g.events.append(("refuse", helper, c.fighter))
+        g.events.append(E.Refuse(helper, c.fighter))
         return Done(False)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.combat import CombatMixin, card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step
@@ -51,22 +52,22 @@ class PlayCombatAction(Step):
                 c.played.append(act.card)
                 if act.monster >= 0:
                     m.oneshots.append((act.card, d.bonus))
-                    g.events.append(("oneshot", act.seat, act.card, -1, act.monster))
+                    g.events.append(E.OneShot(act.seat, act.card, -1, act.monster))
                 else:
                     c.side.append((act.card, act.seat, d.bonus))
                     c.bonus_used = True
-                    g.events.append(("oneshot", act.seat, act.card, act.target, -1))
+                    g.events.append(E.OneShot(act.seat, act.card, act.target, -1))
             elif d.is_enhancer:
                 p.hand.remove(act.card)
                 c.played.append(act.card)
                 m.enhancers.append(act.card)
-                g.events.append(("enhance", act.seat, act.card, act.monster))
+                g.events.append(E.Enhance(act.seat, act.card, act.monster))
             elif d.is_monster:
                 p.hand.remove(act.card)
                 c.played.append(act.card)
                 kin = next(t for t in sorted(d.kin) if any(t in cdef[m.base].kin for m in c.monsters))
                 c.monsters.append(MonsterIn(act.card))
-                g.events.append(("join", act.seat, act.card, KIN_WORDS[kin]))
+                g.events.append(E.Join(act.seat, act.card, KIN_WORDS[kin]))
             else:
                 return self.then("settle", PlayFreeAction(act))
             return self.settle(g, None)
@@ -87,20 +88,20 @@ class PlayCombatAction(Step):
                     ),
                     "undead",
                 )
-                g.events.append((k, act.seat, act.cards, tag))
+                g.events.append(E.Turning(act.seat, act.cards, tag))
             else:
-                g.events.append((k, act.seat, act.cards))
+                g.events.append(E.Berserk(act.seat, act.cards))
         elif k == A.HOUSE:  # Slytherin: a monster from the hand for +2 to your own strength
             g.spend(p, act.card)
             c.house_bonus[act.seat] = c.house_bonus.get(act.seat, 0) + 2
             c.bonus_used = True
-            g.events.append(("house_power", act.seat, p.house, act.card, 2))
+            g.events.append(E.HousePower(act.seat, p.house, act.card, 2))
         elif k == A.BACKSTAB:
             g.spend(p, act.card)
             c.backstabs.add((act.seat, act.target))
-            g.events.append(("backstab", act.seat, act.target, act.card))
+            g.events.append(E.Backstab(act.seat, act.target, act.card))
         elif k == A.CHARM:
-            g.events.append(("charm", act.seat, act.monster, len(p.hand)))
+            g.events.append(E.Charm(act.seat, act.monster, len(p.hand)))
             for x in list(p.hand):
                 g.spend(p, x)
             m = next(m for m in c.monsters if m.card == act.monster)
@@ -109,10 +110,10 @@ class PlayCombatAction(Step):
             return self.then("settle", g.ask_for_help(c, act))
         elif k == A.BACK_OUT:
             c.helper, c.forced_help = -1, False
-            g.events.append(("back_out", act.seat, c.fighter))
+            g.events.append(E.BackOut(act.seat, c.fighter))
         elif k == A.VOLUNTEER:
             c.asked.add(act.seat)
-            g.events.append(("volunteer", act.seat, c.fighter))
+            g.events.append(E.Volunteer(act.seat, c.fighter))
             return self.then("fighter_answers", D.Help((c.fighter,), act))
         elif k == A.DISCARD:
             g.lose_card(p, act.card, "discarded")
@@ -131,9 +132,9 @@ class PlayCombatAction(Step):
         act = self.act
         if answer.kind == A.ACCEPT:
             c.helper = act.seat
-            g.events.append(("help", act.seat, c.fighter))
+            g.events.append(E.Help(act.seat, c.fighter))
         else:
-            g.events.append(("refuse_offer", c.fighter, act.seat))
+            g.events.append(E.RefuseOffer(c.fighter, act.seat))
         return self.settle(g, None)
 
     def settle(self, g: Game, _: Any) -> Out:
@@ -181,21 +182,21 @@ class PlayFreeAction(Step):
             elif d.is_proficiency:
                 p.hand.remove(act.card)
                 p.proficiencies.append(act.card)
-                g.events.append(("play", act.seat, act.card))
+                g.events.append(E.Play(act.seat, act.card))
             elif d.is_item:
                 p.hand.remove(act.card)
                 p.items.append(act.card)
                 if g.equip_problem(p, act.card) is None:
                     p.equipped.add(act.card)
-                g.events.append(("play", act.seat, act.card))
+                g.events.append(E.Play(act.seat, act.card))
             elif d.is_sidekick:
                 p.hand.remove(act.card)
                 p.sidekicks.append(act.card)
-                g.events.append(("play", act.seat, act.card))
+                g.events.append(E.Play(act.seat, act.card))
             elif d.is_item_enhancer:
                 p.hand.remove(act.card)
                 p.enhancers[act.card] = act.cards[0]
-                g.events.append(("enhance_item", act.seat, act.card, act.cards[0]))
+                g.events.append(E.EnhanceItem(act.seat, act.card, act.cards[0]))
             else:
                 h = card_hook(g, act.card)
                 if h is not None:
@@ -214,7 +215,7 @@ class PlayFreeAction(Step):
                 g.discard(c)
             if act.card >= 0:
                 p.double_sale_used = True
-            g.events.append(("sell", act.seat, act.cards, total))
+            g.events.append(E.Sell(act.seat, act.cards, total))
             g.gain_levels(p, total // GOLD_PER_LEVEL, "selling Items")
         elif k == A.GIVE:
             if act.flag == "hireling":
@@ -222,10 +223,10 @@ class PlayFreeAction(Step):
                 p.carried[carrier] = act.card
                 p.equipped.add(act.card)
             else:
-                g.events.append(("offer", act.seat, act.target, act.card, -1))
+                g.events.append(E.Offer(act.seat, act.target, act.card, -1))
                 return self.then("gift_answered", D.Offer((act.target,), act))
         elif k == A.TRADE:
-            g.events.append(("offer", act.seat, act.target, act.card, act.cards[0]))
+            g.events.append(E.Offer(act.seat, act.target, act.card, act.cards[0]))
             return self.then("trade_answered", D.Offer((act.target,), act))
         elif k == A.STEAL:
             g.spend(p, act.cards[0])
@@ -245,7 +246,7 @@ class PlayFreeAction(Step):
         g.discard(act.card)
         if kick in q.sidekicks and not cancelled:
             q.swapped ^= {kick}
-            g.events.append(("sidekick_sex", act.seat, act.target, kick, g.sidekick_sex(q, kick)))
+            g.events.append(E.SidekickSex(act.seat, act.target, kick, g.sidekick_sex(q, kick)))
         return self.settle(g, None)
 
     def gift_answered(self, g: Game, answer: Action) -> Out:
@@ -254,9 +255,9 @@ class PlayFreeAction(Step):
         p = g.players[act.seat]
         if answer.kind == A.ACCEPT and act.card in p.items:
             g.move_item(p, g.players[act.target], act.card)
-            g.events.append(("gift", act.seat, act.target, act.card))
+            g.events.append(E.Gift(act.seat, act.target, act.card))
         else:
-            g.events.append(("refuse_trade", act.target, act.seat))
+            g.events.append(E.RefuseTrade(act.target, act.seat))
         return self.settle(g, None)
 
     def trade_answered(self, g: Game, answer: Action) -> Out:
@@ -268,9 +269,9 @@ class PlayFreeAction(Step):
         if answer.kind == A.ACCEPT and act.card in p.items and theirs in q.items:
             g.move_item(p, q, act.card)
             g.move_item(q, p, theirs)
-            g.events.append(("trade", act.seat, act.target, act.card, theirs))
+            g.events.append(E.Trade(act.seat, act.target, act.card, theirs))
         else:
-            g.events.append(("refuse_trade", act.target, act.seat))
+            g.events.append(E.RefuseTrade(act.target, act.seat))
         return self.settle(g, None)
 
     def theft_rolled(self, g: Game, rolled: int) -> Out:
@@ -281,9 +282,9 @@ class PlayFreeAction(Step):
         roll = rolled + g.die_modifier(p)
         if roll >= THEFT_ROLL and act.card in q.items:
             g.move_item(q, p, act.card)
-            g.events.append(("steal", act.seat, act.target, act.card, True))
+            g.events.append(E.Steal(act.seat, act.target, act.card, True))
         else:
-            g.events.append(("steal", act.seat, act.target, act.card, False))
+            g.events.append(E.Steal(act.seat, act.target, act.card, False))
             g.lose_levels(p, 1, "caught stealing")
         return self.settle(g, None)
 
@@ -313,7 +314,7 @@ class PlayMixin(CombatMixin):
                 c.removed.append((x.card, keep_treasure))
         if not c.monsters:
             c.ended = True
-            self.events.append(("combat_over", c.fighter))
+            self.events.append(E.CombatOver(c.fighter))
             p = self.players[c.fighter]
             if c.extra_levels:
                 self.gain_levels(p, c.extra_levels, "killing a monster", may_win=True)
@@ -331,7 +332,7 @@ class PlayMixin(CombatMixin):
         elif len(zone) >= 2:
             self.lose_card(p, zone[0], "replaced")
         zone.append(card)
-        self.events.append(("play", p.seat, card))
+        self.events.append(E.Play(p.seat, card))
 
     def die_modifier(self, p: Player) -> int:
         total = 0
@@ -346,7 +347,7 @@ class PlayMixin(CombatMixin):
         pile = self.door_discard if deck == "door" else self.treasure_discard
         card = pile.pop() if pile else self.draw(deck)
         self.spend(p, pay)
-        self.events.append(("resurrect", p.seat, card))
+        self.events.append(E.Resurrect(p.seat, card))
         return card
 
 

@@ -15,6 +15,7 @@ from munchkin.cards.hooks import HOOKS
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step, is_frame
 
@@ -144,7 +145,7 @@ class RunEffect(Step):
             return self.then("acted", g.lose_gold(p, e.lose_gold, why))
         if e.change_sex:
             p.sex = "female" if p.sex == "male" else "male"
-            g.events.append(("sex", p.seat, p.sex))
+            g.events.append(E.Sex(p.seat, p.sex))
             return Done(True)
         if e.next_combat_bonus is not None:
             return Done(True)  # counted while the Curse is kept (see curse_bonus)
@@ -217,7 +218,7 @@ class DieRoll(Step):
             g.remove_from_play(p, act.card)
             g.discard(act.card)
             self.value = act.n
-            g.events.append(("face", p.seat, act.card, self.value))
+            g.events.append(E.Face(p.seat, act.card, self.value))
         return Done(self.value)
 
 

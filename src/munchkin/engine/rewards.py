@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.state import Combat
@@ -52,7 +53,7 @@ class WinCombat(Step):
         killed = len(c.monsters)
         names = tuple(m.card for m in c.monsters)
         self.bases = tuple(m.base for m in c.monsters)
-        g.events.append(("kill", c.fighter, c.helper, names))
+        g.events.append(E.Kill(c.fighter, c.helper, names))
         for k in c.played:
             g.discard(k)
         c.played.clear()
@@ -132,7 +133,7 @@ class CollectTreasures(Step):
 
     def reveal(self, g: Game, _: Any) -> Out:
         c = _fight(g)
-        g.events.append(("reveal", c.fighter, tuple(self.drawn)))
+        g.events.append(E.Reveal(c.fighter, tuple(self.drawn)))
         self.share = min(c.deal_treasures, len(self.drawn))  # the helper's Treasures under the deal
         self.mine = len(self.drawn) - self.share
         self.turn = c.helper if c.helper_first else c.fighter
@@ -167,5 +168,5 @@ class CollectTreasures(Step):
         for it in c.deal_items:
             if it in p.items and not hp.dead:
                 g.move_item(p, hp, it)
-                g.events.append(("gift", p.seat, hp.seat, it))
+                g.events.append(E.Gift(p.seat, hp.seat, it))
         return Done()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import actions as A
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.rules import ESCAPE_ROLL
@@ -40,7 +41,7 @@ class RunAwayAll(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         c = _fight(g)
-        g.events.append(("lost", c.fighter, c.helper))
+        g.events.append(E.Lost(c.fighter, c.helper))
         self.fighters = c.fighters()
         return self.next_runner(g, None)
 
@@ -50,14 +51,14 @@ class RunAwayAll(Step):
             seat = self.fighters[self.i]
             self.i += 1
             if seat in c.escapes:
-                g.events.append(("escape", seat, -1, "automatically"))
+                g.events.append(E.Escape(seat, -1, "automatically"))
                 continue
             return self.then("after_run", RunAway(seat))
         for it in c.deal_items:  # the helper was promised these for helping
             p, hp = g.players[c.fighter], g.players[c.helper]
             if it in p.items and not hp.dead and not p.dead:
                 g.move_item(p, hp, it)
-                g.events.append(("gift", p.seat, hp.seat, it))
+                g.events.append(E.Gift(p.seat, hp.seat, it))
         return Done()
 
     def after_run(self, g: Game, _: Any) -> Out:
@@ -97,7 +98,7 @@ class RunAway(Step):
         p = g.players[self.seat]
         if act.kind == A.SACRIFICE:
             g.lose_card(p, act.card, "sacrificed to escape")
-            g.events.append(("escape", p.seat, -1, f"sacrificed {g.cdef[act.card].name}"))
+            g.events.append(E.Escape(p.seat, -1, f"sacrificed {g.cdef[act.card].name}"))
             if act.flag == "both" and c.helper >= 0:
                 c.escapes.add(c.helper)
             return self.then("finish", g.settle_table())  # a Whiz Kid sacrificed takes its exception along
@@ -148,7 +149,7 @@ class FleeFrom(Step):
         self.base = m.base
         d = g.cdef[m.base]
         if not g.pursued(g.players[self.seat], m):
-            g.events.append(("escape", self.seat, m.card, "not pursued"))
+            g.events.append(E.Escape(self.seat, m.card, "not pursued"))
             return Done()
         if d.escape == "automatic":
             return self.rolled(g, True)
@@ -159,12 +160,12 @@ class FleeFrom(Step):
     def rolled(self, g: Game, escaped: Any) -> Out:
         p = g.players[self.seat]
         if escaped:
-            g.events.append(("escape", p.seat, self.card, ""))
+            g.events.append(E.Escape(p.seat, self.card, ""))
             d = g.cdef[self.base]
             if d.even_if_escaped:
                 return self.then("settle", g.run_effects(d.even_if_escaped, p, self.card))
             return self.escaped(g, None)
-        g.events.append(("caught", p.seat, self.card))
+        g.events.append(E.Caught(p.seat, self.card))
         return self.then("finish", BadStuff(self.seat, self.card, self.base))
 
     def settle(self, g: Game, _: Any) -> Out:
@@ -192,7 +193,7 @@ class BadStuff(Step):
     base: int  # the card whose Bad Stuff it has
 
     def start(self, g: Game, _: Any) -> Out:
-        g.events.append(("bad_stuff", self.seat, self.card))
+        g.events.append(E.BadStuff(self.seat, self.card))
         return self.then("settle", g.run_effects(g.cdef[self.base].bad_stuff, g.players[self.seat], self.base))
 
     def settle(self, g: Game, _: Any) -> Out:
@@ -236,7 +237,7 @@ class RunRoll(Step):
         # the roll's event also carries each modifier with its source and the total, for the log
         fb = self.flight_bonus
         mods = ([("Flight spell", fb)] if fb else []) + g.run_away_parts(_fight(g), g.players[self.seat], m)
-        g.events[-1] = ("roll", self.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
+        g.events[-1] = E.RunAwayRoll(self.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
         g.roll = RollState(die)
         self.passed = set()
         return self.look(g, None)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.state import Player
@@ -126,7 +127,7 @@ class SettleTable(Step):
         if act.kind == A.UNEQUIP:
             p = g.players[self.i]
             p.equipped.discard(act.card)
-            g.events.append(("unequip", p.seat, act.card))
+            g.events.append(E.Unequip(p.seat, act.card))
             return self.equipment(g, None)
         return self.then("equipment", g.do_free_action(act))
 
@@ -169,7 +170,7 @@ class SettleBigItems(Step):
         p = g.players[self.i]
         if act.kind == A.GIVE:
             g.move_item(p, g.players[act.target], act.card)
-            g.events.append(("gift", p.seat, act.target, act.card))
+            g.events.append(E.Gift(p.seat, act.target, act.card))
         elif act.kind == A.DISCARD:
             g.lose_card(p, act.card, "one Big item only")
         else:

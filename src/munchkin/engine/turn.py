@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import EVERYONE
 from munchkin.engine.flow import Done, Out, Step
@@ -35,7 +36,7 @@ class GameFlow(Step):
         g.turn += 1
         if g.turn >= g.options.turn_cap:
             g.over, g.capped = True, True
-            g.events.append(("capped", g.turn))
+            g.events.append(E.Capped(g.turn))
             return self.game_over(g, None)
         g.active = (g.active + 1) % len(g.players)
         return self.next_turn(g, None)
@@ -80,12 +81,12 @@ class TakeTurn(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
-        g.events.append(("turn", p.seat, g.turn))
+        g.events.append(E.Turn(p.seat, g.turn))
         for q in g.players:
             q.received.clear()
             if q.dead:  # the new character appears when the next player begins a turn
                 q.dead = False
-                g.events.append(("new_character", q.seat))
+                g.events.append(E.NewCharacter(q.seat))
         p.double_sale_used = False
         if p.reborn:
             p.reborn = False
@@ -106,7 +107,7 @@ class TakeTurn(Step):
         card = g._resurrect(p, "door", act.card) if act.kind == A.RESURRECT else g.draw("door")
         g.phase = "kick"
         if card >= 0:
-            g.events.append(("kick", p.seat, card))
+            g.events.append(E.Kick(p.seat, card))
             d = g.cdef[card]
             if g.drawn_effect(p, card):
                 pass
@@ -144,14 +145,14 @@ class TakeTurn(Step):
             return Done()
         if act.kind == A.TROUBLE:
             p.hand.remove(act.card)
-            g.events.append(("trouble", p.seat, act.card))
+            g.events.append(E.Trouble(p.seat, act.card))
             if g.options.listen_at_the_door and g.listen_variant == "no_good":
                 g.draw_to_hand(p, "treasure", 1)  # as this book words it: Up to No Good draws a Treasure
             return self.then("after_door", g.fight(p.seat, act.card, kicked=False))
         if act.kind == A.LOOT:
             deck = "treasure" if g.options.listen_at_the_door and g.listen_variant == "loot" else "door"
             g.draw_to_hand(p, deck, 1)
-            g.events.append(("loot", p.seat))
+            g.events.append(E.Loot(p.seat))
         return self.after_door(g, None)
 
     def after_door(self, g: Game, _: Any) -> Out:
@@ -249,7 +250,7 @@ class Charity(Step):
         p = g.players[self.seat]
         if len(p.hand) > g.hand_limit(p):
             return self.then("answer", D.Charity((self.seat,)))
-        g.events.append(("charity_done", p.seat, len(p.hand), g.hand_limit(p)))
+        g.events.append(E.CharityDone(p.seat, len(p.hand), g.hand_limit(p)))
         return Done()
 
     def answer(self, g: Game, act: Action) -> Out:
@@ -259,11 +260,11 @@ class Charity(Step):
             q = g.players[act.target]
             g.give_card(q, act.card, 1 << p.seat)  # the giver knows what they gave
             g.charity_given[act.target] = g.charity_given.get(act.target, 0) + 1
-            g.events.append(("charity", p.seat, act.target, act.card))
+            g.events.append(E.Charity(p.seat, act.target, act.card))
         elif act.kind == A.DISCARD:
             p.hand.remove(act.card)
             g.discard(act.card)
-            g.events.append(("discard", p.seat, act.card))
+            g.events.append(E.Discard(p.seat, act.card))
         else:
             return self.then("after_free_action", g.do_free_action(act))
         return self.check(g, None)

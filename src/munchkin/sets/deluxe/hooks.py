@@ -15,6 +15,7 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.rules import WINNING_LEVEL
@@ -88,7 +89,7 @@ class _Attachment(CardHook):
             p.dual_role = act.card
         else:
             p.super_munchkin = act.card
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
 
 
 hook("deluxe.half_breed")(_Attachment("race"))
@@ -124,13 +125,13 @@ class Cheat(CardHook):
             if item in p.hand:
                 p.hand.remove(item)
                 p.sidekicks.append(item)
-            g.events.append(("play", act.seat, act.card))
+            g.events.append(E.Play(act.seat, act.card))
             return
         if item in p.hand:
             p.hand.remove(item)
             p.items.append(item)
         p.equipped.add(item)
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
 
 
 hook("deluxe.cheat")(Cheat())
@@ -161,7 +162,7 @@ class WanderingMonster(_CombatCard):
         p.hand.remove(mon)
         c.played += [act.card, mon]
         c.monsters.append(MonsterIn(mon))
-        g.events.append(("join", act.seat, mon, "Wandering Monster"))
+        g.events.append(E.Join(act.seat, mon, "Wandering Monster"))
 
 
 hook("deluxe.wandering_monster")(WanderingMonster())
@@ -201,7 +202,7 @@ class Mate(_CombatCard):
         orig = next(m for m in c.monsters if m.card == act.monster)
         c.monsters.append(MonsterIn(act.card, mate_of=orig))
         c.played.append(act.card)
-        g.events.append(("mate", act.seat, act.monster, self.word))
+        g.events.append(E.Mate(act.seat, act.monster, self.word))
 
 
 hook("deluxe.mate")(Mate())
@@ -235,7 +236,7 @@ class Illusion(_CombatCard):
                 c.monsters.remove(m)
         c.monsters.append(MonsterIn(new))
         c.played += [act.card, new]
-        g.events.append(("illusion", act.seat, act.monster, new, act.card))
+        g.events.append(E.Illusion(act.seat, act.monster, new, act.card))
 
 
 hook("deluxe.illusion")(Illusion())
@@ -252,7 +253,7 @@ class OutToLunch(_CombatCard):
         c.played.append(act.card)
         c.monsters.clear()
         c.ended = True
-        g.events.append(("out_to_lunch", act.seat, c.fighter, act.card))
+        g.events.append(E.OutToLunch(act.seat, c.fighter, act.card))
         g.draw_to_hand(g.players[c.fighter], "treasure", 2)
 
 
@@ -295,7 +296,7 @@ class HelpMeOutHere(_CombatCard):
         it = act.cards[0]
         g.move_item(q, p, it)
         p.equipped.add(it)
-        g.events.append(("take_item", act.seat, act.target, it))
+        g.events.append(E.TakeItem(act.seat, act.target, it))
 
 
 hook("deluxe.help_me_out_here")(HelpMeOutHere())
@@ -305,7 +306,7 @@ class DivineIntervention(CardHook):
     """Acts the moment anyone draws it, however: every Cleric goes up a level, even to win."""
 
     def on_draw(self, g: Any, p: Player, card: int) -> bool:
-        g.events.append(("divine", p.seat, card))
+        g.events.append(E.Divine(p.seat, card))
         self._raise_clerics(g)
         return True
 
@@ -315,7 +316,7 @@ class DivineIntervention(CardHook):
     def apply(self, g: Game, act: Action) -> None:
         g.players[act.seat].hand.remove(act.card)
         g.discard(act.card)
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
         self._raise_clerics(g)
 
     def _raise_clerics(self, g: Game) -> None:
@@ -357,7 +358,7 @@ def _change_kind(g: Game, p: Player, card: int, kind: str) -> bool:
     if found >= 0:
         g.door_discard.remove(found)
         zone.append(found)
-        g.events.append(("play", p.seat, found))
+        g.events.append(E.Play(p.seat, found))
     return True
 
 
@@ -466,7 +467,7 @@ def lose_two_cards(g: Game, p: Player, card: int) -> bool:
         k = g.pick_card(s, p.hand)
         p.hand.remove(k)
         g.give_card(g.players[s], k)
-        g.events.append(("takes_from_hand", s, p.seat))
+        g.events.append(E.TakesFromHand(s, p.seat))
     return True
 
 
@@ -484,7 +485,7 @@ class PitBull(CardHook):
         assert c is not None
         p = g.players[act.seat]
         g.lose_card(p, act.card, "distracting the Pit Bull")
-        g.events.append(("escape", act.seat, act.monster, "distracted it"))
+        g.events.append(E.Escape(act.seat, act.monster, "distracted it"))
         for m in list(c.monsters):
             if m.card == act.monster:
                 c.monsters.remove(m)
@@ -595,7 +596,7 @@ class NoseBribe(Step):
             g.lose_card(g.players[self.seat], act.card, "bribing the Floating Nose")
             c.monsters.clear()
             c.ended = True
-            g.events.append(("bribe", self.seat, self.monster))
+            g.events.append(E.Bribe(self.seat, self.monster))
         return Done()
 
 
@@ -613,7 +614,7 @@ class WannabeVampire(CardHook):
         c = g.combat
         assert c is not None
         m = next(x for x in c.monsters if x.card == act.monster)
-        g.events.append(("chase", act.seat, act.monster))
+        g.events.append(E.Chase(act.seat, act.monster))
         g.remove_monster(c, m, keep_treasure=True)
 
 
@@ -673,7 +674,7 @@ class GolemWalkPast(Step):
             assert c is not None
             c.monsters.clear()
             c.ended = True
-            g.events.append(("walk_past", self.seat, self.monster))
+            g.events.append(E.WalkPast(self.seat, self.monster))
         return Done()
 
 
@@ -784,7 +785,7 @@ def lawyers_bad(g: Game, p: Player, card: int) -> bool:
         k = g.pick_card(q.seat, p.hand)
         p.hand.remove(k)
         g.give_card(q, k)
-        g.events.append(("takes_from_hand", q.seat, p.seat))
+        g.events.append(E.TakesFromHand(q.seat, p.seat))
     for k in list(p.hand):
         g.lose_card(p, k, "Lawyers")
     return True
@@ -847,7 +848,7 @@ class NetTroll(Step):
 
     def taken(self, g: Game, k: int) -> Out:
         g.move_item(g.players[self.seat], g.players[self.taker], k)
-        g.events.append(("take_item", self.taker, self.seat, k))
+        g.events.append(E.TakeItem(self.taker, self.seat, k))
         self.did = True
         return self.start(g, None)
 
@@ -902,7 +903,7 @@ class Hippogriff(Step):
 
     def give(self, g: Game, k: int) -> None:
         g.give_card(g.players[self.taker], k)
-        g.events.append(("take_item", self.taker, self.seat, k))
+        g.events.append(E.TakeItem(self.taker, self.seat, k))
         self.did = True
 
 
@@ -940,7 +941,7 @@ class RatOnAStick(CardHook):
         assert c is not None
         p = g.players[act.seat]
         g.lose_card(p, act.card, "escaping")
-        g.events.append(("escape", act.seat, act.monster, "Rat on a Stick"))
+        g.events.append(E.Escape(act.seat, act.monster, "Rat on a Stick"))
         for m in list(c.monsters):
             if m.card == act.monster:
                 c.monsters.remove(m)
@@ -969,7 +970,7 @@ class Bonus(CardHook):
             g.spend(g.players[act.seat], act.card)
             m = next(x for x in c.monsters if x.card == act.monster)
             c.extra_levels += g.cdef[m.base].levels
-            g.events.append(("slay", act.seat, act.monster, act.card))
+            g.events.append(E.Slay(act.seat, act.monster, act.card))
             g.remove_monster(c, m, keep_treasure=True)
             return None
         _ = d
@@ -995,7 +996,7 @@ class YuppieWater(CardHook):
         c.played.append(act.card)
         elves = sum(1 for f in c.fighters() if "elf" in g.race_names(g.players[f]))
         c.side.append((act.card, act.seat, 2 * elves))
-        g.events.append(("oneshot", act.seat, act.card, act.target, -1))
+        g.events.append(E.OneShot(act.seat, act.card, act.target, -1))
 
 
 hook("deluxe.yuppie_water")(YuppieWater())
@@ -1015,7 +1016,7 @@ class Doppleganger(CardHook):
         c.played.append(act.card)
         c.doppleganger = act.seat
         c.bonus_used = True
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
 
 
 hook("deluxe.doppleganger")(Doppleganger())
@@ -1032,7 +1033,7 @@ class FriendshipPotion(CardHook):
         c.played.append(act.card)
         c.monsters.clear()
         c.ended = True
-        g.events.append(("friendship", act.seat, act.card))
+        g.events.append(E.Friendship(act.seat, act.card))
 
 
 hook("deluxe.friendship_potion")(FriendshipPotion())
@@ -1058,7 +1059,7 @@ class RemoveOne(CardHook):
         c.played.append(act.card)
         m = next(x for x in c.monsters if x.card == act.monster)
         keep = self.always or len([x for x in c.monsters if x is not m and x.mate_of is not m]) == 0
-        g.events.append(("remove", act.seat, act.monster, act.card))
+        g.events.append(E.Remove(act.seat, act.monster, act.card))
         g.remove_monster(c, m, keep_treasure=keep)
 
 
@@ -1078,7 +1079,7 @@ class TransferralPotion(CardHook):
         assert c is not None
         g.remove_from_play(g.players[act.seat], act.card)
         c.played.append(act.card)
-        g.events.append(("transfer", act.seat, c.fighter, act.target))
+        g.events.append(E.Transfer(act.seat, c.fighter, act.target))
         c.fighter = act.target
         c.helper = -1
         c.asked = set()
@@ -1111,7 +1112,7 @@ class InstantWall(CardHook):
         for f in c.fighters():
             if act.flag != "only" or f == act.target:
                 c.escapes.add(f)
-        g.events.append(("wall", act.seat, act.card, act.target if act.flag == "only" else -1))
+        g.events.append(E.Wall(act.seat, act.card, act.target if act.flag == "only" else -1))
 
 
 hook("deluxe.instant_wall")(InstantWall())
@@ -1149,7 +1150,7 @@ class RollCard(CardHook):
             roll.reroll = True
         else:
             roll.die = act.n
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
 
 
 hook("deluxe.invisibility_potion")(RollCard("invisibility"))
@@ -1189,7 +1190,7 @@ class Dowse(Step):
         g.limbo.remove(self.card)
         g.discard(self.card)
         g.give_card(g.players[self.seat], k)
-        g.events.append(("dowse", self.seat, k, self.card))
+        g.events.append(E.Dowse(self.seat, k, self.card))
         return Done()
 
 
@@ -1246,7 +1247,7 @@ class LevelCard(CardHook):
         q = g.players[act.target]
         p.hand.remove(act.card)
         g.discard(act.card)
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
         if self.which == "steal":
             if g.lose_levels(q, 1, g.cdef[act.card].name):
                 g.gain_levels(p, 1, g.cdef[act.card].name)
@@ -1277,7 +1278,7 @@ class Hoard(CardHook):
         p = g.players[act.seat]
         p.hand.remove(act.card)
         g.discard(act.card)
-        g.events.append(("play", act.seat, act.card))
+        g.events.append(E.Play(act.seat, act.card))
         g.draw_to_hand(p, "treasure", 3)
 
 

@@ -12,6 +12,7 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.sets.deluxe.hooks import (
     Baby,
@@ -65,10 +66,10 @@ class Potions(CardHook):
 
     def apply(self, g: Game, act: Action) -> None:
         p = g.players[act.seat]
-        g.events.append(("brew", act.seat, act.card))  # silent in narration; marks the use this turn
+        g.events.append(E.Brew(act.seat, act.card))  # silent in narration; marks the use this turn
         for x in act.cards:
             g.spend(p, x)
-            g.events.append(("discard", act.seat, x))
+            g.events.append(E.Discard(act.seat, x))
         g.draw_to_hand(p, "treasure", 1)
 
     @staticmethod

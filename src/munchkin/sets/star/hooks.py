@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from munchkin.cards.hooks import CardHook
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.sets.deluxe.hooks import (
     Baby,
@@ -99,7 +100,7 @@ class DestroyItem(CardHook):
         item = act.cards[0]
         if item in q.items:
             g.lose_card(q, item, g.cdef[act.card].name)
-        g.events.append(("destroy", act.seat, act.target, item, act.card))
+        g.events.append(E.Destroy(act.seat, act.target, item, act.card))
 
 
 hook("star.annihilate")(DestroyItem(in_combat=False))

@@ -170,7 +170,7 @@ class Game(LegalMixin):
         self.door_discard: list[int] = []
         self.treasure_discard: list[int] = []
         self.log: list[tuple[Any, ...]] = []  # actions and chance outcomes, in order
-        self.events: list[tuple[Any, ...]] = []  # narration: (kind, args...), rendered per seat
+        self.events: list[tuple[Any, ...]] = []  # what happened: typed records (events.py), each told per seat
         self.turn = 0
         self.active = 0
         self.combat: Combat | None = None

@@ -50,7 +50,8 @@ def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
     """A copy of `g` in which every card `observer` cannot know is dealt again at random among the
     places it could be, and whose chance is reseeded from `rng`. `observer`'s view of the copy is
     its view of `g`."""
-    d = g.clone(history=False, reseed=rng.getrandbits(63))  # never saved, so no log; chance unknown
+    # never saved, so no log; chance unknown; cards will move, so no cached action lists
+    d = g._copy(history=False, reseed=rng.getrandbits(63), caches=False)
     moved: dict[int, int] = {}  # old card -> the card now in its place
     for deck in DECKS:
         slots = unknown_slots(d, observer, deck)
@@ -76,8 +77,6 @@ def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
         _remap_flow(d, moved)
     d.seeded = False
     d.hypothetical = True
-    d._legal_cache, d._window_cache, d._sale_cache, d._exchange_cache = {}, {}, {}, {}
-    d._cache_version = d._window_version = -1
     return d
 
 

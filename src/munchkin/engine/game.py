@@ -12,7 +12,7 @@ from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.cards import CardDef, build_houses, build_table, house_faces, phase_words
 from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
-from munchkin.engine.decisions import Decision, Listing
+from munchkin.engine.decisions import Decision, Listing, Window
 from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.legal import LegalMixin
 from munchkin.engine.rules import HAND_LIMIT as HAND_LIMIT  # importable from here, as before
@@ -239,13 +239,23 @@ class Game(LegalMixin):
         never touches this one. It draws the same chance as this game would (a search may branch
         exactly); its cost grows with the table, not with the length of the game. Without `history`
         the copy's log starts empty (a copy never saved or replayed need not carry it)."""
+        return self._copy(history, reseed, caches=True)
+
+    def _copy(self, history: bool, reseed: int | None, caches: bool) -> Game:
+        """`clone`; without `caches` the copy's cached action lists start empty (a determinized
+        copy, whose cards moved, must list afresh), and none is copied only to be dropped."""
         new = object.__new__(Game)
         d = new.__dict__
         d.update(self.__dict__)
-        for k in CLONE_COPIED:
+        for k in _COPIED_PLAIN:
             d[k] = d[k].copy()
-        if not history:
-            d["log"] = []
+        d["log"] = self.log.copy() if history else []
+        if caches:
+            for k in _CACHES:
+                d[k] = d[k].copy()
+        else:
+            d["_legal_cache"], d["_window_cache"], d["_sale_cache"], d["_exchange_cache"] = {}, {}, {}, {}
+            d["_cache_version"] = d["_window_version"] = -1
         d["players"] = [p.copy() for p in self.players]
         memo: dict[int, Any] = {}
         if self.combat is not None:
@@ -300,7 +310,7 @@ class Game(LegalMixin):
             and type(action.monster) is int
             and type(action.n) is int
             and type(action.cards) is tuple
-            and all(type(c) is int for c in action.cards)
+            and (not action.cards or all(type(c) is int for c in action.cards))
             and action.seat in seats
             and action in self.legal_actions(action.seat)
         ):
@@ -340,19 +350,43 @@ class Game(LegalMixin):
         self.log.append(("act", action))
         self.decisions += 1
         self.version += 1
-        self._prompt = self._advance(action)
+        prompt = self._prompt
+        if action.kind == A.PASS and type(prompt) is Window and not self.sidekick_sexes:
+            self._prompt = self._pass_in_window(action)
+        else:
+            self._prompt = self._advance(action)
         self._forced_moves()
+
+    def _pass_in_window(self, action: Action) -> Decision:
+        """A pass in a combat window changes nothing on the table, so the answers the other seats
+        had before it still hold: the window's next round reuses them instead of listing them again.
+        (Without Sidekicks of a sex no step runs between the pass and that round.)"""
+        if self._window_version == self.version - 1:
+            self._window_version = self.version
+        step = self._stack[-1]
+        out = getattr(step, step.at)(self, action)
+        t = type(out)
+        if out is not None and t is not Done and not isinstance(out, Step):
+            return cast(Decision, out)  # the window's next round
+        self._window_version = -1  # the window closed and play went on: the table may change
+        if t is Done:
+            self._stack.pop()
+            return self._advance(cast(Done, out).value)
+        if out is not None:
+            self._stack.append(cast(Step, out))
+        return self._advance(None)
 
     def _advance(self, value: Any) -> Decision:
         """Run the flow with `value` (the action taken) until it waits on a decision: the step on top
         of the stack runs; a step it calls goes on top; a finished one hands its value down."""
         stack = self._stack
         while True:
-            out = stack[-1].resume(self, value)
+            step = stack[-1]
+            out = getattr(step, step.at)(self, value)  # as `Step.resume`, without its call
             t = type(out)
             if t is Done:
                 stack.pop()
-                value = cast(Done, out).value
+                value = out.value  # type: ignore[union-attr]
                 continue
             if out is not None:  # None: nothing to call, the step goes straight on
                 if not isinstance(out, Step):
@@ -595,6 +629,8 @@ CLONE_COPIED = (  # lists and dicts of plain values (card numbers, log entries, 
     *("winners", "log", "events", "charity_given", "hand_seen"),
     *("_legal_cache", "_window_cache", "_sale_cache", "_exchange_cache"),
 )
+_CACHES = ("_legal_cache", "_window_cache", "_sale_cache", "_exchange_cache")
+_COPIED_PLAIN = tuple(k for k in CLONE_COPIED if k != "log" and k not in _CACHES)
 CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "roll", "_win_cache"})
 
 

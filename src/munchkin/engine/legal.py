@@ -3,6 +3,7 @@ does when applied is in `play.py`)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from munchkin.cards.hooks import CardHook
@@ -20,6 +21,10 @@ from munchkin.engine.state import (
 )
 
 MAX_SALES = 64
+
+# `Action(kind, seat, card, target, monster, cards, n, flag)` from all eight fields at once, built
+# without the Python-level constructor a NamedTuple has: the lists below make many per decision
+_action = partial(tuple.__new__, Action)
 
 
 def _unique(cards: list[int], cdef: list[Any]) -> list[int]:
@@ -50,15 +55,15 @@ class LegalMixin(PlayMixin):
         if stage == "create":
             return self.creation_actions(p)
         if stage == "start":
-            out.append(Action(A.KICK, seat))
+            out.append(_action((A.KICK, seat, -1, -1, -1, (), 0, "")))
             if self.has_ability(p, "resurrection") and self.door_discard and p.hand:
                 out += [Action(A.RESURRECT, seat, c) for c in _unique(p.hand, self.cdef)]
         elif stage == "door":
-            out.append(Action(A.LOOT, seat))
+            out.append(_action((A.LOOT, seat, -1, -1, -1, (), 0, "")))
             cdef = self.cdef
             out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, cdef) if cdef[c].is_monster]
         else:
-            out.append(Action(A.END, seat))
+            out.append(_action((A.END, seat, -1, -1, -1, (), 0, "")))
         out += self.free_actions(seat, own_turn=True)
         return out
 
@@ -84,9 +89,12 @@ class LegalMixin(PlayMixin):
         cdef = self.cdef
         out: list[Action] = []
         if unequip:
-            out += [Action(A.UNEQUIP, p.seat, c) for c in _unique([c for c in p.items if c in p.equipped], cdef)]
+            out += [
+                _action((A.UNEQUIP, p.seat, c, -1, -1, (), 0, ""))
+                for c in _unique([c for c in p.items if c in p.equipped], cdef)
+            ]
         free = [c for c in p.items if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None]
-        out += [Action(A.EQUIP, p.seat, c) for c in _unique(free, cdef)]
+        out += [_action((A.EQUIP, p.seat, c, -1, -1, (), 0, "")) for c in _unique(free, cdef)]
         return out
 
     def free_actions(self, seat: int, own_turn: bool) -> list[Action]:
@@ -103,7 +111,7 @@ class LegalMixin(PlayMixin):
         if own_turn:
             out += self.equip_actions(p, unequip=True)
             for c in p.character_cards() + self.discardable_sidekicks(p):
-                out.append(Action(A.DISCARD, seat, c))
+                out.append(_action((A.DISCARD, seat, c, -1, -1, (), 0, "")))
             out += self.sale_actions(p)
             for c in p.roles + p.proficiencies:  # powers of cards in play (Potions)
                 if (h := card_hook(self, c)) is not None:
@@ -118,7 +126,10 @@ class LegalMixin(PlayMixin):
             out += self.exchange_actions(p, gifts=True)
         else:
             out += self.equip_actions(p, unequip=False)
-            out += [Action(A.DISCARD, seat, c) for c in p.character_cards() + self.discardable_sidekicks(p)]
+            out += [
+                _action((A.DISCARD, seat, c, -1, -1, (), 0, ""))
+                for c in p.character_cards() + self.discardable_sidekicks(p)
+            ]
             out += self.exchange_actions(p, gifts=False)
         if self.has_ability(p, "theft") and (p.hand or p.items):
             out += self.theft_actions(p)
@@ -155,9 +166,18 @@ class LegalMixin(PlayMixin):
     def exchange_actions(self, p: Player, gifts: bool) -> list[Action]:
         """Gifts (on your own turn) and trades of Items on the table; cached by the table,
         since it rarely changes from one decision to the next."""
+        if not p.items:  # nothing to give or trade
+            return []
         parts: list[int] = [p.seat, gifts]
         for q in self.players:  # everything the lists depend on: who is alive, Items, Big-item rights
-            parts += (q.dead, *q.items, -2, *q.races, *q.classes, *q.carried.values(), q.cheat_item, -3)
+            parts += q.items
+            parts.append(-2)
+            parts += q.races
+            parts.append(-4)
+            parts += q.classes
+            parts.append(-5)
+            parts += q.carried.values()
+            parts += (q.dead, q.cheat_item, -3)
         key = tuple(parts)
         hit = self._exchange_cache.get(key)
         if hit is not None:
@@ -172,7 +192,7 @@ class LegalMixin(PlayMixin):
                         if cdef[c].steed and not self.steed_room(q):
                             continue
                         if not cdef[c].big or self.may_carry_big(q):
-                            out.append(Action(A.GIVE, p.seat, c, q.seat))
+                            out.append(_action((A.GIVE, p.seat, c, q.seat, -1, (), 0, "")))
         out += self.trade_actions(p)
         if len(self._exchange_cache) > 512:
             self._exchange_cache.clear()
@@ -201,7 +221,7 @@ class LegalMixin(PlayMixin):
                     # after the swap each side may carry one Big item (Dwarves: any number)
                     if tb and room_p + cb < 1 or cb and room_q + tb < 1:
                         continue
-                    out.append(Action(A.TRADE, p.seat, c, q.seat, cards=(theirs,)))
+                    out.append(_action((A.TRADE, p.seat, c, q.seat, -1, (theirs,), 0, "")))
         return out
 
     def _big_room(self, p: Player) -> int:
@@ -217,19 +237,19 @@ class LegalMixin(PlayMixin):
         p = self.players[seat]
         d = self.cdef[c]
         if d.is_race:
-            return [Action(A.PLAY, seat, c)] if self.can_play_race(p, c) else []
+            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.can_play_race(p, c) else []
         if d.is_class:
-            return [Action(A.PLAY, seat, c)] if self.can_play_class(p, c) else []
+            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.can_play_class(p, c) else []
         if d.is_role:
-            return [Action(A.PLAY, seat, c)] if self.can_play_role(p, c) else []
+            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.can_play_role(p, c) else []
         if d.is_proficiency:
-            return [Action(A.PLAY, seat, c)] if self.can_play_proficiency(p, c) else []
+            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.can_play_proficiency(p, c) else []
         if d.is_item:
             if d.steed:
-                return [Action(A.PLAY, seat, c)] if self.steed_room(p) else []
-            return [Action(A.PLAY, seat, c)] if (not d.big or self.may_carry_big(p)) else []
+                return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.steed_room(p) else []
+            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if (not d.big or self.may_carry_big(p)) else []
         if d.is_sidekick:  # any time, even in combat, while there is room for one more
-            return [Action(A.PLAY, seat, c)] if self.may_play_sidekick(p) else []
+            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.may_play_sidekick(p) else []
         if d.is_item_enhancer:  # on your own turn, out of combat, onto an Item of yours (not a Steed)
             if not own_turn or self.combat is not None or seat != self.active:
                 return []
@@ -239,7 +259,11 @@ class LegalMixin(PlayMixin):
         if d.is_curse:
             return self.curse_targets(seat, c)
         if d.is_gual:
-            return [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead and q.level < WINNING_LEVEL - 1]
+            return [
+                _action((A.PLAY, seat, c, q.seat, -1, (), 0, ""))
+                for q in self.players
+                if not q.dead and q.level < WINNING_LEVEL - 1
+            ]
         h = card_hook(self, c)
         if h is not None and (d.is_special or d.is_one_shot):
             return h.actions(self, seat, c)
@@ -247,7 +271,7 @@ class LegalMixin(PlayMixin):
 
     def curse_targets(self, seat: int, c: int) -> list[Action]:
         """A Curse (Trap) on any player; one that changes sex also on any Sidekick in play."""
-        out = [Action(A.PLAY, seat, c, q.seat) for q in self.players if not q.dead]
+        out = [_action((A.PLAY, seat, c, q.seat, -1, (), 0, "")) for q in self.players if not q.dead]
         if self.cdef[c].changes_sex:
             cdef = self.cdef
             for q in self.players:
@@ -362,7 +386,7 @@ class LegalMixin(PlayMixin):
     def window_actions(self, seat: int) -> list[Action]:
         c = self.combat
         p = self.players[seat]
-        out = [Action(A.PASS, seat)]
+        out = [_action((A.PASS, seat, -1, -1, -1, (), 0, ""))]
         if c is None or p.dead:
             return out
         cdef = self.cdef
@@ -391,7 +415,9 @@ class LegalMixin(PlayMixin):
                 out += self.curse_targets(seat, k)
             elif d.is_gual:  # on yourself or anyone, any time, never the winning level
                 out += [
-                    Action(A.PLAY, seat, k, q.seat) for q in self.players if not q.dead and q.level < WINNING_LEVEL - 1
+                    _action((A.PLAY, seat, k, q.seat, -1, (), 0, ""))
+                    for q in self.players
+                    if not q.dead and q.level < WINNING_LEVEL - 1
                 ]
             elif d.is_sidekick:
                 if self.may_play_sidekick(p):
@@ -411,16 +437,19 @@ class LegalMixin(PlayMixin):
             h = card_hook(self, m.card)
             if h is not None:
                 out += h.monster_actions(self, seat, c, m)
-        discards = _unique(self.fuel(p), cdef)
-        if self.has_ability(p, "backstab") and discards:
+        backstab = self.has_ability(p, "backstab")
+        berserk = is_fighter and self.has_ability(p, "berserk") and c.berserk.get(seat, 0) < 3
+        turning = is_fighter and c.turning.get(seat, 0) < 9 and self.turns_any(p, c)
+        discards = _unique(self.fuel(p), cdef) if backstab or berserk or turning else []  # what powers pay with
+        if backstab and discards:
             for f in fighters:
                 if f != seat and (seat, f) not in c.backstabs:
                     for x in discards:
                         out.append(Action(A.BACKSTAB, seat, x, f))
         if is_fighter:
-            if self.has_ability(p, "berserk") and c.berserk.get(seat, 0) < 3:
+            if berserk:
                 out += [Action(A.BERSERK, seat, cards=(d,)) for d in discards]
-            if c.turning.get(seat, 0) < 9 and self.turns_any(p, c):
+            if turning:
                 out += [Action(A.TURNING, seat, cards=(d,)) for d in discards]
             if self.has_ability(p, "monster_discard_bonus") and seat not in c.house_bonus:
                 monsters = _unique([k for k in p.hand if cdef[k].is_monster], cdef)
@@ -434,7 +463,10 @@ class LegalMixin(PlayMixin):
         elif seat in self.help_candidates(c) and not self.fighters_win(c):
             out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
         # any time, even in combat
-        out += [Action(A.DISCARD, seat, k) for k in p.character_cards() + self.discardable_sidekicks(p)]
+        out += [
+            _action((A.DISCARD, seat, k, -1, -1, (), 0, ""))
+            for k in p.character_cards() + self.discardable_sidekicks(p)
+        ]
         return out
 
     def turns_any(self, p: Player, c: Combat) -> bool:
@@ -470,19 +502,19 @@ class LegalMixin(PlayMixin):
         n = sum(self.monster_treasures(c, m) for m in c.monsters)
         p = self.players[c.fighter]
         for h in self.help_candidates(c):
-            out.append(Action(A.ASK, c.fighter, target=h))
+            out.append(_action((A.ASK, c.fighter, -1, h, -1, (), 0, "")))
             for k in range(1, n + 1):
                 if k == n:
-                    out.append(Action(A.ASK, c.fighter, target=h, n=k, flag="all"))
+                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "all")))
                 else:
-                    out.append(Action(A.ASK, c.fighter, target=h, n=k, flag="you"))
-                    out.append(Action(A.ASK, c.fighter, target=h, n=k, flag="me"))
+                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "you")))
+                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "me")))
             for it in _unique(p.items, self.cdef):
                 if self.cdef[it].is_item:
-                    out.append(Action(A.ASK, c.fighter, target=h, cards=(it,)))
+                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (it,), 0, "")))
             if self.players[h].level < WINNING_LEVEL - 1:
                 for k in _unique([k for k in p.hand if self.cdef[k].is_gual], self.cdef):
-                    out.append(Action(A.ASK, c.fighter, target=h, cards=(k,)))
+                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (k,), 0, "")))
         return out
 
     def losing_actions(self, c: Combat) -> list[Action]:

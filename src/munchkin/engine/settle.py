@@ -36,12 +36,22 @@ def two_steeds(g: EffectsMixin, p: Player) -> list[int]:
 def unsettled(g: EffectsMixin) -> bool:
     """Whether anyone has something to put right: exactly the tests `SettleTable` starts with,
     none of which changes anything."""
+    cdef = g.cdef
     for p in g.players:
         if p.dead:  # nothing to settle for a dead character (their table is empty)
             continue
         items = p.items
-        if len(items) >= 2 and (too_many_big(g, p) or two_steeds(g, p)):
-            return True
+        if len(items) >= 2:
+            big = steeds = 0
+            for c in items:
+                d = cdef[c]
+                big += d.big
+                steeds += d.steed
+            # one Big item is always allowed unless a card changes the allowance; one Steed too
+            if (big >= 2 or g.extra_big_cards) and too_many_big(g, p):
+                return True
+            if steeds >= 2 and two_steeds(g, p):
+                return True
         if p.proficiencies and g.rank_total(p) > p.level:
             return True
         if len(p.sidekicks) > 1 and g.sidekick_count(p) > g.sidekick_limit(p):

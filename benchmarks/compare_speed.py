@@ -2,7 +2,7 @@
 random-agent (and heuristic-agent) 4-player Deluxe games, each engine in its own process pinned
 to CPU 0, slices taken in turn so that machine drift falls on both alike.
 
-    .venv/bin/python benchmarks/compare_speed.py [--base b5539a9] [--rounds 6] [--seconds 4]
+    .venv/bin/python benchmarks/compare_speed.py [--base b5539a9] [--rounds 6] [--seconds 4] [--games N]
 
 The base commit's sources are exported with `git archive` into a temporary folder (nothing in the
 repository changes). Agents before issue 14 took the game (`act(game, seat, legal)`), agents after
@@ -33,14 +33,15 @@ try:
 except ImportError:
     decide = lambda agent, g, seat: agent.act(g, seat, g.legal_actions(seat))
 agent, seconds, seed = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+fixed = int(sys.argv[4]) if len(sys.argv) > 4 else 0  # play exactly these many games, however long
 names = ["Ann", "Bob", "Cid", "Dee"]
 decisions = games = 0
 t0 = time.process_time()
-while time.process_time() - t0 < seconds:
+while (games < fixed) if fixed else (time.process_time() - t0 < seconds):
     s = seed + games
     g = Game(Setup(["deluxe"], names, s, Options(turn_cap=5000)))
     bots = [make_agent(agent, s * 7919 + i) for i in range(4)]
-    while not g.over and time.process_time() - t0 < seconds:
+    while not g.over and (fixed or time.process_time() - t0 < seconds):
         seat = g.to_act[0]
         g.apply(decide(bots[seat], g, seat))
         decisions += 1
@@ -59,11 +60,14 @@ def export(ref: str, into: Path) -> Path:
     return into / "src"
 
 
-def one_slice(src: Path, agent: str, seconds: float, seed: int) -> float:
-    """Decisions per CPU second of the engine in `src` over one slice."""
+def one_slice(src: Path, agent: str, seconds: float, seed: int, games: int = 0) -> float:
+    """Decisions per CPU second of the engine in `src` over one slice (of `games` whole games, if given)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     out = subprocess.run(
-        [sys.executable, "-c", SLICE, agent, str(seconds), str(seed)], env=env, capture_output=True, text=True
+        [sys.executable, "-c", SLICE, agent, str(seconds), str(seed), str(games)],
+        env=env,
+        capture_output=True,
+        text=True,
     )
     if out.returncode:
         raise SystemExit(f"the slice failed in {src}:\n{out.stderr[-2000:]}")
@@ -77,6 +81,13 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--seconds", type=float, default=4.0, help="CPU seconds per slice")
     ap.add_argument("--agents", default="random,heuristic")
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        help="instead of timed slices, play the same N seeded games in every round and keep each engine's "
+        "best round (steadier on a busy machine: the best round is the one least disturbed)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = export(args.base, Path(tmp))
@@ -86,8 +97,10 @@ def main() -> int:
             for r in range(args.rounds):
                 order = [("base", base), ("here", here)] if r % 2 == 0 else [("here", here), ("base", base)]
                 for name, src in order:
-                    rates[name].append(one_slice(src, agent, args.seconds, seed=1 + 100 * r))
-            b, h = statistics.median(rates["base"]), statistics.median(rates["here"])
+                    seed = 1 if args.games else 1 + 100 * r
+                    rates[name].append(one_slice(src, agent, args.seconds, seed, args.games))
+            pick = max if args.games else statistics.median
+            b, h = pick(rates["base"]), pick(rates["here"])
             each = " | ".join(", ".join(f"{x:,.0f}" for x in rates[k]) for k in ("base", "here"))
             print(f"{agent:9} decisions/s  {args.base}: {b:8,.0f}  this tree: {h:8,.0f}  ratio {h / b:.3f}  ({each})")
     return 0

@@ -50,7 +50,7 @@ def test_every_decision_is_a_typed_record_of_plain_data_offering_the_legal_actio
     for g in rng.sample(moments, min(400, len(moments))) + moments[-5:]:
         pr = g.prompt
         assert isinstance(pr, D.Decision) and type(pr) is not D.Decision
-        assert pr.kind == type(pr).KIND and pr.kind
+        assert pr.kind == type(pr).kind and pr.kind
         for f in dataclasses.fields(pr):
             assert _plain(getattr(pr, f.name)), f"{type(pr).__name__}.{f.name} holds {getattr(pr, f.name)!r}"
         for name in type(pr).CARDS:
@@ -108,7 +108,7 @@ def test_every_kind_has_one_record_type() -> None:
         cls = getattr(D, name)
         if isinstance(cls, type) and issubclass(cls, D.Decision) and cls is not D.Decision:
             if not issubclass(cls, D.Before) or cls is D.Before:
-                kinds.setdefault(cls.KIND, []).append(cls.__name__)
+                kinds.setdefault(cls.kind, []).append(cls.__name__)
     assert all(len(v) == 1 for v in kinds.values()), kinds
     from munchkin.engine import state
 

@@ -75,18 +75,13 @@ def _unique(cards: tuple[int, ...] | list[int], g: Game) -> list[int]:
 class Decision:
     """What the engine waits for: who may act now and what the moment holds."""
 
-    KIND: ClassVar[str] = ""
+    kind: ClassVar[str] = ""  # as the view and the notation name it ("main", "window", ...)
     # the fields holding card numbers (an int, a tuple of them, or an Action): a determinized
     # copy points them at the cards dealt in place of those that moved (as Step.CARDS)
     CARDS: ClassVar[tuple[str, ...]] = ()
     RULE: ClassVar[str] = ""  # what the moment allows, in the rulebook's words (for refusals)
 
     seats: tuple[int, ...]
-
-    @property
-    def kind(self) -> str:
-        """The decision's kind as the view and the notation name it ("main", "window", ...)."""
-        return self.KIND
 
     def offers(self, g: Game, seat: int) -> list[Action]:
         """The listed legal actions of `seat`, one of `seats`."""
@@ -138,7 +133,7 @@ def _moved(x: Any, moved: dict[int, int]) -> Any:
 class Over(Decision):
     """The game has ended: nobody acts."""
 
-    KIND = "over"
+    kind = "over"
     RULE = "the game is over"
 
 
@@ -147,7 +142,7 @@ class Main(Decision):
     """The active player's own turn at `stage`: "create" (character creation, before the first
     turn), "start" (before Kick Open The Door), "door" (Look For Trouble or Loot The Room), "end"."""
 
-    KIND = MAIN
+    kind = MAIN
     stage: str = "start"
 
     STAGES: ClassVar[dict[str, str]] = {
@@ -170,7 +165,7 @@ class Main(Decision):
 class Drawn(Decision):
     """A Door drawn face-up that is neither monster nor Curse: keep it, or play it at once."""
 
-    KIND = DRAWN
+    kind = DRAWN
     RULE = "a Door drawn face-up: keep it, or play it now"
     CARDS = ("card",)
     card: int = -1
@@ -189,7 +184,7 @@ class Drawn(Decision):
 class Window(Decision):
     """A combat's response window: each seat in turn may play on the fight, or pass."""
 
-    KIND = WINDOW
+    kind = WINDOW
     RULE = "a combat window: play a card on the fight, or pass"
 
     def offers(self, g: Game, seat: int) -> list[Action]:
@@ -205,7 +200,7 @@ class Window(Decision):
 class Losing(Decision):
     """The fighters cannot win as things stand: the main fighter asks for help or Runs Away."""
 
-    KIND = LOSING
+    kind = LOSING
     RULE = "the fighters are losing: ask for help, or Run Away"
 
     def offers(self, g: Game, seat: int) -> list[Action]:
@@ -218,7 +213,7 @@ class Losing(Decision):
 class Help(Decision):
     """A call for help (`ask`: the asker's offer) or an offer to help (a volunteer) is answered."""
 
-    KIND = HELP
+    kind = HELP
     RULE = "a call for help: accept or refuse"
     CARDS = ("ask",)
     ask: Action = Action(A.PASS, -1)
@@ -231,7 +226,7 @@ class Help(Decision):
 class CurseWindow(Decision):
     """A Curse (`card`) is about to strike `victim`: cards that cancel it may be played."""
 
-    KIND = CURSE_WINDOW
+    kind = CURSE_WINDOW
     RULE = "a Curse is about to strike: cancel it, or pass"
     CARDS = ("card",)
     card: int = -1
@@ -250,7 +245,7 @@ class Run(Decision):
     """Running Away: which of the `monsters` still to flee comes next, or another way out; the
     Flight spell has used `flight_used` cards for a bonus of `flight_bonus` to each roll."""
 
-    KIND = RUN
+    kind = RUN
     RULE = "Running Away: the monster to flee next, or another way out"
     CARDS = ("monsters",)
     monsters: tuple[int, ...] = ()
@@ -266,7 +261,7 @@ class Rolled(Decision):
     """The Run Away die of `runner`, fleeing `monster`, shows `die` for a `total`: it escapes when
     `ok`. Cards that answer a roll may be played (`retried`: the runner's own reroll is used)."""
 
-    KIND = ROLLED
+    kind = ROLLED
     RULE = "a Run Away roll: answer it with a card, or pass"
     CARDS = ("monster",)
     runner: int = -1
@@ -287,7 +282,7 @@ class Rolled(Decision):
 class Choose(Decision):
     """Choose one of `options` (cards) for an effect, `why` saying which."""
 
-    KIND = CHOOSE
+    kind = CHOOSE
     RULE = "choose one of the cards offered"
     CARDS = ("options",)
     options: tuple[int, ...] = ()
@@ -301,7 +296,7 @@ class Choose(Decision):
 class LootBody(Decision):
     """Looting the body of `dead`: take one of its `cards`."""
 
-    KIND = LOOT_BODY
+    kind = LOOT_BODY
     RULE = "looting a body: take one of its cards"
     CARDS = ("cards",)
     dead: int = -1
@@ -315,7 +310,7 @@ class LootBody(Decision):
 class Pick(Decision):
     """Under a help deal, pick one of the Treasures drawn (`cards`)."""
 
-    KIND = PICK
+    kind = PICK
     RULE = "pick one of the Treasures drawn, under the help deal"
     CARDS = ("cards",)
     cards: tuple[int, ...] = ()
@@ -329,7 +324,7 @@ class Charity(Decision):
     """Over the hand limit at the end of the turn: give the extra cards to the lowest-Level
     players (or discard them when you are the lowest), or play or sell them first."""
 
-    KIND = CHARITY
+    kind = CHARITY
     RULE = "Charity: give away (or play, or sell) the cards over the hand limit"
 
     def offers(self, g: Game, seat: int) -> list[Action]:
@@ -340,7 +335,7 @@ class Charity(Decision):
 class Offer(Decision):
     """A trade or a gift (`offer`) awaits its answer."""
 
-    KIND = OFFER
+    kind = OFFER
     RULE = "an offer: accept or refuse"
     CARDS = ("offer",)
     offer: Action = Action(A.PASS, -1)
@@ -353,7 +348,7 @@ class Offer(Decision):
 class EndWindow(Decision):
     """Before the next turn: anyone's any-time actions, or pass."""
 
-    KIND = END_WINDOW
+    kind = END_WINDOW
     RULE = "before the next turn: any-time actions, or pass"
 
     def offers(self, g: Game, seat: int) -> list[Action]:
@@ -368,7 +363,7 @@ class Before(Decision):
     """A choice that a card or a rule offers (`options`, whole actions), `source` the card that
     asks (-1: a rule, e.g. an Item that no longer fits)."""
 
-    KIND = BEFORE
+    kind = BEFORE
     RULE = "a choice a card or a rule offers"
     CARDS: ClassVar[tuple[str, ...]] = ("source", "options")
     source: int = -1

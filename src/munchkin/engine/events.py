@@ -51,6 +51,14 @@ class _EventType(type):
         setattr(cls, "__match_args__", names)  # noqa: B010 (`match ev: case Kick(seat, card)`)
         cls._fields = names  # type: ignore[attr-defined]
         cls._required = len(names) - len(optional)  # type: ignore[attr-defined]
+        if not optional and "cls" not in names:  # a constructor of exactly its fields: fast and strict
+            params = ", ".join(names)
+            code = (
+                f"def __new__(cls, {params}):\n    return _new(cls, ({ns['kind']!r}, {params}{',' if names else ''}))"
+            )
+            scope: dict[str, Any] = {"_new": tuple.__new__}
+            exec(code, scope)  # noqa: S102 (field names of our own records, checked identifiers)
+            cls.__new__ = scope["__new__"]  # type: ignore[method-assign]
         EVENT_TYPES.setdefault(ns["kind"], []).append(cls)  # type: ignore[arg-type]
         return cls
 

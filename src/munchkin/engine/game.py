@@ -6,7 +6,7 @@ import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, cast
+from typing import Any
 
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
@@ -367,13 +367,13 @@ class Game(LegalMixin):
         out = getattr(step, step.at)(self, action)
         t = type(out)
         if out is not None and t is not Done and not isinstance(out, Step):
-            return cast(Decision, out)  # the window's next round
+            return out  # type: ignore[return-value]  # the window's next round
         self._window_version = -1  # the window closed and play went on: the table may change
         if t is Done:
             self._stack.pop()
-            return self._advance(cast(Done, out).value)
+            return self._advance(out.value)  # type: ignore[union-attr]
         if out is not None:
-            self._stack.append(cast(Step, out))
+            self._stack.append(out)  # type: ignore[arg-type]
         return self._advance(None)
 
     def _advance(self, value: Any) -> Decision:
@@ -390,7 +390,7 @@ class Game(LegalMixin):
                 continue
             if out is not None:  # None: nothing to call, the step goes straight on
                 if not isinstance(out, Step):
-                    return cast(Decision, out)  # the game waits on this decision
+                    return out  # type: ignore[return-value]  # the game waits on this decision
                 stack.append(out)
             value = None
 

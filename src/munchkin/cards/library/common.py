@@ -1,0 +1,67 @@
+"""Small helpers the card hooks share: when a card may be played, spending it, asking a choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
+from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Frame, Out, Step
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+
+def in_combat_window(g: Game) -> bool:
+    return g.combat is not None and g.listing is D.IN_WINDOW
+
+
+def own_turn_free(g: Game, seat: int) -> bool:
+    return g.combat is None and seat == g.active and g.listing is D.FREE
+
+
+def spend(g: Game, seat: int, card: int) -> None:
+    g.spend(g.players[seat], card)
+
+
+def uniq(g: Game, cards: list[int]) -> list[int]:
+    seen: set[int] = set()
+    out = []
+    for c in cards:
+        if g.cdef[c].idx not in seen:
+            seen.add(g.cdef[c].idx)
+            out.append(c)
+    return out
+
+
+def neighbour(g: Game, seat: int, step: int) -> int:
+    n = len(g.players)
+    s = (seat + step) % n
+    while g.players[s].dead and s != seat:
+        s = (s + step) % n
+    return s
+
+
+def choose_option(g: Game, seat: int, source: int, options: list[str]) -> Frame:
+    """Ask a seat to pick one of several worded options; returns its index."""
+    return ChooseOption(seat, source, tuple(options))
+
+
+@dataclass(slots=True)
+class ChooseOption(Step):
+    """A card's choice between worded options (Platycore: your hand or 2 Levels): the index chosen."""
+
+    CARDS = ("source",)  # fields holding card numbers (see Step.CARDS)
+
+    seat: int
+    source: int
+    options: tuple[str, ...]
+
+    def start(self, g: Game, _: Any) -> Out:
+        acts = tuple(Action(A.CHOOSE, self.seat, -1, monster=self.source, flag=o) for o in self.options)
+        return self.then("chosen", D.Before((self.seat,), self.source, tuple(acts)))
+
+    def chosen(self, g: Game, act: Action) -> Out:
+        return Done(self.options.index(act.flag))

@@ -5,10 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook, hook
-from munchkin.cards.library.common import (
-    own_turn_free,
-    uniq,
-)
+from munchkin.cards.library.common import own_turn_free, uniq
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E

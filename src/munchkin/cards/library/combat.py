@@ -8,10 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook, hook
-from munchkin.cards.library.common import (
-    in_combat_window,
-    uniq,
-)
+from munchkin.cards.library.common import in_combat_window, uniq
 from munchkin.engine import actions as A
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -30,6 +27,8 @@ class CombatCard(CardHook):
 
 
 class WanderingMonster(CombatCard):
+    """Wandering Monster: anyone adds a monster from their hand to any fight."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         if not self.legal_here(g, seat):
             return []
@@ -77,6 +76,8 @@ class Mate(CombatCard):
 
 
 class Illusion(CombatCard):
+    """Illusion: a monster in the fight (with its Mate) is replaced by one from the player's hand."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         if not self.legal_here(g, seat):
             return []
@@ -108,6 +109,8 @@ class Illusion(CombatCard):
 
 
 class OutToLunch(CombatCard):
+    """Out To Lunch: the monsters leave the fight, and the fighter draws two face-down Treasures."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         return [Action(A.PLAY, seat, card)] if self.legal_here(g, seat) else []
 
@@ -123,6 +126,8 @@ class OutToLunch(CombatCard):
 
 
 class HelpMeOutHere(CombatCard):
+    """Help Me Out Here!: the fighter takes another player's Item that would win the fight, and wears it."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         c = g.combat
         if not self.legal_here(g, seat) or c is None or seat != c.fighter or g.fighters_win(c):
@@ -162,11 +167,15 @@ class HelpMeOutHere(CombatCard):
 
 
 class Baby(CardHook):
+    """Baby: a monster enhancer that never takes a monster below Level 1 or 1 Treasure."""
+
     def enhancer_floor(self) -> bool:
         return True
 
 
 class Doppleganger(CardHook):
+    """Doppleganger: the fighter alone, with no helper, doubles their combat strength."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         c = g.combat
         if not in_combat_window(g) or c is None or c.fighter != seat or c.helper >= 0 or c.doppleganger >= 0:
@@ -184,6 +193,8 @@ class Doppleganger(CardHook):
 
 
 class FriendshipPotion(CardHook):
+    """Friendship Potion: every monster leaves the fight, with no Treasure and no Level."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         return [Action(A.PLAY, seat, card)] if in_combat_window(g) else []
 
@@ -222,6 +233,8 @@ class RemoveOne(CardHook):
 
 
 class TransferralPotion(CardHook):
+    """Transferral Potion: the fight passes to a player not in it, who fights alone."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         c = g.combat
         if c is None or not in_combat_window(g):

@@ -15,18 +15,22 @@ if TYPE_CHECKING:
 
 
 def in_combat_window(g: Game) -> bool:
+    """Whether a fight is waiting on its window of answers (where combat one-shots are played)."""
     return g.combat is not None and g.listing is D.IN_WINDOW
 
 
 def own_turn_free(g: Game, seat: int) -> bool:
+    """Whether it is the seat's own turn, outside combat, with its free actions listed."""
     return g.combat is None and seat == g.active and g.listing is D.FREE
 
 
 def spend(g: Game, seat: int, card: int) -> None:
+    """A one-shot card leaves its player's hand or table for the discards."""
     g.spend(g.players[seat], card)
 
 
 def uniq(g: Game, cards: list[int]) -> list[int]:
+    """One card of each kind: identical copies would make the same action."""
     seen: set[int] = set()
     out = []
     for c in cards:
@@ -37,6 +41,7 @@ def uniq(g: Game, cards: list[int]) -> list[int]:
 
 
 def neighbour(g: Game, seat: int, step: int) -> int:
+    """The next living player from a seat, to the left (step 1) or the right (step -1)."""
     n = len(g.players)
     s = (seat + step) % n
     while g.players[s].dead and s != seat:

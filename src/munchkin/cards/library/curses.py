@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import CardHook, hook
-from munchkin.cards.library.common import (
-    neighbour,
-)
+from munchkin.cards.library.common import neighbour
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
@@ -24,6 +22,7 @@ if TYPE_CHECKING:
 
 
 def _change_kind(g: Game, p: Player, card: int, kind: str) -> bool:
+    """Change Race / Change Class: lose every card of the kind; take the last one discarded, if any."""
     zone = p.races if kind == "race" else p.classes
     if not zone:
         return False
@@ -43,14 +42,18 @@ def _change_kind(g: Game, p: Player, card: int, kind: str) -> bool:
 
 
 def change_race(g: Game, p: Player, card: int) -> bool:
+    """Change Race: lose your Races and take the last Race discarded."""
     return _change_kind(g, p, card, "race")
 
 
 def change_class(g: Game, p: Player, card: int) -> bool:
+    """Change Class: lose your Classes and take the last Class discarded."""
     return _change_kind(g, p, card, "class")
 
 
 class Chicken(CardHook):
+    """Chicken On Your Head: -1 on the die, until the victim loses their Headgear."""
+
     def die_modifier(self, g: Game, p: Player) -> int:
         return -1
 
@@ -59,6 +62,7 @@ class Chicken(CardHook):
 
 
 def income_tax(g: Game, p: Player, card: int) -> Frame | bool:
+    """Income Tax, when the victim has an Item to pay with (the rest is the step `IncomeTax`)."""
     if not p.items:
         return False
     return IncomeTax(p.seat)
@@ -115,6 +119,7 @@ class IncomeTax(Step):
 
 
 def lose_two_cards(g: Game, p: Player, card: int) -> bool:
+    """Lose Two Cards: each neighbour, left then right, picks a card from the victim's hand and takes it."""
     if not p.hand:
         return False
     for step in (1, -1):
@@ -129,6 +134,8 @@ def lose_two_cards(g: Game, p: Player, card: int) -> bool:
 
 
 class WishingRing(CardHook):
+    """Wishing Ring: remove a Curse kept by any player (a Curse being played is answered in its own window)."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         if isinstance(g.listing, D.CurseWindow):
             return []

@@ -12,16 +12,22 @@ if TYPE_CHECKING:
 
 
 class SandalsOfProtection(CardHook):
+    """Sandals of Protection: Curses their wearer draws face-up from the Door deck do not affect them."""
+
     def stops_drawn_curses(self, g: Game, p: Player) -> bool:
         return True
 
 
 class KneepadsOfAllure(CardHook):
+    """Kneepads of Allure: a lower-Level player cannot refuse to help their wearer."""
+
     def compels_help(self, g: Game, p: Player, helper: Player) -> bool:
         return helper.level < p.level  # a lower-Level player
 
 
 class TubaOfCharm(CardHook):
+    """Tuba of Charm: escaping a monster by Running Away draws a face-down Treasure."""
+
     def on_escape(self, g: Game, p: Player) -> None:
         g.draw_to_hand(p, "treasure", 1)
 

@@ -62,6 +62,8 @@ class LevelCard(CardHook):
 
 
 class Hoard(CardHook):
+    """Hoard!: outside combat, draw three face-down Treasures."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         return [Action(A.PLAY, seat, card)] if g.combat is None else []
 

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 
 class RatOnAStick(CardHook):
+    """Rat on a Stick: while Running Away, discard it to escape outright a monster of strength 8 or less."""
+
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         run, c = g.listing, g.combat
         if not isinstance(run, D.Run) or c is None:

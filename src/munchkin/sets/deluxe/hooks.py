@@ -14,12 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import CardHook
-from munchkin.cards.library.common import (
-    choose_option,
-    in_combat_window,
-    neighbour,
-    uniq,
-)
+from munchkin.cards.library.common import choose_option, in_combat_window, neighbour, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D

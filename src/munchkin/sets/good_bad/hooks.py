@@ -11,11 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook
-from munchkin.cards.library import (
-    Cheat,
-    LevelCard,
-    Mate,
-)
+from munchkin.cards.library import Cheat, LevelCard, Mate
 from munchkin.cards.loader import hook
 
 if TYPE_CHECKING:

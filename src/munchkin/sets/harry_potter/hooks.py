@@ -10,9 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook
-from munchkin.cards.library import (
-    Attachment,
-)
+from munchkin.cards.library import Attachment
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D

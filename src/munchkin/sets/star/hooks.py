@@ -10,12 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook
-from munchkin.cards.library import (
-    Mate,
-    in_combat_window,
-    own_turn_free,
-    uniq,
-)
+from munchkin.cards.library import Mate, in_combat_window, own_turn_free, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine import events as E

@@ -4,7 +4,7 @@ no other edition prints.
 
 A hook that needs no decision does its work at once and returns None (or, for a Curse's or Bad
 Stuff's effect, whether it did anything). One that waits on a decision returns a step, a small
-record of plain data defined beside it (`IncomeTax`, `Snails`, ...), which the engine resumes
+record of plain data defined beside it (`Snails`, `Platycore`, ...), which the engine resumes
 stage by stage.
 """
 

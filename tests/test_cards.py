@@ -208,16 +208,18 @@ def test_bots_play_other_editions_cards_like_their_deluxe_twins() -> None:
     """The heuristic bot's aliases (SAME_AS) name a Deluxe card whose hook works the same way."""
     from munchkin.agents.heuristic import SAME_AS
     from munchkin.cards.hooks import CardHook
-    from munchkin.cards.loader import HOOKS
+    from munchkin.cards.loader import HOOKS, _hooks_of
 
     for name in ("star", "good-bad", "harry-potter", "deluxe"):
         load_set(name)
+    # a Deluxe card's hook, which may be a shared library hook its YAML names
+    deluxe_hook = {c.id: next(_hooks_of(c)) for c in load_set("deluxe").cards if any(_hooks_of(c))}
     for prefix in ("star", "good_bad", "harry_potter"):
         for alias, twin in SAME_AS.items():
             mine = HOOKS.get(f"{prefix}.{alias}")
             if mine is None:
                 continue
-            theirs = HOOKS[f"deluxe.{twin}"]
+            theirs = HOOKS[deluxe_hook[f"deluxe.{twin}"]]
             if isinstance(theirs, CardHook):  # the same rule, perhaps in other words (a Mate's name)
                 assert type(mine) is type(theirs), (prefix, alias, twin)
             else:  # a Curse's effect function: the very same

@@ -81,83 +81,57 @@ STOPPERS = ("friendship_potion", "out_to_lunch", "transferral_potion")
 REMOVERS = ("pollymorph_potion", "magic_lamp")
 
 
-# Cards of other sets whose hook works like a Deluxe card's: the agent plays them alike.
+# Cards of other sets with a hook of their own that works like a Deluxe card's: the agent plays them alike.
 SAME_AS = {
     "and_its_clone": "mate",
-    "hologram": "illusion",
-    "shift_change": "out_to_lunch",
-    "larval": "baby",
-    "genetic_accident": "change_race",
-    "reassigned_to_waste_disposal": "change_class",
-    "docking_fee": "income_tax",
-    "emergency_teleporter": "invisibility_potion",
-    "smoke_screen": "instant_wall",
-    "tractor_beam": "flask_of_glue",
-    "improbability_die": "loaded_die",
-    "freeze_ray": "pollymorph_potion",
-    "peace_treaty": "friendship_potion",
-    "replicator": "doppleganger",
-    "reset_button": "wishing_ring",
-    "salvage_scanner": "wand_of_dowsing",
-    "blame_the_sidekick": "kill_the_hireling",
-    "borrow_some_experience": "steal_a_level",
-    "cargo_hold": "hoard",
-    # the Good, the Bad, and the Munchkin
     "and_his_twin_brother": "mate",
-    "mirage": "illusion",
-    "siesta": "out_to_lunch",
-    "hold_up": "help_me_out_here",
-    "ambush": "wandering_monster",
-    "hung_over": "baby",
-    "dead_tired": "baby",
-    "career_change": "change_class",
-    "tax_collector": "income_tax",
-    "buzzard_on_your_head": "chicken_on_your_head",
-    "sticky_fingers": "lose_two_cards",
-    "snake_oil": "wishing_ring",
-    "patent_medicine": "wishing_ring",
-    "skedaddle": "invisibility_potion",
-    "dust_cloud": "instant_wall",
-    "ride_off_into_the_sunset": "instant_wall",
-    "tar_and_feathers": "flask_of_glue",
-    "ace_up_your_sleeve": "loaded_die",
-    "round_of_drinks": "friendship_potion",
-    "tall_tale": "pollymorph_potion",
-    "lasso_trick": "magic_lamp",
-    "mistaken_identity": "transferral_potion",
-    "divining_rod": "wand_of_dowsing",
-    "double_or_nothing": "doppleganger",
-    "jump_the_claim": "steal_a_level",
-    "win_at_poker": "steal_a_level",
     "bushwhack_the_sidekick": "kill_the_hireling",
-    "complain_to_the_trail_boss": "whine_at_the_gm",
-    "cry_uncle": "whine_at_the_gm",
-    "strike_it_rich": "hoard",
-    "bank_job": "hoard",
-    # Munchkin Harry Potter Deluxe
-    "reducio": "baby",
-    "imperio": "lose_two_cards",
-    "polyjuice_potion": "transferral_potion",
-    "amortentia": "friendship_potion",
-    "evanesco": "magic_lamp",
-    "vera_verto": "pollymorph_potion",
-    "portkey": "instant_wall",
-    "peruvian_instant_darkness_powder": "invisibility_potion",
-    "incarcerous": "flask_of_glue",
-    "time_turner": "loaded_die",
-    "accio": "wand_of_dowsing",
-    "finite_incantatem": "wishing_ring",
-    "bezoar": "wishing_ring",
-    "expecto_patronum": "doppleganger",
-    "points_deducted": "steal_a_level",
-    "complain_to_mcgonagall": "whine_at_the_gm",
-    "gringotts_vault": "hoard",
-    "occlumency": "sandals_of_protection",
+}
+
+
+# Library hooks (`munchkin.cards.library`) by the Deluxe card that names them: the agent plays
+# every card of a library hook as it plays that Deluxe card.
+LIBRARY_AS = {
+    "add_monster": "wandering_monster",
+    "attach_class": "super_munchkin",
+    "attach_race": "half_breed",
+    "cancel_curse": "wishing_ring",
+    "change_class": "change_class",
+    "change_race": "change_race",
+    "compel_lower_level_help": "kneepads_of_allure",
+    "copy_monster": "mate",
+    "discard_all_monsters": "friendship_potion",
+    "double_combat_strength": "doppleganger",
+    "draw_three_treasures": "hoard",
+    "escape_after_failed_roll": "invisibility_potion",
+    "escape_automatically": "instant_wall",
+    "escape_weak_monster": "rat_on_a_stick",
+    "force_help": "help_me_out_here",
+    "ignore_drawn_curses": "sandals_of_protection",
+    "level_for_killing_hireling": "kill_the_hireling",
+    "level_for_whining": "whine_at_the_gm",
+    "minus_one_to_rolls": "chicken_on_your_head",
+    "monster_level_floor": "baby",
+    "monsters_leave_with_treasure": "out_to_lunch",
+    "neighbours_take_cards": "lose_two_cards",
+    "pass_the_fight": "transferral_potion",
+    "remove_monster_keep_treasure": "pollymorph_potion",
+    "remove_monster_own_turn": "magic_lamp",
+    "replace_monster": "illusion",
+    "reroll_escape": "flask_of_glue",
+    "set_the_die": "loaded_die",
+    "steal_a_level": "steal_a_level",
+    "take_from_discards": "wand_of_dowsing",
+    "tax_items": "income_tax",
+    "treasure_on_escape": "tuba_of_charm",
+    "use_any_item": "cheat",
 }
 
 
 def _hook(g: Game, card: int) -> str:
     h = g.cdef[card].hook
+    if h is not None and h.startswith("library."):
+        return LIBRARY_AS[h.split(".", 1)[1]]
     name = h.split(".", 1)[-1] if h else ""
     return SAME_AS.get(name, name)
 

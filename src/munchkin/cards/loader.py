@@ -49,6 +49,7 @@ def load_set(name: str) -> CardSet:
     folder = SETS_DIR / package
     if name not in available_sets():
         raise CardError(f"unknown set {name!r}; known sets: {', '.join(available_sets())}")
+    importlib.import_module("munchkin.cards.library")  # the shared hooks, before the set's own
     importlib.import_module(f"munchkin.sets.{package}.hooks") if (folder / "hooks.py").exists() else None
     header: dict[str, Any] | None = None
     raw_cards: list[tuple[Path, Any]] = []
@@ -143,7 +144,7 @@ def check_set(cs: CardSet) -> None:
         seen_names[card.name] = card.id
         for h in _hooks_of(card):
             if h not in HOOKS:
-                raise CardError(f"{where}: card {card.name!r}: hook {h!r} is not registered in hooks.py")
+                raise CardError(f"{where}: card {card.name!r}: hook {h!r} is not registered (library or hooks.py)")
         if card.deck == "door":
             doors += card.copies
         else:

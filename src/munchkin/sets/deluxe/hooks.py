@@ -1,8 +1,10 @@
-"""Hooks for the Munchkin Deluxe cards whose effects the vocabulary cannot say.
+"""Hooks for the Munchkin Deluxe cards whose effects neither the vocabulary nor the shared hook
+library (`munchkin.cards.library`) can say: its monsters' specials and Bad Stuff, and a few cards
+no other edition prints.
 
 A hook that needs no decision does its work at once and returns None (or, for a Curse's or Bad
 Stuff's effect, whether it did anything). One that waits on a decision returns a step, a small
-record of plain data defined beside it (`IncomeTax`, `Snails`, ...), which the engine resumes
+record of plain data defined beside it (`Snails`, `Platycore`, ...), which the engine resumes
 stage by stage.
 """
 
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import CardHook
+from munchkin.cards.library.common import choose_option, in_combat_window, neighbour, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
@@ -26,282 +29,7 @@ if TYPE_CHECKING:
     from munchkin.engine.state import Combat, Player
 
 
-def _in_combat_window(g: Game) -> bool:
-    return g.combat is not None and g.listing is D.IN_WINDOW
-
-
-def _own_turn_free(g: Game, seat: int) -> bool:
-    return g.combat is None and seat == g.active and g.listing is D.FREE
-
-
-def _spend(g: Game, seat: int, card: int) -> None:
-    g.spend(g.players[seat], card)
-
-
-def choose_option(g: Game, seat: int, source: int, options: list[str]) -> Frame:
-    """Ask a seat to pick one of several worded options; returns its index."""
-    return ChooseOption(seat, source, tuple(options))
-
-
-@dataclass(slots=True)
-class ChooseOption(Step):
-    """A card's choice between worded options (Platycore: your hand or 2 Levels): the index chosen."""
-
-    CARDS = ("source",)  # fields holding card numbers (see Step.CARDS)
-
-    seat: int
-    source: int
-    options: tuple[str, ...]
-
-    def start(self, g: Game, _: Any) -> Out:
-        acts = tuple(Action(A.CHOOSE, self.seat, -1, monster=self.source, flag=o) for o in self.options)
-        return self.then("chosen", D.Before((self.seat,), self.source, tuple(acts)))
-
-    def chosen(self, g: Game, act: Action) -> Out:
-        return Done(self.options.index(act.flag))
-
-
-# ------------------------------------------------------------------ character cards
-class _Attachment(CardHook):
-    """Half-Breed / Super Munchkin / Dual Role: attach to a Race / Class / Role in play."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        p = g.players[seat]
-        if seat != g.active and card not in p.received:
-            return []
-        if self.kind == "race":
-            ok = bool(p.races) and p.half_breed < 0
-        elif self.kind == "role":
-            ok = bool(p.roles) and p.dual_role < 0
-        else:
-            ok = bool(p.classes) and p.super_munchkin < 0
-        return [Action(A.PLAY, seat, card)] if ok else []
-
-    def apply(self, g: Game, act: Action) -> None:
-        p = g.players[act.seat]
-        p.hand.remove(act.card)
-        if self.kind == "race":
-            p.half_breed = act.card
-        elif self.kind == "role":
-            p.dual_role = act.card
-        else:
-            p.super_munchkin = act.card
-        g.events.append(E.Play(act.seat, act.card))
-
-
-hook("deluxe.half_breed")(_Attachment("race"))
-hook("deluxe.super_munchkin")(_Attachment("class"))
-
-
-class Cheat(CardHook):
-    """Attach to an Item (on your own turn, out of combat). With `sidekicks` (the Good, the Bad,
-    and the Munchkin) it may instead go on a Sidekick, at any time: one more Sidekick in play."""
-
-    def __init__(self, sidekicks: bool = False) -> None:
-        self.sidekicks = sidekicks
-
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        p = g.players[seat]
-        if p.cheat >= 0:
-            return []
-        out: list[Action] = []
-        if _own_turn_free(g, seat):
-            items = [c for c in p.items] + [c for c in p.hand if g.cdef[c].is_item]
-            out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in _uniq(g, items)]
-        if self.sidekicks and (g.listing is D.FREE or g.listing is D.IN_WINDOW):
-            kicks = p.sidekicks + [c for c in p.hand if g.cdef[c].is_sidekick]
-            out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in _uniq(g, kicks)]
-        return out
-
-    def apply(self, g: Game, act: Action) -> None:
-        p = g.players[act.seat]
-        p.hand.remove(act.card)
-        item = act.cards[0]
-        p.cheat, p.cheat_item = act.card, item
-        if g.cdef[item].is_sidekick:
-            if item in p.hand:
-                p.hand.remove(item)
-                p.sidekicks.append(item)
-            g.events.append(E.Play(act.seat, act.card))
-            return
-        if item in p.hand:
-            p.hand.remove(item)
-            p.items.append(item)
-        p.equipped.add(item)
-        g.events.append(E.Play(act.seat, act.card))
-
-
-hook("deluxe.cheat")(Cheat())
-
-
-# ------------------------------------------------------------------ combat specials
-class _CombatCard(CardHook):
-    """Base for cards played into any combat by anyone."""
-
-    def legal_here(self, g: Game, seat: int) -> bool:
-        return _in_combat_window(g)
-
-
-class WanderingMonster(_CombatCard):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if not self.legal_here(g, seat):
-            return []
-        p = g.players[seat]
-        mons = [c for c in p.hand if g.cdef[c].is_monster]
-        return [Action(A.PLAY, seat, card, cards=(m,), flag="with") for m in _uniq(g, mons)]
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        p = g.players[act.seat]
-        p.hand.remove(act.card)
-        mon = act.cards[0]
-        p.hand.remove(mon)
-        c.played += [act.card, mon]
-        c.monsters.append(MonsterIn(mon))
-        g.events.append(E.Join(act.seat, mon, "Wandering Monster"))
-
-
-hook("deluxe.wandering_monster")(WanderingMonster())
-
-
-def _uniq(g: Game, cards: list[int]) -> list[int]:
-    seen: set[int] = set()
-    out = []
-    for c in cards:
-        if g.cdef[c].idx not in seen:
-            seen.add(g.cdef[c].idx)
-            out.append(c)
-    return out
-
-
-class Mate(_CombatCard):
-    """Mate (Deluxe) and ...And Its Clone (Star): a copy that shares every enhancer."""
-
-    def __init__(self, word: str = "Mate", run_penalty: int = 1) -> None:
-        self.word = word
-        self.penalty = run_penalty
-
-    def run_penalty(self) -> int:
-        return self.penalty
-
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if not self.legal_here(g, seat):
-            return []
-        c = g.combat
-        assert c is not None
-        return [Action(A.PLAY, seat, card, monster=m.card) for m in c.monsters if m.mate_of is None]
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        g.players[act.seat].hand.remove(act.card)
-        orig = next(m for m in c.monsters if m.card == act.monster)
-        c.monsters.append(MonsterIn(act.card, mate_of=orig))
-        c.played.append(act.card)
-        g.events.append(E.Mate(act.seat, act.monster, self.word))
-
-
-hook("deluxe.mate")(Mate())
-
-
-class Illusion(_CombatCard):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if not self.legal_here(g, seat):
-            return []
-        c = g.combat
-        assert c is not None
-        p = g.players[seat]
-        mons = _uniq(g, [k for k in p.hand if g.cdef[k].is_monster])
-        return [
-            Action(A.PLAY, seat, card, monster=m.card, cards=(k,), flag="with")
-            for m in c.monsters
-            if m.mate_of is None
-            for k in mons
-        ]
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        p = g.players[act.seat]
-        p.hand.remove(act.card)
-        new = act.cards[0]
-        p.hand.remove(new)
-        old = next(m for m in c.monsters if m.card == act.monster)
-        for m in list(c.monsters):
-            if m is old or m.mate_of is old:
-                c.monsters.remove(m)
-        c.monsters.append(MonsterIn(new))
-        c.played += [act.card, new]
-        g.events.append(E.Illusion(act.seat, act.monster, new, act.card))
-
-
-hook("deluxe.illusion")(Illusion())
-
-
-class OutToLunch(_CombatCard):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        return [Action(A.PLAY, seat, card)] if self.legal_here(g, seat) else []
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        g.players[act.seat].hand.remove(act.card)
-        c.played.append(act.card)
-        c.monsters.clear()
-        c.ended = True
-        g.events.append(E.OutToLunch(act.seat, c.fighter, act.card))
-        g.draw_to_hand(g.players[c.fighter], "treasure", 2)
-
-
-hook("deluxe.out_to_lunch")(OutToLunch())
-
-
-class HelpMeOutHere(_CombatCard):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        c = g.combat
-        if not self.legal_here(g, seat) or c is None or seat != c.fighter or g.fighters_win(c):
-            return []
-        out = []
-        p = g.players[seat]
-        for q in g.players:
-            if q is p or q.dead:
-                continue
-            for it in q.items:
-                if g.cdef[it].is_item and self._would_win(g, c, p, it):
-                    out.append(Action(A.PLAY, seat, card, target=q.seat, cards=(it,), flag="with"))
-        return out
-
-    def _would_win(self, g: Game, c: Combat, p: Player, it: int) -> bool:
-        if g.equip_problem(p, it) is not None:
-            return False
-        p.items.append(it)
-        p.equipped.add(it)
-        try:
-            return g.fighters_win_now(c)
-        finally:
-            p.items.remove(it)
-            p.equipped.discard(it)
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        p = g.players[act.seat]
-        p.hand.remove(act.card)
-        c.played.append(act.card)
-        q = g.players[act.target]
-        it = act.cards[0]
-        g.move_item(q, p, it)
-        p.equipped.add(it)
-        g.events.append(E.TakeItem(act.seat, act.target, it))
-
-
-hook("deluxe.help_me_out_here")(HelpMeOutHere())
-
-
+# ------------------------------------------------------------------ drawn
 class DivineIntervention(CardHook):
     """Acts the moment anyone draws it, however: every Cleric goes up a level, even to win."""
 
@@ -333,142 +61,13 @@ class DivineIntervention(CardHook):
 hook("deluxe.divine_intervention")(DivineIntervention())
 
 
-# ------------------------------------------------------------------ enhancers
-class Baby(CardHook):
-    def enhancer_floor(self) -> bool:
-        return True
-
-
-hook("deluxe.baby")(Baby())
-
-
 # ------------------------------------------------------------------ curses
-def _change_kind(g: Game, p: Player, card: int, kind: str) -> bool:
-    zone = p.races if kind == "race" else p.classes
-    if not zone:
-        return False
-    found = -1
-    for k in reversed(g.door_discard):
-        d = g.cdef[k]
-        if d.is_race if kind == "race" else d.is_class:
-            found = k
-            break
-    for k in list(zone):
-        g.lose_card(p, k, g.cdef[card].name)
-    if found >= 0:
-        g.door_discard.remove(found)
-        zone.append(found)
-        g.events.append(E.Play(p.seat, found))
-    return True
-
-
-@hook("deluxe.change_race")
-def change_race(g: Game, p: Player, card: int) -> bool:
-    return _change_kind(g, p, card, "race")
-
-
-@hook("deluxe.change_class")
-def change_class(g: Game, p: Player, card: int) -> bool:
-    return _change_kind(g, p, card, "class")
-
-
 class MalignMirror(CardHook):
     def only_armor(self, g: Game, p: Player) -> bool:
         return True
 
 
 hook("deluxe.malign_mirror")(MalignMirror())
-
-
-class Chicken(CardHook):
-    def die_modifier(self, g: Game, p: Player) -> int:
-        return -1
-
-    def leaves_with(self, g: Game, p: Player, lost: int) -> bool:
-        return g.cdef[lost].slot == "headgear"  # any Curse or Bad Stuff that takes the Headgear
-
-
-hook("deluxe.chicken_on_your_head")(Chicken())
-
-
-@hook("deluxe.income_tax")
-def income_tax(g: Game, p: Player, card: int) -> Frame | bool:
-    if not p.items:
-        return False
-    return IncomeTax(p.seat)
-
-
-@dataclass(slots=True)
-class IncomeTax(Step):
-    """Income Tax: the victim discards an Item; every other player pays as much in Items, or loses
-    them all and a Level if they cannot."""
-
-    seat: int
-    tax: int = 0
-    i: int = 0  # the next player to pay
-    payer: int = -1
-    paid: int = 0
-
-    def start(self, g: Game, _: Any) -> Out:
-        p = g.players[self.seat]
-        return self.then("taxed", g.choose_card(p.seat, p.items, "pay Income Tax"))
-
-    def taxed(self, g: Game, c: int) -> Out:
-        self.tax = g.cdef[c].gold
-        g.lose_card(g.players[self.seat], c, "Income Tax")
-        return self.next_payer(g, None)
-
-    def next_payer(self, g: Game, _: Any) -> Out:
-        tax = self.tax
-        while self.i < len(g.players):
-            q = g.players[self.i]
-            self.i += 1
-            if q.seat == self.seat or q.dead:
-                continue
-            total = sum(g.cdef[k].gold for k in q.items)
-            if total < tax or tax == 0 and not q.items:
-                for k in list(q.items):
-                    g.lose_card(q, k, "Income Tax")
-                if total < tax:
-                    g.lose_levels(q, 1, "Income Tax")
-                continue
-            self.payer, self.paid = q.seat, 0
-            return self.pay(g, None)
-        return Done(True)
-
-    def pay(self, g: Game, _: Any) -> Out:
-        if self.paid >= self.tax:
-            return self.next_payer(g, None)
-        q = g.players[self.payer]
-        return self.then("one_paid", g.choose_card(q.seat, q.items, f"pay {self.tax - self.paid} gold of Income Tax"))
-
-    def one_paid(self, g: Game, k: int) -> Out:
-        self.paid += g.cdef[k].gold
-        g.lose_card(g.players[self.payer], k, "Income Tax")
-        return self.pay(g, None)
-
-
-def _neighbour(g: Game, seat: int, step: int) -> int:
-    n = len(g.players)
-    s = (seat + step) % n
-    while g.players[s].dead and s != seat:
-        s = (s + step) % n
-    return s
-
-
-@hook("deluxe.lose_two_cards")
-def lose_two_cards(g: Game, p: Player, card: int) -> bool:
-    if not p.hand:
-        return False
-    for step in (1, -1):
-        s = _neighbour(g, p.seat, step)
-        if s == p.seat or not p.hand:
-            continue
-        k = g.pick_card(s, p.hand)
-        p.hand.remove(k)
-        g.give_card(g.players[s], k)
-        g.events.append(E.TakesFromHand(s, p.seat))
-    return True
 
 
 # ------------------------------------------------------------------ monsters
@@ -527,7 +126,7 @@ class Lawyers(CardHook):
         treasures = [k for k in p.hand if g.cdef[k].deck == "treasure"]
         if len(treasures) < 2:
             return None
-        pick = _uniq(g, treasures)
+        pick = uniq(g, treasures)
         pairs = [(a, b) for i, a in enumerate(treasures) for b in treasures[i + 1 :] if a in pick or b in pick]
         seen = set()
         acts = []
@@ -569,7 +168,7 @@ hook("deluxe.lawyers")(Lawyers())
 class FloatingNose(CardHook):
     def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Frame | None:
         p = g.players[c.fighter]
-        bribes = _uniq(g, [k for k in p.items if g.cdef[k].gold >= 200])
+        bribes = uniq(g, [k for k in p.items if g.cdef[k].gold >= 200])
         if not bribes:
             return None
         acts = tuple([Action(A.USE, p.seat, k, monster=m.card) for k in bribes] + [Action(A.DECLINE, p.seat, m.card)])
@@ -732,7 +331,7 @@ class Leperchaun(Step):
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
         while self.i < 2:
-            s = _neighbour(g, p.seat, (1, -1)[self.i])
+            s = neighbour(g, p.seat, (1, -1)[self.i])
             self.i += 1
             if s == p.seat or not p.items:
                 continue
@@ -907,56 +506,13 @@ class Hippogriff(Step):
         self.did = True
 
 
-# ------------------------------------------------------------------ Items
-class SandalsOfProtection(CardHook):
-    def stops_drawn_curses(self, g: Game, p: Player) -> bool:
-        return True
-
-
-class KneepadsOfAllure(CardHook):
-    def compels_help(self, g: Game, p: Player, helper: Player) -> bool:
-        return helper.level < p.level  # a lower-Level player
-
-
-class TubaOfCharm(CardHook):
-    def on_escape(self, g: Game, p: Player) -> None:
-        g.draw_to_hand(p, "treasure", 1)
-
-
-hook("deluxe.sandals_of_protection")(SandalsOfProtection())
-hook("deluxe.kneepads_of_allure")(KneepadsOfAllure())
-hook("deluxe.tuba_of_charm")(TubaOfCharm())
-
-
-class RatOnAStick(CardHook):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        run, c = g.listing, g.combat
-        if not isinstance(run, D.Run) or c is None:
-            return []
-        remaining = [m for m in c.monsters if m.card in run.monsters]
-        return [Action(A.USE, seat, card, monster=m.card) for m in remaining if g.monster_strength(c, m) <= 8]
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        p = g.players[act.seat]
-        g.lose_card(p, act.card, "escaping")
-        g.events.append(E.Escape(act.seat, act.monster, "Rat on a Stick"))
-        for m in list(c.monsters):
-            if m.card == act.monster:
-                c.monsters.remove(m)
-
-
-hook("deluxe.rat_on_a_stick")(RatOnAStick())
-
-
 # ------------------------------------------------------------------ one-shots
 class Bonus(CardHook):
     """A plain +N one-shot with an extra use (Potion of Halitosis on the Floating Nose)."""
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         c = g.combat
-        if not _in_combat_window(g) or c is None:
+        if not in_combat_window(g) or c is None:
             return []
         out = [Action(A.PLAY, seat, card, c.fighter)]
         out += [Action(A.PLAY, seat, card, monster=m.card) for m in c.monsters]
@@ -983,7 +539,7 @@ hook("deluxe.potion_of_halitosis")(Bonus())
 class YuppieWater(CardHook):
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         c = g.combat
-        if not _in_combat_window(g) or c is None:
+        if not in_combat_window(g) or c is None:
             return []
         if any("elf" in g.race_names(g.players[f]) for f in c.fighters()):
             return [Action(A.PLAY, seat, card, c.fighter)]
@@ -1001,287 +557,5 @@ class YuppieWater(CardHook):
 
 hook("deluxe.yuppie_water")(YuppieWater())
 
-
-class Doppleganger(CardHook):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        c = g.combat
-        if not _in_combat_window(g) or c is None or c.fighter != seat or c.helper >= 0 or c.doppleganger >= 0:
-            return []
-        return [Action(A.PLAY, seat, card)]
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
-        c.played.append(act.card)
-        c.doppleganger = act.seat
-        c.bonus_used = True
-        g.events.append(E.Play(act.seat, act.card))
-
-
-hook("deluxe.doppleganger")(Doppleganger())
-
-
-class FriendshipPotion(CardHook):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        return [Action(A.PLAY, seat, card)] if _in_combat_window(g) else []
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
-        c.played.append(act.card)
-        c.monsters.clear()
-        c.ended = True
-        g.events.append(E.Friendship(act.seat, act.card))
-
-
-hook("deluxe.friendship_potion")(FriendshipPotion())
-
-
-class RemoveOne(CardHook):
-    """Magic Lamp (own turn; Treasure if it was the last monster) and Pollymorph Potion."""
-
-    def __init__(self, own_turn: bool, always_treasure: bool) -> None:
-        self.own_turn = own_turn
-        self.always = always_treasure
-
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        c = g.combat
-        if c is None or not _in_combat_window(g) or (self.own_turn and seat != g.active):
-            return []
-        return [Action(A.PLAY, seat, card, monster=m.card) for m in c.monsters if m.mate_of is None]
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
-        c.played.append(act.card)
-        m = next(x for x in c.monsters if x.card == act.monster)
-        keep = self.always or len([x for x in c.monsters if x is not m and x.mate_of is not m]) == 0
-        g.events.append(E.Remove(act.seat, act.monster, act.card))
-        g.remove_monster(c, m, keep_treasure=keep)
-
-
-hook("deluxe.magic_lamp")(RemoveOne(own_turn=True, always_treasure=False))
-hook("deluxe.pollymorph_potion")(RemoveOne(own_turn=False, always_treasure=True))
-
-
-class TransferralPotion(CardHook):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        c = g.combat
-        if c is None or not _in_combat_window(g):
-            return []
-        return [Action(A.PLAY, seat, card, q.seat) for q in g.players if not q.dead and q.seat not in c.fighters()]
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
-        c.played.append(act.card)
-        g.events.append(E.Transfer(act.seat, c.fighter, act.target))
-        c.fighter = act.target
-        c.helper = -1
-        c.asked = set()
-        c.backstabs.clear()
-        c.berserk.clear()
-        c.turning.clear()
-        c.doppleganger = -1
-        g.transferred = True
-
-
-hook("deluxe.transferral_potion")(TransferralPotion())
-
-
-class InstantWall(CardHook):
-    """Instant Wall (Smoke Screen): both fighters escape automatically, or one of them (your choice)."""
-
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if not isinstance(g.listing, D.Run) or g.combat is None:
-            return []
-        out = [Action(A.PLAY, seat, card)]
-        fighters = g.combat.fighters()
-        if len(fighters) > 1:
-            out += [Action(A.PLAY, seat, card, f, flag="only") for f in fighters]
-        return out
-
-    def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        g.spend(g.players[act.seat], act.card)
-        for f in c.fighters():
-            if act.flag != "only" or f == act.target:
-                c.escapes.add(f)
-        g.events.append(E.Wall(act.seat, act.card, act.target if act.flag == "only" else -1))
-
-
-hook("deluxe.instant_wall")(InstantWall())
-
-
-class RollCard(CardHook):
-    """Answers to a Run Away roll: Invisibility Potion, Flask of Glue, Loaded Die."""
-
-    def __init__(self, which: str) -> None:
-        self.which = which
-
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        rolled = g.listing
-        if not isinstance(rolled, D.Rolled):
-            return []
-        runner, ok = rolled.runner, rolled.ok
-        if self.which == "invisibility" and seat == runner and not ok:
-            return [Action(A.PLAY, seat, card, flag="roll")]
-        if self.which == "glue" and seat != runner and ok:
-            return [Action(A.PLAY, seat, card, runner, flag="roll")]
-        if self.which == "loaded" and seat == runner:  # any face but the one rolled
-            die = g.roll.die
-            return [Action(A.PLAY, seat, card, n=f, flag="face") for f in range(1, 7) if f != die]
-        return []
-
-    def sets_die(self) -> bool:
-        return self.which == "loaded"
-
-    def apply(self, g: Game, act: Action) -> None:
-        g.spend(g.players[act.seat], act.card)
-        roll = g.roll
-        if self.which == "invisibility":
-            roll.escaped = True
-        elif self.which == "glue":
-            roll.reroll = True
-        else:
-            roll.die = act.n
-        g.events.append(E.Play(act.seat, act.card))
-
-
-hook("deluxe.invisibility_potion")(RollCard("invisibility"))
-hook("deluxe.flask_of_glue")(RollCard("glue"))
-hook("deluxe.loaded_die")(RollCard("loaded"))
-
-
-class WandOfDowsing(CardHook):
-    """Wand of Dowsing (Salvage Scanner): at any time, any one card from the discards."""
-
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if not (g.listing is D.FREE or g.listing is D.IN_WINDOW) or not (g.door_discard or g.treasure_discard):
-            return []
-        return [Action(A.PLAY, seat, card)]
-
-    def apply(self, g: Game, act: Action) -> Frame:
-        return Dowse(act.seat, act.card)
-
-
-@dataclass(slots=True)
-class Dowse(Step):
-    """Wand of Dowsing: take any one card from the discards."""
-
-    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
-
-    seat: int
-    card: int
-
-    def start(self, g: Game, _: Any) -> Out:
-        g.remove_from_play(g.players[self.seat], self.card)
-        g.limbo.append(self.card)
-        pool = g.door_discard + g.treasure_discard
-        return self.then("chosen", g.choose_card(self.seat, pool, "take a card from the discards"))
-
-    def chosen(self, g: Game, k: int) -> Out:
-        (g.door_discard if k in g.door_discard else g.treasure_discard).remove(k)
-        g.limbo.remove(self.card)
-        g.discard(self.card)
-        g.give_card(g.players[self.seat], k)
-        g.events.append(E.Dowse(self.seat, k, self.card))
-        return Done()
-
-
-hook("deluxe.wand_of_dowsing")(WandOfDowsing())
-
-
-class WishingRing(CardHook):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        if isinstance(g.listing, D.CurseWindow):
-            return []
-        out = []
-        for q in g.players:
-            for k in q.curses:
-                out.append(Action(A.PLAY, seat, card, monster=k))
-        return out
-
-    def apply(self, g: Game, act: Action) -> None:
-        g.spend(g.players[act.seat], act.card)
-        for q in g.players:
-            if act.monster in q.curses:
-                g.lose_card(q, act.monster, g.cdef[act.card].name)
-
-
-hook("deluxe.wishing_ring")(WishingRing())
-
-
-# ------------------------------------------------------------------ other Treasures
-class LevelCard(CardHook):
-    """Go Up a Level cards with a condition, and Steal a Level."""
-
-    def __init__(self, which: str) -> None:
-        self.which = which
-
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        out = []
-        for q in g.players:
-            if q.dead:
-                continue
-            if self.which == "steal":
-                if q.seat != seat and g.players[seat].level < WINNING_LEVEL - 1:
-                    out.append(Action(A.PLAY, seat, card, q.seat))
-            elif self.which in ("kill_hireling", "kill_sidekick"):
-                if g.players[seat].level < WINNING_LEVEL - 1 and q.sidekicks:  # name the Sidekick when there are two
-                    many = len(q.sidekicks) > 1
-                    out += [Action(A.PLAY, seat, card, q.seat, monster=k if many else -1) for k in q.sidekicks]
-            elif self.which == "whine":
-                top = max(x.level for x in g.players)
-                if q.level < top and q.level < WINNING_LEVEL - 1:
-                    out.append(Action(A.PLAY, seat, card, q.seat))
-        return out
-
-    def apply(self, g: Game, act: Action) -> None:
-        p = g.players[act.seat]
-        q = g.players[act.target]
-        p.hand.remove(act.card)
-        g.discard(act.card)
-        g.events.append(E.Play(act.seat, act.card))
-        if self.which == "steal":
-            if g.lose_levels(q, 1, g.cdef[act.card].name):
-                g.gain_levels(p, 1, g.cdef[act.card].name)
-        elif self.which == "kill_hireling":
-            # the target owns the Sidekick (or Hireling); the player of the card gains the Level
-            g.lose_card(q, act.monster if act.monster >= 0 else q.sidekicks[0], g.cdef[act.card].name)
-            g.gain_levels(p, 1, g.cdef[act.card].name)
-        elif self.which == "kill_sidekick":
-            # the Good, the Bad, and the Munchkin: a Sidekick killed leaves its Items to its owner
-            k = act.monster if act.monster >= 0 else q.sidekicks[0]
-            q.carried.pop(k, None)
-            g.lose_card(q, k, g.cdef[act.card].name)
-            g.gain_levels(p, 1, g.cdef[act.card].name)
-        else:
-            g.gain_levels(q, 1, g.cdef[act.card].name)
-
-
-hook("deluxe.steal_a_level")(LevelCard("steal"))
-hook("deluxe.kill_the_hireling")(LevelCard("kill_hireling"))
-hook("deluxe.whine_at_the_gm")(LevelCard("whine"))
-
-
-class Hoard(CardHook):
-    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
-        return [Action(A.PLAY, seat, card)] if g.combat is None else []
-
-    def apply(self, g: Game, act: Action) -> None:
-        p = g.players[act.seat]
-        p.hand.remove(act.card)
-        g.discard(act.card)
-        g.events.append(E.Play(act.seat, act.card))
-        g.draw_to_hand(p, "treasure", 3)
-
-
-hook("deluxe.hoard")(Hoard())
 
 _ = CHOOSE

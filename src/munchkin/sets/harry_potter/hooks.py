@@ -1,7 +1,8 @@
-"""Hooks for the Munchkin Harry Potter Deluxe cards whose effects the vocabulary cannot say.
+"""Hooks for the Munchkin Harry Potter Deluxe cards whose effects neither the vocabulary nor the
+shared hook library (`munchkin.cards.library`) can say.
 
-All the cards' hooks register a Deluxe hook class (a new instance, or the Deluxe function) under
-the harry_potter card's id. Only Potions has a class of its own.
+Most cards that need a hook name a `library.` hook in their YAML. Here are only Dual Role (the
+library's attachment, to a Role) and Potions.
 """
 
 from __future__ import annotations
@@ -9,37 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook
+from munchkin.cards.library import Attachment
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.sets.deluxe.hooks import (
-    Baby,
-    Cheat,
-    Doppleganger,
-    FriendshipPotion,
-    Hoard,
-    InstantWall,
-    LevelCard,
-    RemoveOne,
-    RollCard,
-    SandalsOfProtection,
-    TransferralPotion,
-    WanderingMonster,
-    WandOfDowsing,
-    WishingRing,
-    _Attachment,
-    lose_two_cards,
-)
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
 
 
 # ------------------------------------------------------------------ Roles and Proficiencies
-hook("harry_potter.dual_role")(_Attachment("role"))  # Super Munchkin for Roles
-hook("harry_potter.occlumency")(SandalsOfProtection())  # drawn Curses do not affect its owner
+hook("harry_potter.dual_role")(Attachment("role"))  # Super Munchkin for Roles
 
 
 class Potions(CardHook):
@@ -83,31 +66,3 @@ class Potions(CardHook):
 
 
 hook("harry_potter.potions")(Potions())
-
-# ------------------------------------------------------------------ other Door cards
-hook("harry_potter.cheat")(Cheat())  # Items only: this set never puts Cheat! on an Ally
-hook("harry_potter.wandering_monster")(WanderingMonster())
-hook("harry_potter.reducio")(Baby())  # never below Level 1 or 1 Treasure
-
-# ------------------------------------------------------------------ Curses and Bad Stuff
-hook("harry_potter.imperio")(lose_two_cards)
-hook("harry_potter.peeves")(lose_two_cards)
-
-# ------------------------------------------------------------------ one-shots
-hook("harry_potter.polyjuice_potion")(TransferralPotion())
-hook("harry_potter.amortentia")(FriendshipPotion())
-hook("harry_potter.evanesco")(RemoveOne(own_turn=True, always_treasure=False))
-hook("harry_potter.vera_verto")(RemoveOne(own_turn=False, always_treasure=True))
-hook("harry_potter.portkey")(InstantWall())
-hook("harry_potter.peruvian_instant_darkness_powder")(RollCard("invisibility"))
-hook("harry_potter.incarcerous")(RollCard("glue"))
-hook("harry_potter.time_turner")(RollCard("loaded"))
-hook("harry_potter.accio")(WandOfDowsing())
-hook("harry_potter.finite_incantatem")(WishingRing())
-hook("harry_potter.bezoar")(WishingRing())
-hook("harry_potter.expecto_patronum")(Doppleganger())
-
-# ------------------------------------------------------------------ other Treasures
-hook("harry_potter.points_deducted")(LevelCard("steal"))
-hook("harry_potter.complain_to_mcgonagall")(LevelCard("whine"))
-hook("harry_potter.gringotts_vault")(Hoard())

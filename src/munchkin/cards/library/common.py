@@ -1,0 +1,72 @@
+"""Small helpers the card hooks share: when a card may be played, spending it, asking a choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
+from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Frame, Out, Step
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+
+def in_combat_window(g: Game) -> bool:
+    """Whether a fight is waiting on its window of answers (where combat one-shots are played)."""
+    return g.combat is not None and g.listing is D.IN_WINDOW
+
+
+def own_turn_free(g: Game, seat: int) -> bool:
+    """Whether it is the seat's own turn, outside combat, with its free actions listed."""
+    return g.combat is None and seat == g.active and g.listing is D.FREE
+
+
+def spend(g: Game, seat: int, card: int) -> None:
+    """A one-shot card leaves its player's hand or table for the discards."""
+    g.spend(g.players[seat], card)
+
+
+def uniq(g: Game, cards: list[int]) -> list[int]:
+    """One card of each kind: identical copies would make the same action."""
+    seen: set[int] = set()
+    out = []
+    for c in cards:
+        if g.cdef[c].idx not in seen:
+            seen.add(g.cdef[c].idx)
+            out.append(c)
+    return out
+
+
+def neighbour(g: Game, seat: int, step: int) -> int:
+    """The next living player from a seat, to the left (step 1) or the right (step -1)."""
+    n = len(g.players)
+    s = (seat + step) % n
+    while g.players[s].dead and s != seat:
+        s = (s + step) % n
+    return s
+
+
+def choose_option(g: Game, seat: int, source: int, options: list[str]) -> Frame:
+    """Ask a seat to pick one of several worded options; returns its index."""
+    return ChooseOption(seat, source, tuple(options))
+
+
+@dataclass(slots=True)
+class ChooseOption(Step):
+    """A card's choice between worded options (Platycore: your hand or 2 Levels): the index chosen."""
+
+    CARDS = ("source",)  # fields holding card numbers (see Step.CARDS)
+
+    seat: int
+    source: int
+    options: tuple[str, ...]
+
+    def start(self, g: Game, _: Any) -> Out:
+        acts = tuple(Action(A.CHOOSE, self.seat, -1, monster=self.source, flag=o) for o in self.options)
+        return self.then("chosen", D.Before((self.seat,), self.source, tuple(acts)))
+
+    def chosen(self, g: Game, act: Action) -> Out:
+        return Done(self.options.index(act.flag))

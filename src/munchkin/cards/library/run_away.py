@@ -1,0 +1,99 @@
+"""Cards that help or hinder Running Away: escaping outright, answering the die roll."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from munchkin.cards.hooks import CardHook, hook
+from munchkin.engine import actions as A
+from munchkin.engine import decisions as D
+from munchkin.engine import events as E
+from munchkin.engine.actions import Action
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+
+class RatOnAStick(CardHook):
+    """Rat on a Stick: while Running Away, discard it to escape outright a monster of strength 8 or less."""
+
+    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
+        run, c = g.listing, g.combat
+        if not isinstance(run, D.Run) or c is None:
+            return []
+        remaining = [m for m in c.monsters if m.card in run.monsters]
+        return [Action(A.USE, seat, card, monster=m.card) for m in remaining if g.monster_strength(c, m) <= 8]
+
+    def apply(self, g: Game, act: Action) -> None:
+        c = g.combat
+        assert c is not None
+        p = g.players[act.seat]
+        g.lose_card(p, act.card, "escaping")
+        g.events.append(E.Escape(act.seat, act.monster, "Rat on a Stick"))
+        for m in list(c.monsters):
+            if m.card == act.monster:
+                c.monsters.remove(m)
+
+
+class InstantWall(CardHook):
+    """Instant Wall (Smoke Screen): both fighters escape automatically, or one of them (your choice)."""
+
+    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
+        if not isinstance(g.listing, D.Run) or g.combat is None:
+            return []
+        out = [Action(A.PLAY, seat, card)]
+        fighters = g.combat.fighters()
+        if len(fighters) > 1:
+            out += [Action(A.PLAY, seat, card, f, flag="only") for f in fighters]
+        return out
+
+    def apply(self, g: Game, act: Action) -> None:
+        c = g.combat
+        assert c is not None
+        g.spend(g.players[act.seat], act.card)
+        for f in c.fighters():
+            if act.flag != "only" or f == act.target:
+                c.escapes.add(f)
+        g.events.append(E.Wall(act.seat, act.card, act.target if act.flag == "only" else -1))
+
+
+class RollCard(CardHook):
+    """Answers to a Run Away roll: Invisibility Potion, Flask of Glue, Loaded Die."""
+
+    def __init__(self, which: str) -> None:
+        self.which = which
+
+    def actions(self, g: Game, seat: int, card: int) -> list[Action]:
+        rolled = g.listing
+        if not isinstance(rolled, D.Rolled):
+            return []
+        runner, ok = rolled.runner, rolled.ok
+        if self.which == "invisibility" and seat == runner and not ok:
+            return [Action(A.PLAY, seat, card, flag="roll")]
+        if self.which == "glue" and seat != runner and ok:
+            return [Action(A.PLAY, seat, card, runner, flag="roll")]
+        if self.which == "loaded" and seat == runner:  # any face but the one rolled
+            die = g.roll.die
+            return [Action(A.PLAY, seat, card, n=f, flag="face") for f in range(1, 7) if f != die]
+        return []
+
+    def sets_die(self) -> bool:
+        return self.which == "loaded"
+
+    def apply(self, g: Game, act: Action) -> None:
+        g.spend(g.players[act.seat], act.card)
+        roll = g.roll
+        if self.which == "invisibility":
+            roll.escaped = True
+        elif self.which == "glue":
+            roll.reroll = True
+        else:
+            roll.die = act.n
+        g.events.append(E.Play(act.seat, act.card))
+
+
+hook("library.escape_weak_monster")(RatOnAStick())
+hook("library.escape_automatically")(InstantWall())
+hook("library.escape_after_failed_roll")(RollCard("invisibility"))
+hook("library.reroll_escape")(RollCard("glue"))
+hook("library.set_the_die")(RollCard("loaded"))

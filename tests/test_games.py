@@ -1,11 +1,11 @@
 """The CI game suite: seeded games between bots, every invariant checked after every step.
 
-- 500 random-agent games (4 players, seeds 1..500) in 10 chunks of 50;
+- 300 random-agent games (4 players, seeds 1..300) in 10 chunks of 30;
 - 200 heuristic-agent games (4 players, seeds 1..200) in 10 chunks of 20;
 - 300 mixed games: 3 to 6 players, Listen At The Door and shared victories on and off,
   random and heuristic agents at one table, in 10 chunks of 30;
-- 500 games of each other edition alone and 500 of it shuffled with Deluxe (Star Munchkin,
-  The Good, the Bad, and the Munchkin, Harry Potter; seeds 1..500 each, in chunks of 50),
+- 300 games of each other edition alone and 300 of it shuffled with Deluxe (Star Munchkin,
+  The Good, the Bad, and the Munchkin, Harry Potter; seeds 1..300 each, in chunks of 30),
   tables varied by seed: 3 to 6 players, random agents, heuristic agents or both at one
   table, the Faster Play options on and off.
 
@@ -32,10 +32,10 @@ from munchkin.engine.game import Options
 from munchkin.simulate import play_game
 
 SOAK = max(1, int(os.environ.get("MUNCHKIN_SOAK", "1") or 1))  # a soak by hand: every batch N times larger
-RANDOM_GAMES, RANDOM_CHUNK = 500 * SOAK, 50
+RANDOM_GAMES, RANDOM_CHUNK = 300 * SOAK, 30
 HEURISTIC_GAMES, HEURISTIC_CHUNK = 200 * SOAK, 20
 MIXED_GAMES, MIXED_CHUNK = 300 * SOAK, 30
-STAR_GAMES, STAR_CHUNK = 500 * SOAK, 50
+STAR_GAMES, STAR_CHUNK = 300 * SOAK, 30
 CAP_SHARE = 0.01  # capped games must be fewer than 1% of a batch
 
 

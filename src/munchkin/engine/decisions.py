@@ -56,11 +56,10 @@ if TYPE_CHECKING:
     from munchkin.engine.game import Game
 
 
-def _unique(cards: tuple[int, ...] | list[int], g: Game) -> list[int]:
+def unique_cards(cards: tuple[int, ...] | list[int], cdef: list[Any]) -> list[int]:
     """One card per definition: identical copies make the same action."""
     if len(cards) < 2:
         return list(cards)
-    cdef = g.cdef
     seen: set[int] = set()
     out = []
     for c in cards:
@@ -113,19 +112,19 @@ class Decision:
         """This decision with each card that moved (a determinized copy) replaced by its new one."""
         if not self.CARDS:
             return self
-        return replace(self, **{name: _moved(getattr(self, name), moved) for name in self.CARDS})
+        return replace(self, **{name: moved_cards(getattr(self, name), moved) for name in self.CARDS})
 
 
-def _moved(x: Any, moved: dict[int, int]) -> Any:
+def moved_cards(x: Any, moved: dict[int, int]) -> Any:
     """A card number, a tuple of them, or an Action, with each moved card replaced."""
     t = type(x)
     if t is int:
         return moved.get(x, x)
     if t is Action:
         card, monster = moved.get(x.card, x.card), moved.get(x.monster, x.monster)
-        return x._replace(card=card, monster=monster, cards=_moved(x.cards, moved))
+        return x._replace(card=card, monster=monster, cards=moved_cards(x.cards, moved))
     if t is tuple or t is list:
-        return t([_moved(y, moved) for y in x])
+        return t([moved_cards(y, moved) for y in x])
     return x
 
 
@@ -234,7 +233,9 @@ class CurseWindow(Decision):
 
     def offers(self, g: Game, seat: int) -> list[Action]:
         g.listing = self
-        return [Action(A.PASS, seat)] + [Action(A.PLAY, seat, c) for c in _unique(g.curse_cancellers(seat), g)]
+        return [Action(A.PASS, seat)] + [
+            Action(A.PLAY, seat, c) for c in unique_cards(g.curse_cancellers(seat), g.cdef)
+        ]
 
     def own(self, g: Game) -> tuple[int, ...]:
         return tuple(s for s in self.seats if s == self.victim)
@@ -289,7 +290,7 @@ class Choose(Decision):
     why: str = ""
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return [Action(A.CHOOSE, seat, c) for c in _unique(self.options, g)]
+        return [Action(A.CHOOSE, seat, c) for c in unique_cards(self.options, g.cdef)]
 
 
 @dataclass(slots=True)
@@ -303,7 +304,7 @@ class LootBody(Decision):
     cards: tuple[int, ...] = ()
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return [Action(A.TAKE, seat, c) for c in _unique(self.cards, g)]
+        return [Action(A.TAKE, seat, c) for c in unique_cards(self.cards, g.cdef)]
 
 
 @dataclass(slots=True)
@@ -316,7 +317,7 @@ class Pick(Decision):
     cards: tuple[int, ...] = ()
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return [Action(A.TAKE, seat, c) for c in _unique(self.cards, g)]
+        return [Action(A.TAKE, seat, c) for c in unique_cards(self.cards, g.cdef)]
 
 
 @dataclass(slots=True)

@@ -16,10 +16,10 @@ The copy is a hypothesis: its log is the real game's, so it cannot be saved or r
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from munchkin.engine.actions import Action
 from munchkin.engine.core import EVERYONE
+from munchkin.engine.decisions import moved_cards
 from munchkin.engine.flow import Step
 
 if TYPE_CHECKING:
@@ -80,28 +80,13 @@ def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
     return d
 
 
-def _cards(x: Any, moved: dict[int, int]) -> Any:
-    """A card number, a tuple or list of them, or an Action, with each moved card replaced."""
-    t = type(x)
-    if t is int:
-        return moved.get(x, x)
-    if t is Action:
-        card, monster = moved.get(x.card, x.card), moved.get(x.monster, x.monster)
-        return x._replace(card=card, monster=monster, cards=_cards(x.cards, moved))
-    if t is tuple:
-        return tuple([_cards(y, moved) for y in x])
-    if t is list:
-        return [_cards(y, moved) for y in x]
-    return x
-
-
 def _remap_flow(d: Game, moved: dict[int, int]) -> None:
     """Point the rules in progress at the cards now in the places of those that moved: the cards
     a step holds (its CARDS fields) and those the decision waited on holds (its CARDS fields)."""
     for f in d._stack:
         if isinstance(f, Step):
             for name in type(f).CARDS:
-                setattr(f, name, _cards(getattr(f, name), moved))
+                setattr(f, name, moved_cards(getattr(f, name), moved))
     d._prompt = d._prompt.with_cards(moved)
 
 

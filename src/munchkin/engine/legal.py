@@ -27,18 +27,7 @@ MAX_SALES = 64
 _action = partial(tuple.__new__, Action)
 
 
-def _unique(cards: list[int], cdef: list[Any]) -> list[int]:
-    """One card per definition: identical copies make the same action."""
-    if len(cards) < 2:
-        return list(cards)
-    seen: set[int] = set()
-    out = []
-    for c in cards:
-        i = cdef[c].idx
-        if i not in seen:
-            seen.add(i)
-            out.append(c)
-    return out
+_unique = D.unique_cards  # one card per definition: identical copies make the same action
 
 
 class LegalMixin(PlayMixin):

@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError, ParseError
 from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.legal import compute_legal
 from munchkin.engine.notation import VERBS
 from munchkin.engine.state import MonsterIn
 from munchkin.invariants import Checker
@@ -144,7 +145,7 @@ def snapshot(g: Game) -> dict[str, Any]:
         "log": len(g.log),
         "legal": {s: list(g.legal_actions(s)) for s in g.to_act},
         # computed afresh, so that a stale cache cannot hide a change
-        "fresh_legal": {s: list(g.compute_legal(s)) for s in g.to_act} if not g.over else {},
+        "fresh_legal": {s: list(compute_legal(g, s)) for s in g.to_act} if not g.over else {},
         "deep": deep_state(g),
     }
 

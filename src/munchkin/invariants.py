@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from munchkin.engine import characters
 from munchkin.engine.game import Game
 from munchkin.engine.rules import WINNING_LEVEL
 
@@ -55,12 +56,16 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
         for k in p.carried:
             if k not in p.sidekicks:
                 out.append(f"{p.name}'s {g.name(k)} carries an Item but is not in play")
-        if g.sidekick_count(p) > g.sidekick_limit(p) and not p.dead and g.prompt.kind != "before":
-            out.append(f"{p.name} has {len(p.sidekicks)} Sidekicks in play (limit {g.sidekick_limit(p)})")
-        if g.equipment_overflow(p) and g.prompt.kind != "before":
+        if (
+            characters.sidekick_count(g, p) > characters.sidekick_limit(g, p)
+            and not p.dead
+            and g.prompt.kind != "before"
+        ):
+            out.append(f"{p.name} has {len(p.sidekicks)} Sidekicks in play (limit {characters.sidekick_limit(g, p)})")
+        if characters.equipment_overflow(g, p) and g.prompt.kind != "before":
             out.append(f"{p.name} has equipped more than the limits allow")
-        if g.rank_total(p) > p.level and g.prompt.kind not in MID_EFFECT:
-            out.append(f"{p.name}'s Proficiencies total Rank {g.rank_total(p)}, above Level {p.level}")
+        if characters.rank_total(g, p) > p.level and g.prompt.kind not in MID_EFFECT:
+            out.append(f"{p.name}'s Proficiencies total Rank {characters.rank_total(g, p)}, above Level {p.level}")
         if len(p.roles) > (2 if p.dual_role >= 0 else 1) or (p.dual_role >= 0 and not p.roles):
             out.append(f"{p.name} has {len(p.roles)} Roles in play (Dual Role: {p.dual_role >= 0})")
         if len({g.cdef[c].idx for c in p.roles}) != len(p.roles):

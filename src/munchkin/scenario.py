@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from munchkin.engine import characters, combat
 from munchkin.engine.table import PLAYER_KEYS as PLAYER_KEYS  # a scenario's table is set by the engine
 from munchkin.engine.table import ScenarioError
 from munchkin.engine.table import arrange_table as arrange_table
@@ -116,7 +117,7 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int]) -> list[st
     out: list[str] = []
     for key, want in exp.items():
         if key == "combat":
-            b = g.combat_breakdown()
+            b = combat.combat_breakdown(g)
             if not b:
                 out.append("expected a combat, but there is none")
                 continue
@@ -177,7 +178,7 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int]) -> list[st
                     owner, kname = name.split("'s ", 1)
                     q = g.players[g.seat_of(owner)]
                     ks = [k for k in q.sidekicks if g.cdef[k].name.lower() == kname.lower()]
-                    s = g.sidekick_sex(q, ks[0]) if ks else "not in play"
+                    s = characters.sidekick_sex(g, q, ks[0]) if ks else "not in play"
                 else:
                     s = g.players[g.seat_of(name)].sex
                 if s != v:

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from munchkin.agents.observation import Observation
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters, combat
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
@@ -230,7 +231,7 @@ class HeuristicAgent:
     def item_value(self, g: Game, p: Player, c: int) -> float:
         """Worth of an Item to p when equipped and usable: its bonus plus small extras."""
         d = g.cdef[c]
-        v = float(g.item_bonus(p, c)) + ITEM_EXTRA.get(_hook(g, c), 0.0) + 0.7 * max(0, d.run_away)
+        v = float(characters.item_bonus(g, p, c)) + ITEM_EXTRA.get(_hook(g, c), 0.0) + 0.7 * max(0, d.run_away)
         return v
 
     def card_value(self, g: Game, p: Player, c: int) -> float:
@@ -240,11 +241,11 @@ class HeuristicAgent:
         if d.is_gual:
             return 5.0 if p.level < WINNING_LEVEL - 1 else 0.5
         if d.is_item:
-            if g.can_use(p, c):
+            if characters.can_use(g, p, c):
                 v = 1.2 * self.item_value(g, p, c) + d.gold / GOLD_PER_LEVEL + 0.3
             else:
                 v = 1.5 * d.gold / GOLD_PER_LEVEL + 0.3
-            if d.big and not g.may_carry_big(p):
+            if d.big and not characters.may_carry_big(g, p):
                 v *= 0.6
             return v
         if d.is_one_shot:
@@ -266,9 +267,9 @@ class HeuristicAgent:
         if d.is_role:
             return 3.0 if not p.roles else 1.0
         if d.is_proficiency:
-            return 2.5 if g.rank_total(p) + d.rank <= p.level else 1.0
+            return 2.5 if characters.rank_total(g, p) + d.rank <= p.level else 1.0
         if d.is_sidekick:
-            return 4.0 if len(p.sidekicks) < g.sidekick_limit(p) else 1.0
+            return 4.0 if len(p.sidekicks) < characters.sidekick_limit(g, p) else 1.0
         if d.is_monster:
             return 1.5
         if h == "divine_intervention" and self._is_class(g, p, "cleric"):
@@ -281,9 +282,9 @@ class HeuristicAgent:
         if c in p.items:
             if target is None:
                 target = self.best_equip(g, p)
-            if g.can_use(p, c) and (c in target or c in p.exempt()):
+            if characters.can_use(g, p, c) and (c in target or c in p.exempt()):
                 return 1.3 * self.item_value(g, p, c) + d.gold / GOLD_PER_LEVEL + 0.5
-            usable = 0.3 * self.item_value(g, p, c) if g.can_use(p, c) else 0.0
+            usable = 0.3 * self.item_value(g, p, c) if characters.can_use(g, p, c) else 0.0
             return 0.3 + usable + d.gold / 2000
         if c in p.races:
             return 2.5
@@ -301,7 +302,7 @@ class HeuristicAgent:
 
     @staticmethod
     def _is_class(g: Game, p: Player, name: str) -> bool:
-        return name in g.class_names(p)
+        return name in characters.class_names(g, p)
 
     def race_score(self, g: Game, p: Player, c: int) -> float:
         name = g.cdef[c].name.lower()
@@ -347,7 +348,7 @@ class HeuristicAgent:
             if c in exempt:
                 continue
             d = cdef[c]
-            if not d.is_item or not g.can_use(p, c):
+            if not d.is_item or not characters.can_use(g, p, c):
                 continue
             v = value[c] = self.item_value(g, p, c)
             if v <= 0:
@@ -362,19 +363,19 @@ class HeuristicAgent:
                 target.add(c)
         for slot, best in slot_best.items():
             best.sort(reverse=True)
-            target.update(c for _, c in best[: g.slot_limit(p, slot)])
+            target.update(c for _, c in best[: characters.slot_limit(g, p, slot)])
         if lasers:
             two.append((sum(v for v, _ in lasers), tuple(c for _, c in lasers)))
         one.sort(reverse=True)
         two.sort(reverse=True)
-        hands = g.hands_limit(p)
+        hands = characters.hands_limit(g, p)
         v1 = sum(v for v, _ in one[:hands])
         if two and two[0][0] + sum(v for v, _ in one[: hands - 2]) > v1:
             target.update(two[0][1])
             target.update(c for _, cs in one[: hands - 2] for c in cs)
         else:
             target.update(c for _, cs in one[:hands] for c in cs)
-        if not g.has_ability(p, "equip_any_complex"):
+        if not characters.has_ability(g, p, "equip_any_complex"):
             units = [c for c in target if cdef[c].complex and not cdef[c].laser]
             complex_lasers = [c for c in target if cdef[c].complex and cdef[c].laser]
             groups: list[tuple[float, tuple[int, ...]]] = [(value[c], (c,)) for c in units]
@@ -397,7 +398,7 @@ class HeuristicAgent:
     def effects_severity(self, g: Game, p: Player, effects: Iterable[Any], me: int) -> float:
         total = 0.0
         for e in effects:
-            if e.if_ is not None and not g.matches(p, e.if_):
+            if e.if_ is not None and not characters.matches(g, p, e.if_):
                 if e.otherwise:
                     total += self.effects_severity(g, p, e.otherwise, me)
                 continue
@@ -420,7 +421,7 @@ class HeuristicAgent:
             return 12.0 + items + 0.7 * self._hand_worth(g, p, me)
         if e.lose_items is not None:
             li = e.lose_items
-            found = g.items_matching(p, li.which)
+            found = changes.items_matching(g, p, li.which)
             if not found:
                 return 0.0
             target = self.best_equip(g, p)
@@ -455,8 +456,12 @@ class HeuristicAgent:
         d = g.cdef[card]
         h = _hook(g, card)
         if h == "malign_mirror":
-            armor = sum(g.item_bonus(q, c) for c in q.equipped if g.cdef[c].slot == "armor" and g.can_use(q, c))
-            return max(0.5, 0.8 * (g.equipped_bonus(q) - armor))
+            armor = sum(
+                characters.item_bonus(g, q, c)
+                for c in q.equipped
+                if g.cdef[c].slot == "armor" and characters.can_use(g, q, c)
+            )
+            return max(0.5, 0.8 * (characters.equipped_bonus(g, q) - armor))
         if h in CURSE_HOOK:
             return CURSE_HOOK[h]
         return self.effects_severity(g, q, d.effects, me)
@@ -465,24 +470,31 @@ class HeuristicAgent:
         """How much a Curse lowers a fighter's combat strength now."""
         d = g.cdef[card]
         h = _hook(g, card)
-        level_only = g.level_only(c)
+        level_only = combat.level_only(g, c)
         if h == "malign_mirror":
             if level_only:
                 return 0.0
-            armor = sum(g.item_bonus(q, k) for k in q.equipped if g.cdef[k].slot == "armor" and g.can_use(q, k))
-            return float(g.equipped_bonus(q) - armor)
+            armor = sum(
+                characters.item_bonus(g, q, k)
+                for k in q.equipped
+                if g.cdef[k].slot == "armor" and characters.can_use(g, q, k)
+            )
+            return float(characters.equipped_bonus(g, q) - armor)
         total = 0.0
         for e in d.effects:
-            if e.if_ is not None and not g.matches(q, e.if_):
+            if e.if_ is not None and not characters.matches(g, q, e.if_):
                 continue
             if e.next_combat_bonus is not None:
                 total -= e.next_combat_bonus
             elif e.lose_levels is not None:
                 total += min(e.lose_levels, q.level - 1)
             elif e.lose_items is not None and not level_only:
-                found = g.items_matching(q, e.lose_items.which)
+                found = changes.items_matching(g, q, e.lose_items.which)
                 if found:
-                    vals = sorted(g.item_bonus(q, k) if k in q.equipped and g.can_use(q, k) else 0 for k in found)
+                    vals = sorted(
+                        characters.item_bonus(g, q, k) if k in q.equipped and characters.can_use(g, q, k) else 0
+                        for k in found
+                    )
                     total += sum(vals) if e.lose_items.count == "all" else vals[0]
         return total
 
@@ -490,15 +502,15 @@ class HeuristicAgent:
     @staticmethod
     def slack(g: Game, c: Combat) -> int:
         """>= 0 when the fighters win now; how much they may lose and still win."""
-        side, mon = g.side_strength(c), g.monsters_strength(c)
-        return side - mon - (0 if g.wins_ties(c) else 1)
+        side, mon = combat.side_strength(g, c), combat.monsters_strength(g, c)
+        return side - mon - (0 if combat.wins_ties(g, c) else 1)
 
     @staticmethod
     def slack_with_helper(g: Game, c: Combat, helper: int) -> int:
         old = c.helper
         c.helper = helper
         try:
-            side, mon, ties = g.side_strength(c), g.monsters_strength(c), g.wins_ties(c)
+            side, mon, ties = combat.side_strength(g, c), combat.monsters_strength(g, c), combat.wins_ties(g, c)
         finally:
             c.helper = old
         return side - mon - (0 if ties else 1)
@@ -509,7 +521,7 @@ class HeuristicAgent:
         old = (c.fighter, c.helper)
         c.fighter, c.helper = seat, -1
         try:
-            side, mon, ties = g.side_strength(c), g.monsters_strength(c), g.wins_ties(c)
+            side, mon, ties = combat.side_strength(g, c), combat.monsters_strength(g, c), combat.wins_ties(g, c)
         finally:
             c.fighter, c.helper = old
         return side - mon - (0 if ties else 1)
@@ -520,18 +532,18 @@ class HeuristicAgent:
 
     @staticmethod
     def treasures(g: Game, c: Combat) -> int:
-        return sum(g.monster_treasures(c, m) for m in c.monsters)
+        return sum(combat.monster_treasures(g, c, m) for m in c.monsters)
 
     @staticmethod
     def p_escape(g: Game, c: Combat, p: Player, m: MonsterIn, flight: int = 0) -> float:
         d = g.cdef[m.base]
-        if not g.pursued(p, m):
+        if not combat.pursued(g, p, m):
             return 1.0
         if d.escape == "automatic":
             return 1.0
         if d.escape == "impossible":
             return 0.0
-        b = g.run_away_bonus(c, p, m) + flight
+        b = combat.run_away_bonus(g, c, p, m) + flight
         return min(6, max(0, 7 - ESCAPE_ROLL + b)) / 6  # the die's faces that reach ESCAPE_ROLL
 
     def run_loss(self, g: Game, c: Combat, p: Player, me: int) -> float:
@@ -544,14 +556,14 @@ class HeuristicAgent:
         return total
 
     def mon_strength(self, g: Game, c: Combat, card: int, mate_of: MonsterIn | None = None) -> int:
-        return g.monster_strength(c, MonsterIn(card, mate_of))
+        return combat.monster_strength(g, c, MonsterIn(card, mate_of))
 
     def group_strength(self, g: Game, c: Combat, card: int) -> int:
         """A monster and its Mates."""
         m = next((x for x in c.monsters if x.card == card), None)
         if m is None:
             return 0
-        return sum(g.monster_strength(c, x) for x in c.monsters if x is m or x.mate_of is m)
+        return sum(combat.monster_strength(g, c, x) for x in c.monsters if x is m or x.mate_of is m)
 
     # ================================================================== main: own turn
     def _on_main(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
@@ -585,7 +597,7 @@ class HeuristicAgent:
             c = Combat(seat, False)
             m = MonsterIn(a.card)
             c.monsters.append(m)
-            if d.wna_if is not None and g.matches(p, d.wna_if):
+            if d.wna_if is not None and characters.matches(g, p, d.wna_if):
                 score = TREASURE * d.wna_treasures
                 if score > 0 and (best is None or score > best[0]):
                     best = (score, a)
@@ -624,7 +636,11 @@ class HeuristicAgent:
                 return a
             if h == "annihilate" and lead is not None and a.target == lead.seat:
                 item = a.cards[0]
-                if item in lead.equipped and g.can_use(lead, item) and g.item_bonus(lead, item) >= 3:
+                if (
+                    item in lead.equipped
+                    and characters.can_use(g, lead, item)
+                    and characters.item_bonus(g, lead, item) >= 3
+                ):
                     return a
             if h == "divine_intervention" and self._is_class(g, p, "cleric"):
                 if not any(
@@ -638,7 +654,7 @@ class HeuristicAgent:
         for a in plays:
             d = cdef[a.card]
             if d.is_sidekick:
-                if g.sidekick_count(p) < g.sidekick_limit(p):
+                if characters.sidekick_count(g, p) < characters.sidekick_limit(g, p):
                     return a
                 weakest = min((cdef[k].bonus for k in p.sidekicks), default=0)
                 if d.bonus > weakest + 1:  # an Ally that replaces a weaker one
@@ -648,7 +664,7 @@ class HeuristicAgent:
         for a in plays:
             if cdef[a.card].is_item_enhancer and a.cards:
                 it = a.cards[0]
-                v = self.item_value(g, p, it) + (2.0 if it in p.equipped and g.can_use(p, it) else 0.0)
+                v = self.item_value(g, p, it) + (2.0 if it in p.equipped and characters.can_use(g, p, it) else 0.0)
                 if best_e is None or v > best_e[0]:
                     best_e = (v, a)
         if best_e is not None:
@@ -657,7 +673,7 @@ class HeuristicAgent:
         for a in plays:
             d = cdef[a.card]
             if d.is_item and a.card in p.hand:
-                if g.can_use(p, a.card) and self.item_value(g, p, a.card) > 0:
+                if characters.can_use(g, p, a.card) and self.item_value(g, p, a.card) > 0:
                     return a
                 if not d.big:
                     return a
@@ -676,9 +692,11 @@ class HeuristicAgent:
                 it = a.cards[0]
                 if it in target:
                     continue
-                if cdef[it].is_sidekick and (it in p.sidekicks or g.sidekick_count(p) < g.sidekick_limit(p)):
+                if cdef[it].is_sidekick and (
+                    it in p.sidekicks or characters.sidekick_count(g, p) < characters.sidekick_limit(g, p)
+                ):
                     continue  # Cheat! for a Sidekick only when it makes room for one more
-                gain = float(g.item_bonus(p, it))
+                gain = float(characters.item_bonus(g, p, it))
                 if gain >= 2 and (best_cheat is None or gain > best_cheat[0]):
                     best_cheat = (gain, a)
         if best_cheat is not None:
@@ -686,7 +704,7 @@ class HeuristicAgent:
         # give the Hireling a usable Item left over
         best_h: tuple[float, Action] | None = None
         for a in legal:
-            if a.kind == A.GIVE and a.flag == "hireling" and a.card not in target and g.can_use(p, a.card):
+            if a.kind == A.GIVE and a.flag == "hireling" and a.card not in target and characters.can_use(g, p, a.card):
                 v = self.item_value(g, p, a.card)
                 if v >= 1 and (best_h is None or v > best_h[0]):
                     best_h = (v, a)
@@ -707,7 +725,7 @@ class HeuristicAgent:
                 return theft
         # Curses on the leader when it is dangerous or the hand is full
         if stage in ("after", "end", "charity") and lead is not None:
-            full = len(p.hand) > g.hand_limit(p)
+            full = len(p.hand) > characters.hand_limit(g, p)
             if full or lead.level >= max(5, p.level):
                 curse = self._curse_on(g, p, plays, lead)
                 if curse is not None:
@@ -804,8 +822,10 @@ class HeuristicAgent:
         fight = next((x for x in legal if x.kind == A.PLAY and x.flag == "fight"), None)
         if fight is not None:  # a Steed: fight it when a kill looks safe, or when no room to ride it
             p = g.players[seat]
-            mine = p.level + g.equipped_bonus(p)
-            if mine > g.cdef[fight.card].level + 2 or (mine > g.cdef[fight.card].level and not g.steed_room(p)):
+            mine = p.level + characters.equipped_bonus(g, p)
+            if mine > g.cdef[fight.card].level + 2 or (
+                mine > g.cdef[fight.card].level and not characters.steed_room(g, p)
+            ):
                 return fight
         a = self.plan_free(g, seat, legal, "drawn")
         if a is not None and a.kind == A.PLAY:
@@ -992,7 +1012,7 @@ class HeuristicAgent:
             return None
         need = float(-slack)
         gain_now = self.kill_levels(g, c)
-        level_only = g.level_only(c)
+        level_only = combat.level_only(g, c)
         units: list[_Unit] = []
         removals: list[tuple[float, Action]] = []  # (cost, action) that end the fight without Bad Stuff
         spent: set[int] = set()
@@ -1005,10 +1025,10 @@ class HeuristicAgent:
                     return a  # slays the Floating Nose outright
                 if d.is_one_shot and a.monster < 0 and a.target == c.fighter and not level_only:
                     if h == "yuppie_water":
-                        elves = sum(1 for f in c.fighters() if "elf" in g.race_names(g.players[f]))
+                        elves = sum(1 for f in c.fighters() if "elf" in characters.race_names(g, g.players[f]))
                         units.append(_Unit(2.0 * elves, cost, a, a.card))
                     elif h == "doppleganger":
-                        units.append(_Unit(float(g.char_strength(c, fighter)), cost, a, a.card))
+                        units.append(_Unit(float(combat.char_strength(g, c, fighter)), cost, a, a.card))
                     elif d.bonus > 0:
                         units.append(_Unit(float(d.bonus), cost, a, a.card))
                         spent.add(a.card)
@@ -1061,7 +1081,7 @@ class HeuristicAgent:
             if wins_game:
                 budget = 100.0
         else:
-            elf = g.has_ability(p, "levels_for_helping")
+            elf = characters.has_ability(g, p, "levels_for_helping")
             budget = TREASURE * c.deal_treasures + my_loss + (LEVEL * len(c.monsters) if elf else 0.0)
         plan = _plan(units, need)
         cost = sum(u.cost for u in plan) if plan is not None else 1e9
@@ -1108,7 +1128,7 @@ class HeuristicAgent:
             if s + 0.5 * extra < 0:
                 continue
             score = float(s)
-            if g.has_ability(qp, "levels_for_helping"):
+            if characters.has_ability(g, qp, "levels_for_helping"):
                 score += 1.0
                 if qp.level >= WINNING_LEVEL - 1:
                     score -= 0.5
@@ -1123,7 +1143,7 @@ class HeuristicAgent:
         if total <= 0:
             return next((a for a in asks if a.target == q and a.n == 0), None)
         qp = g.players[q]
-        elf = g.has_ability(qp, "levels_for_helping")
+        elf = characters.has_ability(g, qp, "levels_for_helping")
         n = total // 2 if elf else max(1, (total + 1) // 2)
         big_need = -base >= 5 or s <= 1
         flag = "you" if big_need else "me"
@@ -1163,8 +1183,12 @@ class HeuristicAgent:
                     units.append(_Unit(float(d.bonus), cost, a, a.card))
                 elif h == "antimatter" and a.cards and a.target in c.fighters():
                     q = g.players[a.target]
-                    if a.cards[0] in q.equipped and g.can_use(q, a.cards[0]) and g.item_bonus(q, a.cards[0]) > 0:
-                        units.append(_Unit(float(g.item_bonus(q, a.cards[0])), cost, a, a.card))
+                    if (
+                        a.cards[0] in q.equipped
+                        and characters.can_use(g, q, a.cards[0])
+                        and characters.item_bonus(g, q, a.cards[0]) > 0
+                    ):
+                        units.append(_Unit(float(characters.item_bonus(g, q, a.cards[0])), cost, a, a.card))
                 elif h == "wandering_monster" and a.cards:
                     s = self.mon_strength(g, c, a.cards[0])
                     units.append(_Unit(float(s), cost + 1.5, a, a.card))
@@ -1229,7 +1253,7 @@ class HeuristicAgent:
         vol = next((a for a in legal if a.kind == A.VOLUNTEER), None)
         if vol is None or threat:
             return None
-        if not g.has_ability(p, "levels_for_helping") or p.level >= WINNING_LEVEL - 1:
+        if not characters.has_ability(g, p, "levels_for_helping") or p.level >= WINNING_LEVEL - 1:
             return None
         if self.slack_with_helper(g, c, p.seat) < 1:
             return None
@@ -1259,7 +1283,7 @@ class HeuristicAgent:
             return refuse
         if f.level + gain >= WINNING_LEVEL - 1 and f.level > p.level:
             return refuse
-        elf = g.has_ability(p, "levels_for_helping") and p.level < WINNING_LEVEL - 1
+        elf = characters.has_ability(g, p, "levels_for_helping") and p.level < WINNING_LEVEL - 1
         if act.n <= 0 and not act.cards and not elf:
             return refuse
         s = self.slack_with_helper(g, c, seat)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import actions as A
+from munchkin.engine import changes
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -32,10 +33,10 @@ class CurseFlow(Step):
         p = g.players[self.victim]
         g.events.append(E.Curse(self.by, self.victim, self.card, self.face_up_draw))
         g.limbo.append(self.card)
-        if self.face_up_draw and (guard := g.curse_guard(p)) >= 0:
+        if self.face_up_draw and (guard := changes.curse_guard(g, p)) >= 0:
             g.events.append(E.Cancel(self.victim, self.card, g.cdef[guard].name))
             return self.answered(g, True)
-        return self.then("answered", g.curse_window(self.card, self.victim))
+        return self.then("answered", changes.curse_window(g, self.card, self.victim))
 
     def answered(self, g: Game, cancelled: Any) -> Out:
         card = self.card
@@ -59,14 +60,14 @@ class CurseFlow(Step):
                 return self.then("applied", out)
             return self.applied(g, None)
         effects = [e for e in d.effects if e.next_combat_bonus is None]
-        return self.then("applied", g.run_effects(effects, p, card))
+        return self.then("applied", changes.run_effects(g, effects, p, card))
 
     def applied(self, g: Game, _: Any) -> Out:
         card = self.card
         if g.cdef[card].duration == "once":
             g.limbo.remove(card)
             g.discard(card)
-        settle = g.settle_table()
+        settle = changes.settle_table(g)
         if settle is None:
             return Done()
         return self.then("settled", settle)
@@ -87,7 +88,7 @@ class CurseWindow(Step):
     passed: set[int] = field(default_factory=set)  # seats that let the Curse be
 
     def start(self, g: Game, _: Any) -> Out:
-        seats = tuple(s for s in g.seat_order() if s not in self.passed and g.curse_cancellers(s))
+        seats = tuple(s for s in changes.seat_order(g) if s not in self.passed and changes.curse_cancellers(g, s))
         if not seats:
             return Done(False)
         return self.then("answer", D.CurseWindow(seats, self.card, self.victim))
@@ -97,7 +98,7 @@ class CurseWindow(Step):
             self.passed.add(act.seat)
             return self.start(g, None)
         q = g.players[act.seat]
-        g.remove_from_play(q, act.card)
+        changes.remove_from_play(g, q, act.card)
         g.discard(act.card)
         g.events.append(E.Cancel(act.seat, self.card, g.cdef[act.card].name))
         return Done(True)

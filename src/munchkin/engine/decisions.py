@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from munchkin.engine import actions as A
+from munchkin.engine import changes, combat, legal
 from munchkin.engine.actions import Action, IllegalAction
 from munchkin.engine.state import (
     BEFORE,
@@ -103,7 +104,7 @@ class Decision:
         if act in g.legal_actions(act.seat):
             return None
         try:
-            g.verify_unlisted(act)  # legal actions the lists leave out: combined bribes, sales
+            legal.verify_unlisted(g, act)  # legal actions the lists leave out: combined bribes, sales
         except IllegalAction as e:
             return str(e)
         return None
@@ -154,7 +155,7 @@ class Main(Decision):
     def offers(self, g: Game, seat: int) -> list[Action]:
         if self.stage == "create":
             g.listing = None  # before the first turn: no turn's free actions yet
-        return g.main_actions(seat, self.stage)
+        return legal.main_actions(g, seat, self.stage)
 
     def rule(self) -> str:
         return self.STAGES.get(self.stage, "your own turn")
@@ -173,7 +174,7 @@ class Drawn(Decision):
         card = self.card
         out = [Action(A.KEEP, seat, card)]
         g.listing = FREE  # played now as on any moment of one's own turn out of combat
-        out += [a for a in g.card_actions(seat, card, own_turn=True) if a.card == card]
+        out += [a for a in legal.card_actions(g, seat, card, own_turn=True) if a.card == card]
         if g.cdef[card].steed:  # a Steed drawn face-up may be fought as a monster instead
             out.append(Action(A.PLAY, seat, card, flag="fight"))
         return out
@@ -187,7 +188,7 @@ class Window(Decision):
     RULE = "a combat window: play a card on the fight, or pass"
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return g.legal_actions_in_window(seat)
+        return combat.legal_actions_in_window(g, seat)
 
     def own(self, g: Game) -> tuple[int, ...]:
         c = g.combat
@@ -205,7 +206,7 @@ class Losing(Decision):
     def offers(self, g: Game, seat: int) -> list[Action]:
         c = g.combat
         assert c is not None
-        return g.losing_actions(c)
+        return legal.losing_actions(g, c)
 
 
 @dataclass(slots=True)
@@ -234,7 +235,7 @@ class CurseWindow(Decision):
     def offers(self, g: Game, seat: int) -> list[Action]:
         g.listing = self
         return [Action(A.PASS, seat)] + [
-            Action(A.PLAY, seat, c) for c in unique_cards(g.curse_cancellers(seat), g.cdef)
+            Action(A.PLAY, seat, c) for c in unique_cards(changes.curse_cancellers(g, seat), g.cdef)
         ]
 
     def own(self, g: Game) -> tuple[int, ...]:
@@ -254,7 +255,7 @@ class Run(Decision):
     flight_bonus: int = 0
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return g.run_actions(seat, self)
+        return legal.run_actions(g, seat, self)
 
 
 @dataclass(slots=True)
@@ -273,7 +274,7 @@ class Rolled(Decision):
     retried: bool = False
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return g.rolled_actions(seat, self)
+        return legal.rolled_actions(g, seat, self)
 
     def own(self, g: Game) -> tuple[int, ...]:
         return tuple(s for s in self.seats if s == self.runner)
@@ -329,7 +330,7 @@ class Charity(Decision):
     RULE = "Charity: give away (or play, or sell) the cards over the hand limit"
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return g.charity_actions(seat)
+        return legal.charity_actions(g, seat)
 
 
 @dataclass(slots=True)
@@ -353,7 +354,7 @@ class EndWindow(Decision):
     RULE = "before the next turn: any-time actions, or pass"
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return [Action(A.PASS, seat)] + g.free_actions(seat, own_turn=False)
+        return [Action(A.PASS, seat)] + legal.free_actions(g, seat, own_turn=False)
 
     def own(self, g: Game) -> tuple[int, ...]:
         return ()

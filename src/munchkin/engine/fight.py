@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters, combat, play
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
@@ -47,7 +48,7 @@ class Fight(Step):
         c.monsters.append(m)
         c.played.append(self.card)
         g.events.append(E.Combat(self.seat, self.card))
-        if d.wna_if is not None and g.matches(p, d.wna_if):
+        if d.wna_if is not None and characters.matches(g, p, d.wna_if):
             g.events.append(E.NoAttack(self.seat, self.card))
             h = rules.card_hook(g, self.card)
             if h is not None:
@@ -62,7 +63,7 @@ class Fight(Step):
         d = g.cdef[self.card]
         if d.wna_treasures:
             g.draw_to_hand(g.players[self.seat], "treasure", d.wna_treasures)
-        g._end_combat(fight_in(g))
+        combat._end_combat(g, fight_in(g))
         return Done()
 
     def combat_rounds(self, g: Game, _: Any) -> Out:
@@ -71,8 +72,8 @@ class Fight(Step):
         return self.end_combat(g, None)
 
     def end_combat(self, g: Game, _: Any) -> Out:
-        g._end_combat(fight_in(g))
-        return self.then("finish", g.settle_table())
+        combat._end_combat(g, fight_in(g))
+        return self.then("finish", changes.settle_table(g))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
@@ -100,9 +101,9 @@ class CombatRounds(Step):
             return Done()
         if not c.monsters:
             return Done()
-        if g.fighters_win(c):
+        if combat.fighters_win(g, c):
             return self.then("finish", WinCombat())
-        if g.help_candidates(c):
+        if combat.help_candidates(g, c):
             return self.then("losing", D.Losing((c.fighter,)))
         return self.then("finish", RunAwayAll())
 
@@ -127,7 +128,7 @@ class CombatWindow(Step):
     passed: set[int] = field(default_factory=set)
 
     def start(self, g: Game, _: Any) -> Out:
-        self.order = tuple(g.seat_order())
+        self.order = tuple(changes.seat_order(g))
         return self.look(g, None)
 
     def look(self, g: Game, _: Any) -> Out:
@@ -140,7 +141,7 @@ class CombatWindow(Step):
 
     def ask(self, g: Game, _: Any) -> Out:
         passed = self.passed
-        seats = tuple(s for s in self.order if s not in passed and len(g.legal_actions_in_window(s)) > 1)
+        seats = tuple(s for s in self.order if s not in passed and len(combat.legal_actions_in_window(g, s)) > 1)
         if not seats:
             return Done()
         return self.then("answer", D.Window(seats))
@@ -149,7 +150,7 @@ class CombatWindow(Step):
         if act.kind == A.PASS:
             self.passed.add(act.seat)
             return self.look(g, None)
-        return self.then("after_action", g.do_combat_action(act))
+        return self.then("after_action", play.do_combat_action(g, act))
 
     def after_action(self, g: Game, _: Any) -> Out:
         c = fight_in(g)
@@ -215,7 +216,7 @@ class SidekickSexCheck(Step):
                     while self.ki < len(self.kept):
                         k = self.kept[self.ki]
                         self.ki += 1
-                        if g.sidekick_sex(q, k) != cond.sex or (card, k) in c.sex_asked:
+                        if characters.sidekick_sex(g, q, k) != cond.sex or (card, k) in c.sex_asked:
                             continue
                         c.sex_asked.add((card, k))
                         acts = (Action(A.KEEP, f, k), Action(A.DISCARD, f, k))
@@ -235,7 +236,7 @@ class SidekickSexCheck(Step):
         assert self.kept is not None
         k = self.kept[self.ki - 1]
         if act.kind == A.DISCARD:
-            g.lose_card(g.players[f], k, f"discarded before {g.cdef[base].name}")
+            changes.lose_card(g, g.players[f], k, f"discarded before {g.cdef[base].name}")
         else:
             sex = mod.if_.sex
             assert sex is not None  # only a bonus against a sex asks
@@ -261,7 +262,7 @@ class AskForHelp(Step):
         helper = act.target
         c.asked.add(helper)
         g.events.append(E.Ask(c.fighter, helper, act.cards, act.n, act.flag))
-        if (by := g.compels_help(c, helper)) >= 0:
+        if (by := combat.compels_help(g, c, helper)) >= 0:
             c.helper, c.forced_help = helper, True
             g.events.append(E.Compelled(helper, c.fighter, by))
             return Done(True)  # no reward may be demanded
@@ -283,7 +284,7 @@ class AskForHelp(Step):
                 if k in p.hand and g.cdef[k].is_gual:
                     p.hand.remove(k)
                     g.discard(k)
-                    g.gain_levels(g.players[helper], 1, g.cdef[k].name)
+                    changes.gain_levels(g, g.players[helper], 1, g.cdef[k].name)
             return Done(True)
         g.events.append(E.Refuse(helper, c.fighter))
         return Done(False)

@@ -9,12 +9,13 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import characters, legal
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.cards import CardDef, build_houses, build_table, house_faces, phase_words
 from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
+from munchkin.engine.core import GameCore
 from munchkin.engine.decisions import Decision, Listing, Window
 from munchkin.engine.flow import Done, Frame, Step
-from munchkin.engine.legal import LegalMixin
 from munchkin.engine.rules import HAND_LIMIT as HAND_LIMIT  # importable from here, as before
 from munchkin.engine.rules import WINNING_LEVEL as WINNING_LEVEL
 from munchkin.engine.run_away import RollState
@@ -117,7 +118,7 @@ def chance_entries(log: Iterable[Sequence[Any]], forced: int = 0) -> list[tuple[
     return out
 
 
-class Game(LegalMixin):
+class Game(GameCore):
     """One game of Munchkin. Drive it with `to_act`, `legal_actions`, `apply` or `play`."""
 
     def __init__(self, setup: Setup, chance: Chance | None = None) -> None:
@@ -217,12 +218,12 @@ class Game(LegalMixin):
         p = self.players[seat]
         if p.dead:
             return False
-        if p.received or p.races or p.classes or p.roles or p.proficiencies or self.has_ability(p, "theft"):
+        if p.received or p.races or p.classes or p.roles or p.proficiencies or characters.has_ability(self, p, "theft"):
             return True
         if p.sidekicks and self.sidekicks_discardable:
             return True
         cdef = self.cdef
-        if any(cdef[c].is_special or self._any_time(c) for c in p.hand):
+        if any(cdef[c].is_special or legal._any_time(self, c) for c in p.hand):
             return True
         return any(c not in p.equipped and cdef[c].is_item for c in p.items)
 
@@ -294,7 +295,7 @@ class Game(LegalMixin):
             self._cache_version = self.version
         cached = self._legal_cache.get(seat)
         if cached is None:
-            cached = self._legal_cache[seat] = self.compute_legal(seat) if seat in self._prompt.seats else []
+            cached = self._legal_cache[seat] = legal.compute_legal(self, seat) if seat in self._prompt.seats else []
         return cached
 
     def apply(self, action: Action) -> None:

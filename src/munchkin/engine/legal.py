@@ -4,14 +4,13 @@ does when applied is in `play.py`)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.engine import actions as A
+from munchkin.engine import characters, combat, play
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action, IllegalAction
-from munchkin.engine.combat import card_hook
-from munchkin.engine.play import TURNING_TAGS, PlayMixin
 from munchkin.engine.rules import GOLD_PER_LEVEL, WINNING_LEVEL
 from munchkin.engine.state import (
     CHARITY,
@@ -19,6 +18,9 @@ from munchkin.engine.state import (
     Combat,
     Player,
 )
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
 
 MAX_SALES = 64
 
@@ -30,625 +32,657 @@ _action = partial(tuple.__new__, Action)
 _unique = D.unique_cards  # one card per definition: identical copies make the same action
 
 
-class LegalMixin(PlayMixin):
-    """Mixed into Game."""
+def compute_legal(g: Game, seat: int) -> list[Action]:
+    """The listed legal actions of `seat` at the decision the game waits on."""
+    return g._prompt.offers(g, seat)  # type: ignore[arg-type]
 
-    def compute_legal(self, seat: int) -> list[Action]:
-        """The listed legal actions of `seat` at the decision the game waits on."""
-        return self._prompt.offers(self, seat)  # type: ignore[arg-type]
 
-    # ---------------------------------------------------------------- main
-    def main_actions(self, seat: int, stage: str) -> list[Action]:
-        p = self.players[seat]
-        out: list[Action] = []
-        if stage == "create":
-            return self.creation_actions(p)
-        if stage == "start":
-            out.append(_action((A.KICK, seat, -1, -1, -1, (), 0, "")))
-            if self.has_ability(p, "resurrection") and self.door_discard and p.hand:
-                out += [Action(A.RESURRECT, seat, c) for c in _unique(p.hand, self.cdef)]
-        elif stage == "door":
-            out.append(_action((A.LOOT, seat, -1, -1, -1, (), 0, "")))
-            cdef = self.cdef
-            out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, cdef) if cdef[c].is_monster]
-        else:
-            out.append(_action((A.END, seat, -1, -1, -1, (), 0, "")))
-        out += self.free_actions(seat, own_turn=True)
-        return out
+# ---------------------------------------------------------------- main
+def main_actions(g: Game, seat: int, stage: str) -> list[Action]:
+    p = g.players[seat]
+    out: list[Action] = []
+    if stage == "create":
+        return creation_actions(g, p)
+    if stage == "start":
+        out.append(_action((A.KICK, seat, -1, -1, -1, (), 0, "")))
+        if characters.has_ability(g, p, "resurrection") and g.door_discard and p.hand:
+            out += [Action(A.RESURRECT, seat, c) for c in _unique(p.hand, g.cdef)]
+    elif stage == "door":
+        out.append(_action((A.LOOT, seat, -1, -1, -1, (), 0, "")))
+        cdef = g.cdef
+        out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, cdef) if cdef[c].is_monster]
+    else:
+        out.append(_action((A.END, seat, -1, -1, -1, (), 0, "")))
+    out += free_actions(g, seat, own_turn=True)
+    return out
 
-    def creation_actions(self, p: Player) -> list[Action]:
-        """Character creation: one Race, one Class (or Role, Rank-1 Proficiency), usable Items, then ready."""
-        cdef = self.cdef
-        out = [Action(A.READY, p.seat)]
-        for c in _unique(p.hand, cdef):
-            d = cdef[c]
-            if (d.is_race and not p.races) or (d.is_class and not p.classes) or (d.is_role and not p.roles):
-                out.append(Action(A.PLAY, p.seat, c))
-            elif d.is_proficiency and not p.proficiencies and d.rank == 1:  # one, of Rank 1
-                out.append(Action(A.PLAY, p.seat, c))
-            elif d.is_item and self.can_use(p, c):  # as on any turn: Big-item and Steed limits
-                out += self.card_actions(p.seat, c, own_turn=True)
-            elif d.is_sidekick and self.allies:  # Harry Potter: Allies too
-                out += self.card_actions(p.seat, c, own_turn=True)
-        out += self.equip_actions(p, unequip=True)
-        return out
 
-    def equip_actions(self, p: Player, unequip: bool) -> list[Action]:
-        """Equip a carried Item that fits, or unequip one; identical copies make one action."""
-        cdef = self.cdef
-        out: list[Action] = []
-        if unequip:
-            out += [
-                _action((A.UNEQUIP, p.seat, c, -1, -1, (), 0, ""))
-                for c in _unique([c for c in p.items if c in p.equipped], cdef)
-            ]
-        free = [c for c in p.items if c not in p.equipped and cdef[c].is_item and self.equip_problem(p, c) is None]
-        out += [_action((A.EQUIP, p.seat, c, -1, -1, (), 0, "")) for c in _unique(free, cdef)]
-        return out
+def creation_actions(g: Game, p: Player) -> list[Action]:
+    """Character creation: one Race, one Class (or Role, Rank-1 Proficiency), usable Items, then ready."""
+    cdef = g.cdef
+    out = [Action(A.READY, p.seat)]
+    for c in _unique(p.hand, cdef):
+        d = cdef[c]
+        if (d.is_race and not p.races) or (d.is_class and not p.classes) or (d.is_role and not p.roles):
+            out.append(Action(A.PLAY, p.seat, c))
+        elif d.is_proficiency and not p.proficiencies and d.rank == 1:  # one, of Rank 1
+            out.append(Action(A.PLAY, p.seat, c))
+        elif d.is_item and characters.can_use(g, p, c):  # as on any turn: Big-item and Steed limits
+            out += card_actions(g, p.seat, c, own_turn=True)
+        elif d.is_sidekick and g.allies:  # Harry Potter: Allies too
+            out += card_actions(g, p.seat, c, own_turn=True)
+    out += equip_actions(g, p, unequip=True)
+    return out
 
-    def free_actions(self, seat: int, own_turn: bool) -> list[Action]:
-        """Actions out of combat: own turn (everything) or another's (any-time actions)."""
-        p = self.players[seat]
-        if p.dead:
-            return []
-        self.listing = D.FREE
-        out: list[Action] = []
-        cdef = self.cdef
-        for c in _unique(p.hand, cdef):
-            if own_turn or c in p.received or self._any_time(c):
-                out += self.card_actions(seat, c, own_turn)
-        if own_turn:
-            out += self.equip_actions(p, unequip=True)
-            for c in p.character_cards() + self.discardable_sidekicks(p):
-                out.append(_action((A.DISCARD, seat, c, -1, -1, (), 0, "")))
-            out += self.sale_actions(p)
-            for c in p.roles + p.proficiencies:  # powers of cards in play (Potions)
-                if (h := card_hook(self, c)) is not None:
-                    out += h.actions(self, seat, c)
-            carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
-            exempt = p.exempt() if carriers else ()
-            for k in carriers:  # the Sidekick is named only when two could take the Item
-                named = (k,) if len(carriers) > 1 else ()
-                fits = [c for c in p.items if c not in exempt and (c not in p.equipped or cdef[c].big)]
-                for c in _unique([c for c in fits if not cdef[c].steed], cdef):
-                    out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
-            out += self.exchange_actions(p, gifts=True)
-        else:
-            out += self.equip_actions(p, unequip=False)
-            out += [
-                _action((A.DISCARD, seat, c, -1, -1, (), 0, ""))
-                for c in p.character_cards() + self.discardable_sidekicks(p)
-            ]
-            out += self.exchange_actions(p, gifts=False)
-        if self.has_ability(p, "theft") and (p.hand or p.items):
-            out += self.theft_actions(p)
-        return out
 
-    def may_play_sidekick(self, p: Player) -> bool:
-        """Room for one more Sidekick; with Harry Potter's Allies a new one may also come in for
-        the old, which is then discarded (the player choosing which goes)."""
-        return self.sidekick_count(p) < self.sidekick_limit(p) or bool(self.allies and p.sidekicks)
+def equip_actions(g: Game, p: Player, unequip: bool) -> list[Action]:
+    """Equip a carried Item that fits, or unequip one; identical copies make one action."""
+    cdef = g.cdef
+    out: list[Action] = []
+    if unequip:
+        out += [
+            _action((A.UNEQUIP, p.seat, c, -1, -1, (), 0, ""))
+            for c in _unique([c for c in p.items if c in p.equipped], cdef)
+        ]
+    free = [c for c in p.items if c not in p.equipped and cdef[c].is_item and characters.equip_problem(g, p, c) is None]
+    out += [_action((A.EQUIP, p.seat, c, -1, -1, (), 0, "")) for c in _unique(free, cdef)]
+    return out
 
-    def fuel(self, p: Player) -> list[int]:
-        """Cards that may be discarded to power an ability: any in the hand or in play, but not
-        Curses kept as reminders (nor the cards attached to others: Cheat!, Half-Breed, ...)."""
-        if p.sidekicks or p.enhancers or p.races or p.classes or p.roles or p.proficiencies:
-            return p.hand + p.items + list(p.enhancers) + p.sidekicks + p.character_cards()
-        return p.hand + p.items
 
-    def free_carrier(self, p: Player) -> int:
-        """The Sidekick (or Hireling) that can carry an Item and has none yet; -1 if none."""
-        return next((k for k in p.sidekicks if self.cdef[k].carries and k not in p.carried), -1)
-
-    def discardable_sidekicks(self, p: Player) -> list[int]:
-        """Star Munchkin: Sidekicks may be discarded at any time (Deluxe says nothing of Hirelings)."""
-        return p.sidekicks if self.sidekicks_discardable else []
-
-    def charity_recipients(self, p: Player) -> list[int]:
-        """Lowest-Level living players other than the giver; empty when the giver is lowest."""
-        alive = [q for q in self.players if not q.dead]
-        low = min(q.level for q in alive)
-        if p.level <= low:
-            return []
-        return [q.seat for q in alive if q.level == low and q.seat != p.seat]
-
-    def exchange_actions(self, p: Player, gifts: bool) -> list[Action]:
-        """Gifts (on your own turn) and trades of Items on the table; cached by the table,
-        since it rarely changes from one decision to the next."""
-        if not p.items:  # nothing to give or trade
-            return []
-        parts: list[int] = [p.seat, gifts]
-        for q in self.players:  # everything the lists depend on: who is alive, Items, Big-item rights
-            parts += q.items
-            parts.append(-2)
-            parts += q.races
-            parts.append(-4)
-            parts += q.classes
-            parts.append(-5)
-            parts += q.carried.values()
-            parts += (q.dead, q.cheat_item, -3)
-        key = tuple(parts)
-        hit = self._exchange_cache.get(key)
-        if hit is not None:
-            return hit
-        cdef = self.cdef
-        out: list[Action] = []
-        if gifts:
-            mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
-            for q in self.players:
-                if q is not p and not q.dead:
-                    for c in mine:
-                        if cdef[c].steed and not self.steed_room(q):
-                            continue
-                        if not cdef[c].big or self.may_carry_big(q):
-                            out.append(_action((A.GIVE, p.seat, c, q.seat, -1, (), 0, "")))
-        out += self.trade_actions(p)
-        if len(self._exchange_cache) > 512:
-            self._exchange_cache.clear()
-        self._exchange_cache[key] = out
-        return out
-
-    def trade_actions(self, p: Player) -> list[Action]:
-        """One Item of yours for one of another player's (both out of combat)."""
-        cdef = self.cdef
-        out: list[Action] = []
-        mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
-        if not mine:
-            return out
-        room_p = self._big_room(p)
-        for q in self.players:
-            if q is p or q.dead:
-                continue
-            theirs_all = [k for k in q.items if cdef[k].is_item]
-            if not theirs_all:
-                continue
-            room_q = self._big_room(q)
-            for theirs in _unique(theirs_all, cdef):
-                tb = cdef[theirs].big
-                for c in mine:
-                    cb = cdef[c].big
-                    # after the swap each side may carry one Big item (Dwarves: any number)
-                    if tb and room_p + cb < 1 or cb and room_q + tb < 1:
-                        continue
-                    out.append(_action((A.TRADE, p.seat, c, q.seat, -1, (theirs,), 0, "")))
-        return out
-
-    def _big_room(self, p: Player) -> int:
-        """How many more Big items this character may carry (a large number for a Dwarf)."""
-        return 99 if self.has_ability(p, "carry_any_big") else self.big_allowance(p) - self.big_count(p)
-
-    def _any_time(self, c: int) -> bool:
-        d = self.cdef[c]
-        return d.is_curse or d.is_gual or d.is_sidekick or ((d.is_special or d.is_one_shot) and d.when == "any")
-
-    def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]:
-        """Ways to play one card from the hand outside combat."""
-        p = self.players[seat]
-        d = self.cdef[c]
-        if d.is_race:
-            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.can_play_race(p, c) else []
-        if d.is_class:
-            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.can_play_class(p, c) else []
-        if d.is_role:
-            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.can_play_role(p, c) else []
-        if d.is_proficiency:
-            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.can_play_proficiency(p, c) else []
-        if d.is_item:
-            if d.steed:
-                return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.steed_room(p) else []
-            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if (not d.big or self.may_carry_big(p)) else []
-        if d.is_sidekick:  # any time, even in combat, while there is room for one more
-            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if self.may_play_sidekick(p) else []
-        if d.is_item_enhancer:  # on your own turn, out of combat, onto an Item of yours (not a Steed)
-            if not own_turn or self.combat is not None or seat != self.active:
-                return []
-            cdef = self.cdef
-            targets = _unique([k for k in p.items if cdef[k].is_item and not cdef[k].steed], cdef)
-            return [Action(A.PLAY, seat, c, cards=(k,), flag="on") for k in targets]
-        if d.is_curse:
-            return self.curse_targets(seat, c)
-        if d.is_gual:
-            return [
-                _action((A.PLAY, seat, c, q.seat, -1, (), 0, ""))
-                for q in self.players
-                if not q.dead and q.level < WINNING_LEVEL - 1
-            ]
-        h = card_hook(self, c)
-        if h is not None and (d.is_special or d.is_one_shot):
-            return h.actions(self, seat, c)
+def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
+    """Actions out of combat: own turn (everything) or another's (any-time actions)."""
+    p = g.players[seat]
+    if p.dead:
         return []
+    g.listing = D.FREE
+    out: list[Action] = []
+    cdef = g.cdef
+    for c in _unique(p.hand, cdef):
+        if own_turn or c in p.received or _any_time(g, c):
+            out += card_actions(g, seat, c, own_turn)
+    if own_turn:
+        out += equip_actions(g, p, unequip=True)
+        for c in p.character_cards() + discardable_sidekicks(g, p):
+            out.append(_action((A.DISCARD, seat, c, -1, -1, (), 0, "")))
+        out += sale_actions(g, p)
+        for c in p.roles + p.proficiencies:  # powers of cards in play (Potions)
+            if (h := combat.card_hook(g, c)) is not None:
+                out += h.actions(g, seat, c)
+        carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
+        exempt = p.exempt() if carriers else ()
+        for k in carriers:  # the Sidekick is named only when two could take the Item
+            named = (k,) if len(carriers) > 1 else ()
+            fits = [c for c in p.items if c not in exempt and (c not in p.equipped or cdef[c].big)]
+            for c in _unique([c for c in fits if not cdef[c].steed], cdef):
+                out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
+        out += exchange_actions(g, p, gifts=True)
+    else:
+        out += equip_actions(g, p, unequip=False)
+        out += [
+            _action((A.DISCARD, seat, c, -1, -1, (), 0, "")) for c in p.character_cards() + discardable_sidekicks(g, p)
+        ]
+        out += exchange_actions(g, p, gifts=False)
+    if characters.has_ability(g, p, "theft") and (p.hand or p.items):
+        out += theft_actions(g, p)
+    return out
 
-    def curse_targets(self, seat: int, c: int) -> list[Action]:
-        """A Curse (Trap) on any player; one that changes sex also on any Sidekick in play."""
-        out = [_action((A.PLAY, seat, c, q.seat, -1, (), 0, "")) for q in self.players if not q.dead]
-        if self.cdef[c].changes_sex:
-            cdef = self.cdef
-            for q in self.players:
-                for k in q.sidekicks:
-                    if cdef[k].sex and not q.dead:
-                        out.append(Action(A.PLAY, seat, c, q.seat, cards=(k,), flag="sidekick"))
+
+def may_play_sidekick(g: Game, p: Player) -> bool:
+    """Room for one more Sidekick; with Harry Potter's Allies a new one may also come in for
+    the old, which is then discarded (the player choosing which goes)."""
+    return characters.sidekick_count(g, p) < characters.sidekick_limit(g, p) or bool(g.allies and p.sidekicks)
+
+
+def fuel(g: Game, p: Player) -> list[int]:
+    """Cards that may be discarded to power an ability: any in the hand or in play, but not
+    Curses kept as reminders (nor the cards attached to others: Cheat!, Half-Breed, ...)."""
+    if p.sidekicks or p.enhancers or p.races or p.classes or p.roles or p.proficiencies:
+        return p.hand + p.items + list(p.enhancers) + p.sidekicks + p.character_cards()
+    return p.hand + p.items
+
+
+def free_carrier(g: Game, p: Player) -> int:
+    """The Sidekick (or Hireling) that can carry an Item and has none yet; -1 if none."""
+    return next((k for k in p.sidekicks if g.cdef[k].carries and k not in p.carried), -1)
+
+
+def discardable_sidekicks(g: Game, p: Player) -> list[int]:
+    """Star Munchkin: Sidekicks may be discarded at any time (Deluxe says nothing of Hirelings)."""
+    return p.sidekicks if g.sidekicks_discardable else []
+
+
+def charity_recipients(g: Game, p: Player) -> list[int]:
+    """Lowest-Level living players other than the giver; empty when the giver is lowest."""
+    alive = [q for q in g.players if not q.dead]
+    low = min(q.level for q in alive)
+    if p.level <= low:
+        return []
+    return [q.seat for q in alive if q.level == low and q.seat != p.seat]
+
+
+def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
+    """Gifts (on your own turn) and trades of Items on the table; cached by the table,
+    since it rarely changes from one decision to the next."""
+    if not p.items:  # nothing to give or trade
+        return []
+    parts: list[int] = [p.seat, gifts]
+    for q in g.players:  # everything the lists depend on: who is alive, Items, Big-item rights
+        parts += q.items
+        parts.append(-2)
+        parts += q.races
+        parts.append(-4)
+        parts += q.classes
+        parts.append(-5)
+        parts += q.carried.values()
+        parts += (q.dead, q.cheat_item, -3)
+    key = tuple(parts)
+    hit = g._exchange_cache.get(key)
+    if hit is not None:
+        return hit
+    cdef = g.cdef
+    out: list[Action] = []
+    if gifts:
+        mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
+        for q in g.players:
+            if q is not p and not q.dead:
+                for c in mine:
+                    if cdef[c].steed and not characters.steed_room(g, q):
+                        continue
+                    if not cdef[c].big or characters.may_carry_big(g, q):
+                        out.append(_action((A.GIVE, p.seat, c, q.seat, -1, (), 0, "")))
+    out += trade_actions(g, p)
+    if len(g._exchange_cache) > 512:
+        g._exchange_cache.clear()
+    g._exchange_cache[key] = out
+    return out
+
+
+def trade_actions(g: Game, p: Player) -> list[Action]:
+    """One Item of yours for one of another player's (both out of combat)."""
+    cdef = g.cdef
+    out: list[Action] = []
+    mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
+    if not mine:
         return out
-
-    def can_play_race(self, p: Player, c: int) -> bool:
-        if any(self.cdef[r].idx == self.cdef[c].idx for r in p.races):
-            return False
-        return True  # a new Race replaces the old one (or joins it under Half-Breed)
-
-    def can_play_class(self, p: Player, c: int) -> bool:
-        return not any(self.cdef[r].idx == self.cdef[c].idx for r in p.classes)
-
-    def can_play_role(self, p: Player, c: int) -> bool:
-        """Never two of one Role; a new Role replaces the old (or joins it under Dual Role)."""
-        return not any(self.cdef[r].idx == self.cdef[c].idx for r in p.roles)
-
-    def can_play_proficiency(self, p: Player, c: int) -> bool:
-        """Any number of Proficiencies while their total Rank is at most the Level."""
-        cdef = self.cdef
-        if any(cdef[r].idx == cdef[c].idx for r in p.proficiencies):
-            return False
-        return self.rank_total(p) + cdef[c].rank <= p.level
-
-    def sale_actions(self, p: Player) -> list[Action]:
-        """Each sale where every Item counts (removing any one would cost a level)."""
-        room = WINNING_LEVEL - 1 - p.level
-        if room <= 0:
-            return []
-        cdef = self.cdef
-        items = [c for c in self.sellable(p) if cdef[c].gold > 0]
-        double = self.has_ability(p, "double_sale") and not p.double_sale_used
-        key = (p.seat, room, double, tuple(items), tuple(p.enhancers.items()))
-        hit = self._sale_cache.get(key)
-        if hit is not None:
-            return hit
-        out = self._sales(p, items, room, double, {c: self.sale_value(p, c) for c in items})
-        if len(self._sale_cache) > 256:
-            self._sale_cache.clear()
-        self._sale_cache[key] = out
-        return out
-
-    def _sales(self, p: Player, items: list[int], room: int, double: bool, gold: dict[int, int]) -> list[Action]:
-        cdef = self.cdef
-        total = sum(gold[c] for c in items)
-        best = max((gold[c] for c in items), default=0)
-        if total + (best if double else 0) < GOLD_PER_LEVEL:
-            return []
-        items.sort(key=lambda c: (-gold[c], cdef[c].idx))
-        out: list[Action] = []
-        seen: set[tuple[Any, ...]] = set()
-
-        def levels(t: int) -> int:
-            return min(t // GOLD_PER_LEVEL, room)
-
-        def rec(i: int, chosen: list[int], t: int, dbl: int) -> None:
-            if len(out) >= MAX_SALES:
-                return
-            lv = levels(t)
-            if lv >= 1:
-                vals = [gold[k] * (2 if k == dbl else 1) for k in chosen]
-                if all(levels(t - v) < lv for v in vals):
-                    key = (tuple(sorted(cdef[k].idx for k in chosen)), cdef[dbl].idx if dbl >= 0 else -1)
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(Action(A.SELL, p.seat, dbl, cards=tuple(chosen), flag="double" if dbl >= 0 else ""))
-                return
-            for j in range(i, len(items)):
-                k = items[j]
-                rec(j + 1, chosen + [k], t + gold[k], dbl)
-                if double and dbl < 0:
-                    rec(j + 1, chosen + [k], t + 2 * gold[k], k)
-
-        rec(0, [], 0, -1)
-        return out
-
-    def theft_actions(self, p: Player) -> list[Action]:
-        out = []
-        cdef = self.cdef
-        pay = _unique(p.hand + [c for c in p.items], cdef)
-        for q in self.players:
-            if q is p or q.dead:
-                continue
-            for c in _unique([k for k in q.items if not cdef[k].big and not cdef[k].steed], cdef):
-                for d in pay[:3]:
-                    out.append(Action(A.STEAL, p.seat, c, q.seat, cards=(d,)))
-        return out
-
-    def charity_actions(self, seat: int) -> list[Action]:
-        p = self.players[seat]
-        out: list[Action] = []
-        cdef = self.cdef
-        rec = self.charity_recipients(p)
-        if len(rec) > 1:  # divided as evenly as possible: next card to one who has fewest so far
-            given = self.charity_given
-            low = min(given.get(r, 0) for r in rec)
-            rec = [r for r in rec if given.get(r, 0) == low]
-        for c in _unique(p.hand, cdef):
-            if rec:
-                out += [Action(A.GIVE, seat, c, r) for r in rec]
-            else:
-                out.append(Action(A.DISCARD, seat, c))
-        for a in self.free_actions(seat, own_turn=True):
-            if a.kind in (A.PLAY, A.SELL) and (a.card in p.hand or a.kind == A.SELL):
-                out.append(a)
-        return out
-
-    # ---------------------------------------------------------------- combat
-    def window_actions(self, seat: int) -> list[Action]:
-        c = self.combat
-        p = self.players[seat]
-        out = [_action((A.PASS, seat, -1, -1, -1, (), 0, ""))]
-        if c is None or p.dead:
-            return out
-        cdef = self.cdef
-        fighters = c.fighters()
-        is_fighter = seat in fighters
-        if not is_fighter and not self._may_answer_combat(p, c):
-            return out
-        self.listing = D.IN_WINDOW
-        carried_one_shots = [k for k in p.items if cdef[k].is_one_shot]
-        for k in _unique(p.hand + carried_one_shots, cdef):
-            d = cdef[k]
-            if d.is_one_shot:
-                if d.when not in ("combat", "curse", "any"):  # Curse cancellers and any-time cards too
+    room_p = _big_room(g, p)
+    for q in g.players:
+        if q is p or q.dead:
+            continue
+        theirs_all = [k for k in q.items if cdef[k].is_item]
+        if not theirs_all:
+            continue
+        room_q = _big_room(g, q)
+        for theirs in _unique(theirs_all, cdef):
+            tb = cdef[theirs].big
+            for c in mine:
+                cb = cdef[c].big
+                # after the swap each side may carry one Big item (Dwarves: any number)
+                if tb and room_p + cb < 1 or cb and room_q + tb < 1:
                     continue
-                h = card_hook(self, k)
-                if h is not None:
-                    out += h.actions(self, seat, k)
-                elif d.bonus:
-                    out.append(Action(A.PLAY, seat, k, c.fighter))
-                    for m in c.monsters:
-                        out.append(Action(A.PLAY, seat, k, monster=m.card))
-            elif d.is_enhancer:
+                out.append(_action((A.TRADE, p.seat, c, q.seat, -1, (theirs,), 0, "")))
+    return out
+
+
+def _big_room(g: Game, p: Player) -> int:
+    """How many more Big items this character may carry (a large number for a Dwarf)."""
+    return (
+        99
+        if characters.has_ability(g, p, "carry_any_big")
+        else characters.big_allowance(g, p) - characters.big_count(g, p)
+    )
+
+
+def _any_time(g: Game, c: int) -> bool:
+    d = g.cdef[c]
+    return d.is_curse or d.is_gual or d.is_sidekick or ((d.is_special or d.is_one_shot) and d.when == "any")
+
+
+def card_actions(g: Game, seat: int, c: int, own_turn: bool) -> list[Action]:
+    """Ways to play one card from the hand outside combat."""
+    p = g.players[seat]
+    d = g.cdef[c]
+    if d.is_race:
+        return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if can_play_race(g, p, c) else []
+    if d.is_class:
+        return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if can_play_class(g, p, c) else []
+    if d.is_role:
+        return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if can_play_role(g, p, c) else []
+    if d.is_proficiency:
+        return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if can_play_proficiency(g, p, c) else []
+    if d.is_item:
+        if d.steed:
+            return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if characters.steed_room(g, p) else []
+        return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if (not d.big or characters.may_carry_big(g, p)) else []
+    if d.is_sidekick:  # any time, even in combat, while there is room for one more
+        return [_action((A.PLAY, seat, c, -1, -1, (), 0, ""))] if may_play_sidekick(g, p) else []
+    if d.is_item_enhancer:  # on your own turn, out of combat, onto an Item of yours (not a Steed)
+        if not own_turn or g.combat is not None or seat != g.active:
+            return []
+        cdef = g.cdef
+        targets = _unique([k for k in p.items if cdef[k].is_item and not cdef[k].steed], cdef)
+        return [Action(A.PLAY, seat, c, cards=(k,), flag="on") for k in targets]
+    if d.is_curse:
+        return curse_targets(g, seat, c)
+    if d.is_gual:
+        return [
+            _action((A.PLAY, seat, c, q.seat, -1, (), 0, ""))
+            for q in g.players
+            if not q.dead and q.level < WINNING_LEVEL - 1
+        ]
+    h = combat.card_hook(g, c)
+    if h is not None and (d.is_special or d.is_one_shot):
+        return h.actions(g, seat, c)
+    return []
+
+
+def curse_targets(g: Game, seat: int, c: int) -> list[Action]:
+    """A Curse (Trap) on any player; one that changes sex also on any Sidekick in play."""
+    out = [_action((A.PLAY, seat, c, q.seat, -1, (), 0, "")) for q in g.players if not q.dead]
+    if g.cdef[c].changes_sex:
+        cdef = g.cdef
+        for q in g.players:
+            for k in q.sidekicks:
+                if cdef[k].sex and not q.dead:
+                    out.append(Action(A.PLAY, seat, c, q.seat, cards=(k,), flag="sidekick"))
+    return out
+
+
+def can_play_race(g: Game, p: Player, c: int) -> bool:
+    if any(g.cdef[r].idx == g.cdef[c].idx for r in p.races):
+        return False
+    return True  # a new Race replaces the old one (or joins it under Half-Breed)
+
+
+def can_play_class(g: Game, p: Player, c: int) -> bool:
+    return not any(g.cdef[r].idx == g.cdef[c].idx for r in p.classes)
+
+
+def can_play_role(g: Game, p: Player, c: int) -> bool:
+    """Never two of one Role; a new Role replaces the old (or joins it under Dual Role)."""
+    return not any(g.cdef[r].idx == g.cdef[c].idx for r in p.roles)
+
+
+def can_play_proficiency(g: Game, p: Player, c: int) -> bool:
+    """Any number of Proficiencies while their total Rank is at most the Level."""
+    cdef = g.cdef
+    if any(cdef[r].idx == cdef[c].idx for r in p.proficiencies):
+        return False
+    return characters.rank_total(g, p) + cdef[c].rank <= p.level
+
+
+def sale_actions(g: Game, p: Player) -> list[Action]:
+    """Each sale where every Item counts (removing any one would cost a level)."""
+    room = WINNING_LEVEL - 1 - p.level
+    if room <= 0:
+        return []
+    cdef = g.cdef
+    items = [c for c in characters.sellable(g, p) if cdef[c].gold > 0]
+    double = characters.has_ability(g, p, "double_sale") and not p.double_sale_used
+    key = (p.seat, room, double, tuple(items), tuple(p.enhancers.items()))
+    hit = g._sale_cache.get(key)
+    if hit is not None:
+        return hit
+    out = _sales(g, p, items, room, double, {c: characters.sale_value(g, p, c) for c in items})
+    if len(g._sale_cache) > 256:
+        g._sale_cache.clear()
+    g._sale_cache[key] = out
+    return out
+
+
+def _sales(g: Game, p: Player, items: list[int], room: int, double: bool, gold: dict[int, int]) -> list[Action]:
+    cdef = g.cdef
+    total = sum(gold[c] for c in items)
+    best = max((gold[c] for c in items), default=0)
+    if total + (best if double else 0) < GOLD_PER_LEVEL:
+        return []
+    items.sort(key=lambda c: (-gold[c], cdef[c].idx))
+    out: list[Action] = []
+    seen: set[tuple[Any, ...]] = set()
+
+    def levels(t: int) -> int:
+        return min(t // GOLD_PER_LEVEL, room)
+
+    def rec(i: int, chosen: list[int], t: int, dbl: int) -> None:
+        if len(out) >= MAX_SALES:
+            return
+        lv = levels(t)
+        if lv >= 1:
+            vals = [gold[k] * (2 if k == dbl else 1) for k in chosen]
+            if all(levels(t - v) < lv for v in vals):
+                key = (tuple(sorted(cdef[k].idx for k in chosen)), cdef[dbl].idx if dbl >= 0 else -1)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Action(A.SELL, p.seat, dbl, cards=tuple(chosen), flag="double" if dbl >= 0 else ""))
+            return
+        for j in range(i, len(items)):
+            k = items[j]
+            rec(j + 1, chosen + [k], t + gold[k], dbl)
+            if double and dbl < 0:
+                rec(j + 1, chosen + [k], t + 2 * gold[k], k)
+
+    rec(0, [], 0, -1)
+    return out
+
+
+def theft_actions(g: Game, p: Player) -> list[Action]:
+    out = []
+    cdef = g.cdef
+    pay = _unique(p.hand + [c for c in p.items], cdef)
+    for q in g.players:
+        if q is p or q.dead:
+            continue
+        for c in _unique([k for k in q.items if not cdef[k].big and not cdef[k].steed], cdef):
+            for d in pay[:3]:
+                out.append(Action(A.STEAL, p.seat, c, q.seat, cards=(d,)))
+    return out
+
+
+def charity_actions(g: Game, seat: int) -> list[Action]:
+    p = g.players[seat]
+    out: list[Action] = []
+    cdef = g.cdef
+    rec = charity_recipients(g, p)
+    if len(rec) > 1:  # divided as evenly as possible: next card to one who has fewest so far
+        given = g.charity_given
+        low = min(given.get(r, 0) for r in rec)
+        rec = [r for r in rec if given.get(r, 0) == low]
+    for c in _unique(p.hand, cdef):
+        if rec:
+            out += [Action(A.GIVE, seat, c, r) for r in rec]
+        else:
+            out.append(Action(A.DISCARD, seat, c))
+    for a in free_actions(g, seat, own_turn=True):
+        if a.kind in (A.PLAY, A.SELL) and (a.card in p.hand or a.kind == A.SELL):
+            out.append(a)
+    return out
+
+
+# ---------------------------------------------------------------- combat
+def window_actions(g: Game, seat: int) -> list[Action]:
+    c = g.combat
+    p = g.players[seat]
+    out = [_action((A.PASS, seat, -1, -1, -1, (), 0, ""))]
+    if c is None or p.dead:
+        return out
+    cdef = g.cdef
+    fighters = c.fighters()
+    is_fighter = seat in fighters
+    if not is_fighter and not _may_answer_combat(g, p, c):
+        return out
+    g.listing = D.IN_WINDOW
+    carried_one_shots = [k for k in p.items if cdef[k].is_one_shot]
+    for k in _unique(p.hand + carried_one_shots, cdef):
+        d = cdef[k]
+        if d.is_one_shot:
+            if d.when not in ("combat", "curse", "any"):  # Curse cancellers and any-time cards too
+                continue
+            h = combat.card_hook(g, k)
+            if h is not None:
+                out += h.actions(g, seat, k)
+            elif d.bonus:
+                out.append(Action(A.PLAY, seat, k, c.fighter))
                 for m in c.monsters:
                     out.append(Action(A.PLAY, seat, k, monster=m.card))
-            elif d.is_curse:  # any player, any time
-                out += self.curse_targets(seat, k)
-            elif d.is_gual:  # on yourself or anyone, any time, never the winning level
-                out += [
-                    _action((A.PLAY, seat, k, q.seat, -1, (), 0, ""))
-                    for q in self.players
-                    if not q.dead and q.level < WINNING_LEVEL - 1
-                ]
-            elif d.is_sidekick:
-                if self.may_play_sidekick(p):
-                    out.append(Action(A.PLAY, seat, k))
-            elif d.is_monster:
-                if d.kin and any(d.kin & cdef[m.base].kin for m in c.monsters):  # joins its own kind
-                    out.append(Action(A.PLAY, seat, k))
-            elif d.is_special:
-                h = card_hook(self, k)
-                if h is not None:
-                    out += h.actions(self, seat, k)
-            elif (d.is_race or d.is_class or d.is_role or d.is_proficiency) and (
-                seat == self.active or (k in p.received and (d.is_role or d.is_proficiency))
-            ):  # any time on your own turn; a Role or Proficiency also as soon as you get it
-                out += self.card_actions(seat, k, own_turn=True)
-        for m in c.monsters:
-            h = card_hook(self, m.card)
+        elif d.is_enhancer:
+            for m in c.monsters:
+                out.append(Action(A.PLAY, seat, k, monster=m.card))
+        elif d.is_curse:  # any player, any time
+            out += curse_targets(g, seat, k)
+        elif d.is_gual:  # on yourself or anyone, any time, never the winning level
+            out += [
+                _action((A.PLAY, seat, k, q.seat, -1, (), 0, ""))
+                for q in g.players
+                if not q.dead and q.level < WINNING_LEVEL - 1
+            ]
+        elif d.is_sidekick:
+            if may_play_sidekick(g, p):
+                out.append(Action(A.PLAY, seat, k))
+        elif d.is_monster:
+            if d.kin and any(d.kin & cdef[m.base].kin for m in c.monsters):  # joins its own kind
+                out.append(Action(A.PLAY, seat, k))
+        elif d.is_special:
+            h = combat.card_hook(g, k)
             if h is not None:
-                out += h.monster_actions(self, seat, c, m)
-        backstab = self.has_ability(p, "backstab")
-        berserk = is_fighter and self.has_ability(p, "berserk") and c.berserk.get(seat, 0) < 3
-        turning = is_fighter and c.turning.get(seat, 0) < 9 and self.turns_any(p, c)
-        discards = _unique(self.fuel(p), cdef) if backstab or berserk or turning else []  # what powers pay with
-        if backstab and discards:
-            for f in fighters:
-                if f != seat and (seat, f) not in c.backstabs:
-                    for x in discards:
-                        out.append(Action(A.BACKSTAB, seat, x, f))
-        if is_fighter:
-            if berserk:
-                out += [Action(A.BERSERK, seat, cards=(d,)) for d in discards]
-            if turning:
-                out += [Action(A.TURNING, seat, cards=(d,)) for d in discards]
-            if self.has_ability(p, "monster_discard_bonus") and seat not in c.house_bonus:
-                monsters = _unique([k for k in p.hand if cdef[k].is_monster], cdef)
-                out += [Action(A.HOUSE, seat, k) for k in monsters]
-            if self.has_ability(p, "charm_spell") and len(p.hand) >= 3:
-                out += [Action(A.CHARM, seat, monster=m.card) for m in c.monsters]
-            if seat == c.fighter and not self.fighters_win(c):
-                out += self.ask_actions(c)
-            if seat == c.helper and c.forced_help and self.for_the_win(c):
-                out.append(Action(A.BACK_OUT, seat))
-        elif seat in self.help_candidates(c) and not self.fighters_win(c):
-            out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
-        # any time, even in combat
-        out += [
-            _action((A.DISCARD, seat, k, -1, -1, (), 0, ""))
-            for k in p.character_cards() + self.discardable_sidekicks(p)
-        ]
-        return out
+                out += h.actions(g, seat, k)
+        elif (d.is_race or d.is_class or d.is_role or d.is_proficiency) and (
+            seat == g.active or (k in p.received and (d.is_role or d.is_proficiency))
+        ):  # any time on your own turn; a Role or Proficiency also as soon as you get it
+            out += card_actions(g, seat, k, own_turn=True)
+    for m in c.monsters:
+        h = combat.card_hook(g, m.card)
+        if h is not None:
+            out += h.monster_actions(g, seat, c, m)
+    backstab = characters.has_ability(g, p, "backstab")
+    berserk = is_fighter and characters.has_ability(g, p, "berserk") and c.berserk.get(seat, 0) < 3
+    turning = is_fighter and c.turning.get(seat, 0) < 9 and turns_any(g, p, c)
+    discards = _unique(fuel(g, p), cdef) if backstab or berserk or turning else []  # what powers pay with
+    if backstab and discards:
+        for f in fighters:
+            if f != seat and (seat, f) not in c.backstabs:
+                for x in discards:
+                    out.append(Action(A.BACKSTAB, seat, x, f))
+    if is_fighter:
+        if berserk:
+            out += [Action(A.BERSERK, seat, cards=(d,)) for d in discards]
+        if turning:
+            out += [Action(A.TURNING, seat, cards=(d,)) for d in discards]
+        if characters.has_ability(g, p, "monster_discard_bonus") and seat not in c.house_bonus:
+            monsters = _unique([k for k in p.hand if cdef[k].is_monster], cdef)
+            out += [Action(A.HOUSE, seat, k) for k in monsters]
+        if characters.has_ability(g, p, "charm_spell") and len(p.hand) >= 3:
+            out += [Action(A.CHARM, seat, monster=m.card) for m in c.monsters]
+        if seat == c.fighter and not combat.fighters_win(g, c):
+            out += ask_actions(g, c)
+        if seat == c.helper and c.forced_help and combat.for_the_win(g, c):
+            out.append(Action(A.BACK_OUT, seat))
+    elif seat in combat.help_candidates(g, c) and not combat.fighters_win(g, c):
+        out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
+    # any time, even in combat
+    out += [_action((A.DISCARD, seat, k, -1, -1, (), 0, "")) for k in p.character_cards() + discardable_sidekicks(g, p)]
+    return out
 
-    def turns_any(self, p: Player, c: Combat) -> bool:
-        """May this fighter turn a monster in the fight (a Cleric's Undead, a Death Eater, a Dragon)?"""
-        cdef = self.cdef
-        for ability, tag in TURNING_TAGS:
-            if self.has_ability(p, ability) and any(tag in cdef[m.base].kin for m in c.monsters):
-                return True
-        return False
 
-    def _may_answer_combat(self, p: Player, c: Combat) -> bool:
-        """A cheap test: could this non-fighter do anything in the combat at all?"""
-        cdef = self.cdef
-        for k in p.hand:
-            d = cdef[k]
-            if not d.is_race and not d.is_class and not d.is_item and not d.is_monster:
-                return True
-            if d.is_monster and d.kin:
-                return True
-        if p.races or p.classes or p.roles or p.proficiencies or self.discardable_sidekicks(p):
+def turns_any(g: Game, p: Player, c: Combat) -> bool:
+    """May this fighter turn a monster in the fight (a Cleric's Undead, a Death Eater, a Dragon)?"""
+    cdef = g.cdef
+    for ability, tag in play.TURNING_TAGS:
+        if characters.has_ability(g, p, ability) and any(tag in cdef[m.base].kin for m in c.monsters):
             return True
-        if any(cdef[k].is_one_shot for k in p.items):
+    return False
+
+
+def _may_answer_combat(g: Game, p: Player, c: Combat) -> bool:
+    """A cheap test: could this non-fighter do anything in the combat at all?"""
+    cdef = g.cdef
+    for k in p.hand:
+        d = cdef[k]
+        if not d.is_race and not d.is_class and not d.is_item and not d.is_monster:
             return True
-        if c.helper < 0 and not self.fighters_win(c):
-            return True  # may offer to help
-        return self.has_ability(p, "backstab") or any(
-            (h := card_hook(self, m.base)) is not None and type(h).monster_actions is not CardHook.monster_actions
-            for m in c.monsters
-        )
+        if d.is_monster and d.kin:
+            return True
+    if p.races or p.classes or p.roles or p.proficiencies or discardable_sidekicks(g, p):
+        return True
+    if any(cdef[k].is_one_shot for k in p.items):
+        return True
+    if c.helper < 0 and not combat.fighters_win(g, c):
+        return True  # may offer to help
+    return characters.has_ability(g, p, "backstab") or any(
+        (h := combat.card_hook(g, m.base)) is not None and type(h).monster_actions is not CardHook.monster_actions
+        for m in c.monsters
+    )
 
-    def ask_actions(self, c: Combat) -> list[Action]:
-        out: list[Action] = []
-        n = sum(self.monster_treasures(c, m) for m in c.monsters)
-        p = self.players[c.fighter]
-        for h in self.help_candidates(c):
-            out.append(_action((A.ASK, c.fighter, -1, h, -1, (), 0, "")))
-            for k in range(1, n + 1):
-                if k == n:
-                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "all")))
-                else:
-                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "you")))
-                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "me")))
-            for it in _unique(p.items, self.cdef):
-                if self.cdef[it].is_item:
-                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (it,), 0, "")))
-            if self.players[h].level < WINNING_LEVEL - 1:
-                for k in _unique([k for k in p.hand if self.cdef[k].is_gual], self.cdef):
-                    out.append(_action((A.ASK, c.fighter, -1, h, -1, (k,), 0, "")))
+
+def ask_actions(g: Game, c: Combat) -> list[Action]:
+    out: list[Action] = []
+    n = sum(combat.monster_treasures(g, c, m) for m in c.monsters)
+    p = g.players[c.fighter]
+    for h in combat.help_candidates(g, c):
+        out.append(_action((A.ASK, c.fighter, -1, h, -1, (), 0, "")))
+        for k in range(1, n + 1):
+            if k == n:
+                out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "all")))
+            else:
+                out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "you")))
+                out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "me")))
+        for it in _unique(p.items, g.cdef):
+            if g.cdef[it].is_item:
+                out.append(_action((A.ASK, c.fighter, -1, h, -1, (it,), 0, "")))
+        if g.players[h].level < WINNING_LEVEL - 1:
+            for k in _unique([k for k in p.hand if g.cdef[k].is_gual], g.cdef):
+                out.append(_action((A.ASK, c.fighter, -1, h, -1, (k,), 0, "")))
+    return out
+
+
+def losing_actions(g: Game, c: Combat) -> list[Action]:
+    return [Action(A.RUN, c.fighter)] + ask_actions(g, c)
+
+
+# ---------------------------------------------------------------- running
+def run_actions(g: Game, seat: int, run: D.Run) -> list[Action]:
+    """Running Away: a monster to flee next, or another way out (a Sidekick, the Flight spell, a card)."""
+    c = g.combat
+    assert c is not None
+    remaining = [m for m in c.monsters if m.card in run.monsters]
+    p = g.players[seat]
+    g.listing = run
+    out = [Action(A.FLEE_FROM, seat, monster=m.card) for m in remaining]
+    for k in p.sidekicks:  # instead of rolling: escape every monster, even an inescapable one
+        out.append(Action(A.SACRIFICE, seat, k))
+        if c.helper >= 0 and seat == c.fighter:
+            out.append(Action(A.SACRIFICE, seat, k, flag="both"))
+    for k in _unique([k for k in p.items if g.cdef[k].steed and g.cdef[k].run_away < 0], g.cdef):
+        out.append(Action(A.DISCARD, seat, k))  # a Steed that slows you may be let go before the roll
+    if characters.has_ability(g, p, "flight_spell") and run.flight_used < 3:
+        out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(fuel(g, p), g.cdef)]
+    for m in remaining:
+        h = combat.card_hook(g, m.card)
+        if h is not None:
+            out += h.flee_actions(g, p, c, m)
+    for k in _unique(p.hand, g.cdef):
+        d = g.cdef[k]
+        if d.is_one_shot and d.when == "run_away":
+            h = combat.card_hook(g, k)
+            if h is not None:
+                out += h.actions(g, seat, k)
+    for k in p.equipped:
+        h = combat.card_hook(g, k)
+        if h is not None:
+            out += h.actions(g, seat, k)
+    return out
+
+
+def rolled_actions(g: Game, seat: int, rolled: D.Rolled) -> list[Action]:
+    """Answers to a Run Away roll: pass, the runner's own reroll, cards played on the roll."""
+    p = g.players[seat]
+    out = [Action(A.PASS, seat)]
+    if p.dead:
         return out
+    g.listing = rolled
+    if (
+        seat == rolled.runner
+        and not rolled.ok
+        and not rolled.retried
+        and characters.has_ability(g, p, "retry_run_away")
+    ):
+        out += [Action(A.USE, seat, d, flag="retry") for d in _unique(fuel(g, p), g.cdef)]
+    for k in _unique(p.hand, g.cdef):
+        d = g.cdef[k]
+        if d.is_one_shot and d.when in ("after_roll", "run_away"):
+            h = combat.card_hook(g, k)
+            if h is not None:
+                out += [a for a in h.actions(g, seat, k) if a.flag.startswith("roll")]
+    return out
 
-    def losing_actions(self, c: Combat) -> list[Action]:
-        return [Action(A.RUN, c.fighter)] + self.ask_actions(c)
 
-    # ---------------------------------------------------------------- running
-    def run_actions(self, seat: int, run: D.Run) -> list[Action]:
-        """Running Away: a monster to flee next, or another way out (a Sidekick, the Flight spell, a card)."""
-        c = self.combat
+def _playable_now(g: Game, seat: int, card: int) -> bool:
+    g.listing = D.FREE  # a Door kicked open face-up, played at once as on one's own turn
+    return bool([a for a in card_actions(g, seat, card, own_turn=True) if a.card == card])
+
+
+# ---------------------------------------------------------------- unlisted
+def verify_unlisted(g: Game, act: Action) -> None:
+    """Accept legal actions that the lists leave out (combined bribes, wasteful sales);
+    otherwise raise IllegalAction with the reason."""
+    pr = g._prompt
+    legal = g.legal_actions(act.seat)
+    unused = {
+        A.ASK: ("card", "monster"),
+        A.SELL: ("target", "monster", "n"),
+        A.BERSERK: ("card", "target", "monster", "n", "flag"),
+        A.TURNING: ("card", "target", "monster", "n", "flag"),
+        A.FLIGHT: ("card", "target", "monster", "n", "flag"),
+    }.get(act.kind, ())
+    defaults = Action(act.kind, act.seat)
+    for name in unused:
+        if getattr(act, name) != getattr(defaults, name):
+            raise IllegalAction(f"malformed {act.kind} action: {name} must not be set")
+    if (
+        act.kind == A.SELL
+        and (act.flag not in ("", "double") or (act.card >= 0) != (act.flag == "double"))
+        or (act.kind == A.SELL and act.card >= 0 and act.card not in act.cards)
+    ):
+        raise IllegalAction("malformed sale: the flag is 'double' exactly when one sold Item is at double price")
+    if act.kind == A.ASK and any(a.kind == A.ASK and a.target == act.target for a in legal):
+        p = g.players[act.seat]
+        c = g.combat
         assert c is not None
-        remaining = [m for m in c.monsters if m.card in run.monsters]
-        p = self.players[seat]
-        self.listing = run
-        out = [Action(A.FLEE_FROM, seat, monster=m.card) for m in remaining]
-        for k in p.sidekicks:  # instead of rolling: escape every monster, even an inescapable one
-            out.append(Action(A.SACRIFICE, seat, k))
-            if c.helper >= 0 and seat == c.fighter:
-                out.append(Action(A.SACRIFICE, seat, k, flag="both"))
-        for k in _unique([k for k in p.items if self.cdef[k].steed and self.cdef[k].run_away < 0], self.cdef):
-            out.append(Action(A.DISCARD, seat, k))  # a Steed that slows you may be let go before the roll
-        if self.has_ability(p, "flight_spell") and run.flight_used < 3:
-            out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(self.fuel(p), self.cdef)]
-        for m in remaining:
-            h = card_hook(self, m.card)
-            if h is not None:
-                out += h.flee_actions(self, p, c, m)
-        for k in _unique(p.hand, self.cdef):
-            d = self.cdef[k]
-            if d.is_one_shot and d.when == "run_away":
-                h = card_hook(self, k)
-                if h is not None:
-                    out += h.actions(self, seat, k)
-        for k in p.equipped:
-            h = card_hook(self, k)
-            if h is not None:
-                out += h.actions(self, seat, k)
-        return out
+        n = sum(combat.monster_treasures(g, c, m) for m in c.monsters)
+        if not 0 <= act.n <= n:
+            raise IllegalAction(f"the monsters are worth {n} Treasures, not {act.n}")
+        for it in act.cards:
+            if not (it in p.items and g.cdef[it].is_item) and not (it in p.hand and g.cdef[it].is_gual):
+                raise IllegalAction(f"{p.name} can offer carried Items and Go Up a Level cards, not {g.name(it)}")
+        if len(set(act.cards)) != len(act.cards):
+            raise IllegalAction("an Item is offered twice")
+        if act.flag not in ("", "you", "me", "all"):
+            raise IllegalAction("the pick order must be 'you pick first' or 'I pick first'")
+        return
+    if (
+        act.kind == A.SELL
+        and any(a.kind == A.SELL for a in legal)
+        or (act.kind == A.SELL and pr.kind in (MAIN, CHARITY))
+    ):
+        p = g.players[act.seat]
+        if g.combat is not None:
+            raise IllegalAction("no selling during combat")
+        sellable = set(characters.sellable(g, p))
+        for x in act.cards:
+            if x not in sellable:
+                raise IllegalAction(f"{p.name} cannot sell {g.name(x)}")
+        if len(set(act.cards)) != len(act.cards):
+            raise IllegalAction("an Item is listed twice")
+        if act.card >= 0 and (not characters.has_ability(g, p, "double_sale") or p.double_sale_used):
+            raise IllegalAction("only a Halfling may sell one Item at double price, once a turn")
+        total = sum(characters.sale_value(g, p, x) * (2 if x == act.card else 1) for x in act.cards)
+        if total < GOLD_PER_LEVEL:
+            raise IllegalAction(f"the Items are worth {total} gold; a level costs {GOLD_PER_LEVEL:,}")
+        if p.level >= WINNING_LEVEL - 1:
+            raise IllegalAction(f"you may not sell Items to go to Level {WINNING_LEVEL}")
+        return
+    if act.kind in (A.BERSERK, A.TURNING, A.FLIGHT) and len(act.cards) > 1:
+        singles = {a.cards[0] for a in legal if a.kind == act.kind}
+        cdef = g.cdef
+        p = g.players[act.seat]
+        for x in act.cards:
+            if x not in singles and not any(cdef[s].idx == cdef[x].idx for s in singles):
+                raise IllegalAction(f"{g.name(x)} cannot be discarded for that now")
+        if len(set(act.cards)) != len(act.cards):
+            raise IllegalAction("a card is listed twice")
+        fight = g.combat
+        used = 0
+        if fight is not None and act.kind == A.BERSERK:
+            used = fight.berserk.get(act.seat, 0)
+        elif fight is not None and act.kind == A.TURNING:
+            used = fight.turning.get(act.seat, 0) // 3
+        elif act.kind == A.FLIGHT and isinstance(pr, D.Run):
+            used = pr.flight_used
+        if used + len(act.cards) > 3:
+            raise IllegalAction("at most three cards may be discarded for that")
+        usable = fuel(g, p)
+        for k in act.cards:
+            if k not in usable:
+                raise IllegalAction(f"{p.name} has no {g.name(k)} to discard")
+        return
+    from munchkin.engine.notation import explain
 
-    def rolled_actions(self, seat: int, rolled: D.Rolled) -> list[Action]:
-        """Answers to a Run Away roll: pass, the runner's own reroll, cards played on the roll."""
-        p = self.players[seat]
-        out = [Action(A.PASS, seat)]
-        if p.dead:
-            return out
-        self.listing = rolled
-        if seat == rolled.runner and not rolled.ok and not rolled.retried and self.has_ability(p, "retry_run_away"):
-            out += [Action(A.USE, seat, d, flag="retry") for d in _unique(self.fuel(p), self.cdef)]
-        for k in _unique(p.hand, self.cdef):
-            d = self.cdef[k]
-            if d.is_one_shot and d.when in ("after_roll", "run_away"):
-                h = card_hook(self, k)
-                if h is not None:
-                    out += [a for a in h.actions(self, seat, k) if a.flag.startswith("roll")]
-        return out
-
-    def _playable_now(self, seat: int, card: int) -> bool:
-        self.listing = D.FREE  # a Door kicked open face-up, played at once as on one's own turn
-        return bool([a for a in self.card_actions(seat, card, own_turn=True) if a.card == card])
-
-    # ---------------------------------------------------------------- unlisted
-    def verify_unlisted(self, act: Action) -> None:
-        """Accept legal actions that the lists leave out (combined bribes, wasteful sales);
-        otherwise raise IllegalAction with the reason."""
-        pr = self._prompt
-        legal = self.legal_actions(act.seat)
-        unused = {
-            A.ASK: ("card", "monster"),
-            A.SELL: ("target", "monster", "n"),
-            A.BERSERK: ("card", "target", "monster", "n", "flag"),
-            A.TURNING: ("card", "target", "monster", "n", "flag"),
-            A.FLIGHT: ("card", "target", "monster", "n", "flag"),
-        }.get(act.kind, ())
-        defaults = Action(act.kind, act.seat)
-        for name in unused:
-            if getattr(act, name) != getattr(defaults, name):
-                raise IllegalAction(f"malformed {act.kind} action: {name} must not be set")
-        if (
-            act.kind == A.SELL
-            and (act.flag not in ("", "double") or (act.card >= 0) != (act.flag == "double"))
-            or (act.kind == A.SELL and act.card >= 0 and act.card not in act.cards)
-        ):
-            raise IllegalAction("malformed sale: the flag is 'double' exactly when one sold Item is at double price")
-        if act.kind == A.ASK and any(a.kind == A.ASK and a.target == act.target for a in legal):
-            p = self.players[act.seat]
-            c = self.combat
-            assert c is not None
-            n = sum(self.monster_treasures(c, m) for m in c.monsters)
-            if not 0 <= act.n <= n:
-                raise IllegalAction(f"the monsters are worth {n} Treasures, not {act.n}")
-            for it in act.cards:
-                if not (it in p.items and self.cdef[it].is_item) and not (it in p.hand and self.cdef[it].is_gual):
-                    raise IllegalAction(
-                        f"{p.name} can offer carried Items and Go Up a Level cards, not {self.name(it)}"
-                    )
-            if len(set(act.cards)) != len(act.cards):
-                raise IllegalAction("an Item is offered twice")
-            if act.flag not in ("", "you", "me", "all"):
-                raise IllegalAction("the pick order must be 'you pick first' or 'I pick first'")
-            return
-        if (
-            act.kind == A.SELL
-            and any(a.kind == A.SELL for a in legal)
-            or (act.kind == A.SELL and pr.kind in (MAIN, CHARITY))
-        ):
-            p = self.players[act.seat]
-            if self.combat is not None:
-                raise IllegalAction("no selling during combat")
-            sellable = set(self.sellable(p))
-            for x in act.cards:
-                if x not in sellable:
-                    raise IllegalAction(f"{p.name} cannot sell {self.name(x)}")
-            if len(set(act.cards)) != len(act.cards):
-                raise IllegalAction("an Item is listed twice")
-            if act.card >= 0 and (not self.has_ability(p, "double_sale") or p.double_sale_used):
-                raise IllegalAction("only a Halfling may sell one Item at double price, once a turn")
-            total = sum(self.sale_value(p, x) * (2 if x == act.card else 1) for x in act.cards)
-            if total < GOLD_PER_LEVEL:
-                raise IllegalAction(f"the Items are worth {total} gold; a level costs {GOLD_PER_LEVEL:,}")
-            if p.level >= WINNING_LEVEL - 1:
-                raise IllegalAction(f"you may not sell Items to go to Level {WINNING_LEVEL}")
-            return
-        if act.kind in (A.BERSERK, A.TURNING, A.FLIGHT) and len(act.cards) > 1:
-            singles = {a.cards[0] for a in legal if a.kind == act.kind}
-            cdef = self.cdef
-            p = self.players[act.seat]
-            for x in act.cards:
-                if x not in singles and not any(cdef[s].idx == cdef[x].idx for s in singles):
-                    raise IllegalAction(f"{self.name(x)} cannot be discarded for that now")
-            if len(set(act.cards)) != len(act.cards):
-                raise IllegalAction("a card is listed twice")
-            fight = self.combat
-            used = 0
-            if fight is not None and act.kind == A.BERSERK:
-                used = fight.berserk.get(act.seat, 0)
-            elif fight is not None and act.kind == A.TURNING:
-                used = fight.turning.get(act.seat, 0) // 3
-            elif act.kind == A.FLIGHT and isinstance(pr, D.Run):
-                used = pr.flight_used
-            if used + len(act.cards) > 3:
-                raise IllegalAction("at most three cards may be discarded for that")
-            fuel = self.fuel(p)
-            for k in act.cards:
-                if k not in fuel:
-                    raise IllegalAction(f"{p.name} has no {self.name(k)} to discard")
-            return
-        from munchkin.engine.notation import explain
-
-        raise IllegalAction(explain(self, act))  # type: ignore[arg-type]
+    raise IllegalAction(explain(g, act))  # type: ignore[arg-type]

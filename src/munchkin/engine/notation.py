@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from munchkin.engine import actions as A
+from munchkin.engine import characters, combat, legal
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError, ParseError
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def action_text(g: Game, a: Action) -> str:
         return f"discard {n(a.card)}"
     if k == A.GIVE:
         if a.flag == "hireling":  # to a Sidekick or Hireling to carry
-            carrier = a.cards[0] if a.cards else g.free_carrier(g.players[a.seat])
+            carrier = a.cards[0] if a.cards else legal.free_carrier(g, g.players[a.seat])
             if carrier >= 0 and g.cdef[carrier].word == "Ally":  # Allies are people: "to Dobby"
                 return f"give {n(a.card)} to {n(carrier)}"
             return f"give {n(a.card)} to the {n(carrier) if carrier >= 0 else 'Hireling'}"
@@ -166,7 +167,7 @@ def turned_word(g: Game, seat: int) -> str:
     if c is not None:
         p = g.players[seat]
         for ability, tag, word in TURNED:
-            if g.has_ability(p, ability) and any(tag in g.cdef[m.base].kin for m in c.monsters):
+            if characters.has_ability(g, p, ability) and any(tag in g.cdef[m.base].kin for m in c.monsters):
                 return word
     return "undead"
 
@@ -239,15 +240,15 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
     if seat not in g.to_act:
         who = ", ".join(g._name(s) for s in g.to_act) or "nobody"
         raise IllegalAction(f"{g._name(seat)} may not act now; waiting on {who}")
-    legal = g.legal_actions(seat)
-    for a in legal:
+    listed = g.legal_actions(seat)
+    for a in listed:
         if _norm(action_text(g, a)) == t:
             return [a]
     for pattern, kind in ALIASES:  # Unlock the Door = Kick Open the Door; Up to No Good = Look For Trouble
         m = re.fullmatch(pattern, t)
         if m:
             want = action_text(g, Action(A.KICK, seat)) if kind == "kick" else f"{_trouble_words(g)} with {m.group(1)}"
-            for a in legal:
+            for a in listed:
                 if _norm(action_text(g, a)) == _norm(want):
                     return [a]
     # shorthand and unlisted forms
@@ -258,7 +259,7 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
             raise IllegalAction(f"{t!r} is not legal now: {g._name(seat)} has no {m.group(1)[5:]} to turn here")
         cards = _cards_of(g, seat, m.group(2), zones="discardable")
         a = Action(kind, seat, cards=tuple(cards))
-        g.verify_unlisted(a) if a not in legal else None
+        legal.verify_unlisted(g, a) if a not in listed else None
         return [a]
     m = re.fullmatch(r"sell (.+)", t)
     if m:
@@ -275,11 +276,11 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
         a = Action(A.SELL, seat, dbl, cards=tuple(sold), flag="double" if dbl >= 0 else "")
         # a listed sale of the same Items with the same one at double price (not merely some one)
         doubled = g.cdef[dbl].idx if dbl >= 0 else -1
-        for b in legal:
+        for b in listed:
             if b.kind == A.SELL and sorted(g.cdef[c].idx for c in b.cards) == sorted(g.cdef[c].idx for c in sold):
                 if (g.cdef[b.card].idx if b.card >= 0 else -1) == doubled:
                     return [b]
-        g.verify_unlisted(a)
+        legal.verify_unlisted(g, a)
         return [a]
     m = re.fullmatch(r"ask (.+?) for help(?: offering (.+))?", t)
     if m:
@@ -293,7 +294,7 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
                 if tm:
                     if tm.group(1) == "all the":
                         fight = g.combat
-                        n = sum(g.monster_treasures(fight, x) for x in fight.monsters) if fight else 0
+                        n = sum(combat.monster_treasures(g, fight, x) for x in fight.monsters) if fight else 0
                         flag = "all"
                     else:
                         n = int(tm.group(1))
@@ -301,19 +302,19 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
                 else:
                     offered.append(_card_of(g, seat, part, "offer", exclude=offered))
         a = Action(A.ASK, seat, target=target, cards=tuple(offered), n=n, flag=flag)
-        if a in legal:
+        if a in listed:
             return [a]
-        g.verify_unlisted(a)
+        legal.verify_unlisted(g, a)
         return [a]
-    raise IllegalAction(_explain_text(g, seat, t, legal))
+    raise IllegalAction(_explain_text(g, seat, t, listed))
 
 
 def _zone(g: Game, seat: int, zones: str) -> list[int]:
     p = g.players[seat]
     if zones == "discardable":
-        return g.fuel(p)
+        return legal.fuel(g, p)
     if zones == "sellable":
-        return g.sellable(p)
+        return characters.sellable(g, p)
     if zones == "items":
         return list(p.items)
     if zones == "offer":
@@ -337,10 +338,10 @@ def _cards_of(g: Game, seat: int, names: str, zones: str) -> list[int]:
     return out
 
 
-def _explain_text(g: Game, seat: int, t: str, legal: list[Action]) -> str:
+def _explain_text(g: Game, seat: int, t: str, listed: list[Action]) -> str:
     """Why a well-formed text is not legal now, as precisely as we can tell."""
     verb = t.split(" ", 1)[0]
-    same = [action_text(g, a) for a in legal if action_text(g, a).split(" ", 1)[0] == verb]
+    same = [action_text(g, a) for a in listed if action_text(g, a).split(" ", 1)[0] == verb]
     # a card name that nobody's card has (the longest known name after the verb)
     rest = t.split(" ", 1)[1] if " " in t else ""
     house = rest.split(" ", 1)[0]
@@ -367,7 +368,7 @@ def _explain_text(g: Game, seat: int, t: str, legal: list[Action]) -> str:
     if same:
         return f"{t!r} is not legal now; legal {verb} actions: " + "; ".join(same[:12])
     moment = g.prompt.rule()
-    return f"{t!r} is not legal now ({moment}); legal actions: " + "; ".join(action_text(g, a) for a in legal[:12])
+    return f"{t!r} is not legal now ({moment}); legal actions: " + "; ".join(action_text(g, a) for a in listed[:12])
 
 
 def _longest_name(g: Game, rest: str) -> str | None:

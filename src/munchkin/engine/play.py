@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters, combat, legal
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.combat import CombatMixin, card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.rules import GOLD_PER_LEVEL, THEFT_ROLL
 from munchkin.engine.state import Combat, MonsterIn, Player
@@ -42,13 +42,13 @@ class PlayCombatAction(Step):
         k = act.kind
         if k == A.PLAY:
             d = cdef[act.card]
-            h = card_hook(g, act.card)
+            h = combat.card_hook(g, act.card)
             if h is not None and (d.is_one_shot or d.is_special) and act.flag != "plain":
                 return self.then("settle", h.apply(g, act))
             if act.monster >= 0 and not d.is_monster:
                 m = next(m for m in c.monsters if m.card == act.monster)
             if d.is_one_shot:
-                g.remove_from_play(p, act.card)
+                changes.remove_from_play(g, p, act.card)
                 c.played.append(act.card)
                 if act.monster >= 0:
                     m.oneshots.append((act.card, d.bonus))
@@ -73,7 +73,7 @@ class PlayCombatAction(Step):
             return self.settle(g, None)
         if k == A.BERSERK or k == A.TURNING:
             for x in act.cards:
-                g.spend(p, x)
+                combat.spend(g, p, x)
                 if k == A.BERSERK:
                     c.berserk[act.seat] = c.berserk.get(act.seat, 0) + 1
                 else:
@@ -84,7 +84,7 @@ class PlayCombatAction(Step):
                     (
                         t
                         for a, t in TURNING_TAGS
-                        if g.has_ability(p, a) and any(t in cdef[m.base].kin for m in c.monsters)
+                        if characters.has_ability(g, p, a) and any(t in cdef[m.base].kin for m in c.monsters)
                     ),
                     "undead",
                 )
@@ -92,22 +92,22 @@ class PlayCombatAction(Step):
             else:
                 g.events.append(E.Berserk(act.seat, act.cards))
         elif k == A.HOUSE:  # Slytherin: a monster from the hand for +2 to your own strength
-            g.spend(p, act.card)
+            combat.spend(g, p, act.card)
             c.house_bonus[act.seat] = c.house_bonus.get(act.seat, 0) + 2
             c.bonus_used = True
             g.events.append(E.HousePower(act.seat, p.house, act.card, 2))
         elif k == A.BACKSTAB:
-            g.spend(p, act.card)
+            combat.spend(g, p, act.card)
             c.backstabs.add((act.seat, act.target))
             g.events.append(E.Backstab(act.seat, act.target, act.card))
         elif k == A.CHARM:
             g.events.append(E.Charm(act.seat, act.monster, len(p.hand)))
             for x in list(p.hand):
-                g.spend(p, x)
+                combat.spend(g, p, x)
             m = next(m for m in c.monsters if m.card == act.monster)
-            g.remove_monster(c, m, keep_treasure=True)
+            remove_monster(g, c, m, keep_treasure=True)
         elif k == A.ASK:
-            return self.then("settle", g.ask_for_help(c, act))
+            return self.then("settle", combat.ask_for_help(g, c, act))
         elif k == A.BACK_OUT:
             c.helper, c.forced_help = -1, False
             g.events.append(E.BackOut(act.seat, c.fighter))
@@ -116,9 +116,9 @@ class PlayCombatAction(Step):
             g.events.append(E.Volunteer(act.seat, c.fighter))
             return self.then("fighter_answers", D.Help((c.fighter,), act))
         elif k == A.DISCARD:
-            g.lose_card(p, act.card, "discarded")
+            changes.lose_card(g, p, act.card, "discarded")
         elif k == A.USE:
-            h = card_hook(g, act.monster if act.flag == "monster" else act.card)
+            h = combat.card_hook(g, act.monster if act.flag == "monster" else act.card)
             if h is not None:
                 return self.then("settle", h.apply(g, act))
         else:
@@ -138,7 +138,7 @@ class PlayCombatAction(Step):
         return self.settle(g, None)
 
     def settle(self, g: Game, _: Any) -> Out:
-        return self.then("finish", g.settle_table())
+        return self.then("finish", changes.settle_table(g))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
@@ -163,22 +163,22 @@ class PlayFreeAction(Step):
             if d.is_curse and act.flag == "sidekick":  # a sex change played on a Sidekick
                 p.hand.remove(act.card)
                 g.limbo.append(act.card)
-                answers = g.curse_window(act.card, act.target)  # the owner may answer it
+                answers = changes.curse_window(g, act.card, act.target)  # the owner may answer it
                 return self.then("sidekick_curse_answered", answers)
             elif d.is_curse:
                 p.hand.remove(act.card)
-                return self.then("settle", g.curse_flow(act.card, act.seat, act.target))
+                return self.then("settle", changes.curse_flow(g, act.card, act.seat, act.target))
             elif d.is_gual:
                 p.hand.remove(act.card)
                 g.discard(act.card)
                 q = g.players[act.target]
-                g.gain_levels(q, 1, d.name)
+                changes.gain_levels(g, q, 1, d.name)
             elif d.is_race:
-                g.play_character_card(p, act.card, p.races, p.half_breed >= 0)
+                play_character_card(g, p, act.card, p.races, p.half_breed >= 0)
             elif d.is_class:
-                g.play_character_card(p, act.card, p.classes, p.super_munchkin >= 0)
+                play_character_card(g, p, act.card, p.classes, p.super_munchkin >= 0)
             elif d.is_role:
-                g.play_character_card(p, act.card, p.roles, p.dual_role >= 0)
+                play_character_card(g, p, act.card, p.roles, p.dual_role >= 0)
             elif d.is_proficiency:
                 p.hand.remove(act.card)
                 p.proficiencies.append(act.card)
@@ -186,7 +186,7 @@ class PlayFreeAction(Step):
             elif d.is_item:
                 p.hand.remove(act.card)
                 p.items.append(act.card)
-                if g.equip_problem(p, act.card) is None:
+                if characters.equip_problem(g, p, act.card) is None:
                     p.equipped.add(act.card)
                 g.events.append(E.Play(act.seat, act.card))
             elif d.is_sidekick:
@@ -198,7 +198,7 @@ class PlayFreeAction(Step):
                 p.enhancers[act.card] = act.cards[0]
                 g.events.append(E.EnhanceItem(act.seat, act.card, act.cards[0]))
             else:
-                h = card_hook(g, act.card)
+                h = combat.card_hook(g, act.card)
                 if h is not None:
                     return self.then("settle", h.apply(g, act))
         elif k == A.EQUIP:
@@ -206,20 +206,20 @@ class PlayFreeAction(Step):
         elif k == A.UNEQUIP:
             p.equipped.discard(act.card)
         elif k == A.DISCARD:
-            g.lose_card(p, act.card, "discarded")
+            changes.lose_card(g, p, act.card, "discarded")
         elif k == A.SELL:
             total = 0
             for c in act.cards:
-                total += g.sale_value(p, c) * (2 if c == act.card else 1)
-                g.remove_from_play(p, c)
+                total += characters.sale_value(g, p, c) * (2 if c == act.card else 1)
+                changes.remove_from_play(g, p, c)
                 g.discard(c)
             if act.card >= 0:
                 p.double_sale_used = True
             g.events.append(E.Sell(act.seat, act.cards, total))
-            g.gain_levels(p, total // GOLD_PER_LEVEL, "selling Items")
+            changes.gain_levels(g, p, total // GOLD_PER_LEVEL, "selling Items")
         elif k == A.GIVE:
             if act.flag == "hireling":
-                carrier = act.cards[0] if act.cards else g.free_carrier(p)
+                carrier = act.cards[0] if act.cards else legal.free_carrier(g, p)
                 p.carried[carrier] = act.card
                 p.equipped.add(act.card)
             else:
@@ -229,10 +229,10 @@ class PlayFreeAction(Step):
             g.events.append(E.Offer(act.seat, act.target, act.card, act.cards[0]))
             return self.then("trade_answered", D.Offer((act.target,), act))
         elif k == A.STEAL:
-            g.spend(p, act.cards[0])
-            return self.then("theft_rolled", g.die_roll(p, "theft"))
+            combat.spend(g, p, act.cards[0])
+            return self.then("theft_rolled", changes.die_roll(g, p, "theft"))
         elif k == A.USE:
-            h = card_hook(g, act.card)
+            h = combat.card_hook(g, act.card)
             if h is not None:
                 return self.then("settle", h.apply(g, act))
         return self.settle(g, None)
@@ -246,7 +246,7 @@ class PlayFreeAction(Step):
         g.discard(act.card)
         if kick in q.sidekicks and not cancelled:
             q.swapped ^= {kick}
-            g.events.append(E.SidekickSex(act.seat, act.target, kick, g.sidekick_sex(q, kick)))
+            g.events.append(E.SidekickSex(act.seat, act.target, kick, characters.sidekick_sex(g, q, kick)))
         return self.settle(g, None)
 
     def gift_answered(self, g: Game, answer: Action) -> Out:
@@ -254,7 +254,7 @@ class PlayFreeAction(Step):
         act = self.act
         p = g.players[act.seat]
         if answer.kind == A.ACCEPT and act.card in p.items:
-            g.move_item(p, g.players[act.target], act.card)
+            changes.move_item(g, p, g.players[act.target], act.card)
             g.events.append(E.Gift(act.seat, act.target, act.card))
         else:
             g.events.append(E.RefuseTrade(act.target, act.seat))
@@ -267,8 +267,8 @@ class PlayFreeAction(Step):
         q = g.players[act.target]
         theirs = act.cards[0]
         if answer.kind == A.ACCEPT and act.card in p.items and theirs in q.items:
-            g.move_item(p, q, act.card)
-            g.move_item(q, p, theirs)
+            changes.move_item(g, p, q, act.card)
+            changes.move_item(g, q, p, theirs)
             g.events.append(E.Trade(act.seat, act.target, act.card, theirs))
         else:
             g.events.append(E.RefuseTrade(act.target, act.seat))
@@ -279,76 +279,78 @@ class PlayFreeAction(Step):
         act = self.act
         p = g.players[act.seat]
         q = g.players[act.target]
-        roll = rolled + g.die_modifier(p)
+        roll = rolled + die_modifier(g, p)
         if roll >= THEFT_ROLL and act.card in q.items:
-            g.move_item(q, p, act.card)
+            changes.move_item(g, q, p, act.card)
             g.events.append(E.Steal(act.seat, act.target, act.card, True))
         else:
             g.events.append(E.Steal(act.seat, act.target, act.card, False))
-            g.lose_levels(p, 1, "caught stealing")
+            changes.lose_levels(g, p, 1, "caught stealing")
         return self.settle(g, None)
 
     def settle(self, g: Game, _: Any) -> Out:
-        return self.then("finish", g.settle_table())
+        return self.then("finish", changes.settle_table(g))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
 
 
-class PlayMixin(CombatMixin):
-    """Carrying out actions: the steps above, and what they do to the table."""
-
-    def do_combat_action(self, act: Action) -> Frame:
-        """Apply an answer in a combat window, then settle any Big items that no longer fit."""
-        return PlayCombatAction(act)
-
-    def do_free_action(self, act: Action) -> Frame:
-        """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
-        return PlayFreeAction(act)
-
-    def remove_monster(self, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
-        """Take a monster out of the fight without killing it (no level for it)."""
-        for x in list(c.monsters):
-            if x is m or x.mate_of is m:
-                c.monsters.remove(x)
-                c.removed.append((x.card, keep_treasure))
-        if not c.monsters:
-            c.ended = True
-            self.events.append(E.CombatOver(c.fighter))
-            p = self.players[c.fighter]
-            if c.extra_levels:
-                self.gain_levels(p, c.extra_levels, "killing a monster", may_win=True)
-            n = sum(self.cdef[card].treasures for card, kept in c.removed if kept)
-            if n and not self.over:
-                self.draw_to_hand(p, "treasure", n)
-
-    def play_character_card(self, p: Player, card: int, zone: list[int], attached: bool) -> None:
-        """A Race, Class or Role replaces the one in play, or joins it under Half-Breed, Super
-        Munchkin or Dual Role (which hold two at most)."""
-        p.hand.remove(card)
-        if zone and not attached:
-            for r in list(zone):
-                self.lose_card(p, r, "replaced")
-        elif len(zone) >= 2:
-            self.lose_card(p, zone[0], "replaced")
-        zone.append(card)
-        self.events.append(E.Play(p.seat, card))
-
-    def die_modifier(self, p: Player) -> int:
-        total = 0
-        for k in p.curses:
-            h = card_hook(self, k)
-            if h is not None:
-                total += h.die_modifier(self, p)
-        return total
-
-    def _resurrect(self, p: Player, deck: str, pay: int) -> int:
-        """Cleric: take the top discard instead of drawing face-up, then discard a card."""
-        pile = self.door_discard if deck == "door" else self.treasure_discard
-        card = pile.pop() if pile else self.draw(deck)
-        self.spend(p, pay)
-        self.events.append(E.Resurrect(p.seat, card))
-        return card
+def do_combat_action(g: Game, act: Action) -> Frame:
+    """Apply an answer in a combat window, then settle any Big items that no longer fit."""
+    return PlayCombatAction(act)
 
 
-__all__ = ["KIN_WORDS", "TURNING_TAGS", "PlayCombatAction", "PlayFreeAction", "PlayMixin"]
+def do_free_action(g: Game, act: Action) -> Frame:
+    """Apply an action that is not a turn step: play, equip, sell, give, discard, steal."""
+    return PlayFreeAction(act)
+
+
+def remove_monster(g: Game, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
+    """Take a monster out of the fight without killing it (no level for it)."""
+    for x in list(c.monsters):
+        if x is m or x.mate_of is m:
+            c.monsters.remove(x)
+            c.removed.append((x.card, keep_treasure))
+    if not c.monsters:
+        c.ended = True
+        g.events.append(E.CombatOver(c.fighter))
+        p = g.players[c.fighter]
+        if c.extra_levels:
+            changes.gain_levels(g, p, c.extra_levels, "killing a monster", may_win=True)
+        n = sum(g.cdef[card].treasures for card, kept in c.removed if kept)
+        if n and not g.over:
+            g.draw_to_hand(p, "treasure", n)
+
+
+def play_character_card(g: Game, p: Player, card: int, zone: list[int], attached: bool) -> None:
+    """A Race, Class or Role replaces the one in play, or joins it under Half-Breed, Super
+    Munchkin or Dual Role (which hold two at most)."""
+    p.hand.remove(card)
+    if zone and not attached:
+        for r in list(zone):
+            changes.lose_card(g, p, r, "replaced")
+    elif len(zone) >= 2:
+        changes.lose_card(g, p, zone[0], "replaced")
+    zone.append(card)
+    g.events.append(E.Play(p.seat, card))
+
+
+def die_modifier(g: Game, p: Player) -> int:
+    total = 0
+    for k in p.curses:
+        h = combat.card_hook(g, k)
+        if h is not None:
+            total += h.die_modifier(g, p)
+    return total
+
+
+def _resurrect(g: Game, p: Player, deck: str, pay: int) -> int:
+    """Cleric: take the top discard instead of drawing face-up, then discard a card."""
+    pile = g.door_discard if deck == "door" else g.treasure_discard
+    card = pile.pop() if pile else g.draw(deck)
+    combat.spend(g, p, pay)
+    g.events.append(E.Resurrect(p.seat, card))
+    return card
+
+
+__all__ = ["KIN_WORDS", "TURNING_TAGS", "PlayCombatAction", "PlayFreeAction"]

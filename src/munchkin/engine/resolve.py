@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import HOOKS
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -68,7 +69,7 @@ class RunEffects(Step):
             e = self.effects[self.i]
             if p.dead:
                 return Done()
-            if e.if_ is not None and not g.matches(p, e.if_):
+            if e.if_ is not None and not characters.matches(g, p, e.if_):
                 self.i += 1
                 if e.otherwise:
                     return self.then("start", RunEffects(tuple(e.otherwise), self.seat, self.source))
@@ -101,48 +102,50 @@ class RunEffect(Step):
         p = g.players[self.seat]
         self.why = why = g.cdef[self.source].name if self.source >= 0 else ""
         if e.lose_levels is not None:
-            return Done(g.lose_levels(p, e.lose_levels, why) > 0)
+            return Done(changes.lose_levels(g, p, e.lose_levels, why) > 0)
         if e.gain_levels is not None:
-            return Done(g.gain_levels(p, e.gain_levels, why) > 0)
+            return Done(changes.gain_levels(g, p, e.gain_levels, why) > 0)
         if e.die:
-            death = g.kill_player(p, why)
+            death = changes.kill_player(g, p, why)
             if death is None:  # already dead
                 return Done(True)
             return self.then("acted", death)
         if e.lose_items is not None:
             li = e.lose_items
-            found = g.items_matching(p, li.which)
+            found = changes.items_matching(g, p, li.which)
             if not found:
                 return Done(False)
             if li.count == "all":
                 for c in found:
-                    g.lose_card(p, c, why)
+                    changes.lose_card(g, p, c, why)
                 return Done(True)
             return self.lose_item(g, None)
         if e.discard_hand:
             if not p.hand:
                 return Done(False)
             for c in list(p.hand):
-                g.lose_card(p, c, why)
+                changes.lose_card(g, p, c, why)
             return Done(True)
         if e.lose_race is not None:
-            return self.then("finish", g.lose_some(p, p.races, e.lose_race, "a Race", why))
+            return self.then("finish", changes.lose_some(g, p, p.races, e.lose_race, "a Race", why))
         if e.lose_class is not None:
-            return self.then("finish", g.lose_some(p, p.classes, e.lose_class, "a Class", why))
+            return self.then("finish", changes.lose_some(g, p, p.classes, e.lose_class, "a Class", why))
         if e.lose_role is not None:
-            return self.then("finish", g.lose_some(p, p.roles, e.lose_role, "a Role", why))
+            return self.then("finish", changes.lose_some(g, p, p.roles, e.lose_role, "a Role", why))
         if e.lose_proficiency is not None:
-            return self.then("finish", g.lose_some(p, p.proficiencies, e.lose_proficiency, "a Proficiency", why))
+            return self.then(
+                "finish", changes.lose_some(g, p, p.proficiencies, e.lose_proficiency, "a Proficiency", why)
+            )
         if e.level_becomes is not None:
             if e.level_becomes == "lowest":
                 target = min(q.level for q in g.players)
             else:
                 target = int(e.level_becomes)
             if target < p.level:
-                return Done(g.lose_levels(p, p.level - target, why) > 0)
+                return Done(changes.lose_levels(g, p, p.level - target, why) > 0)
             return Done(False)
         if e.lose_gold is not None:
-            return self.then("acted", g.lose_gold(p, e.lose_gold, why))
+            return self.then("acted", changes.lose_gold(g, p, e.lose_gold, why))
         if e.change_sex:
             p.sex = "female" if p.sex == "male" else "male"
             g.events.append(E.Sex(p.seat, p.sex))
@@ -154,7 +157,7 @@ class RunEffect(Step):
         if e.draw_doors is not None:
             return Done(bool(g.draw_to_hand(p, "door", e.draw_doors)))
         if e.lose_sidekick is not None:
-            return self.then("finish", g.lose_some(p, p.sidekicks, e.lose_sidekick, "a Sidekick", why))
+            return self.then("finish", changes.lose_some(g, p, p.sidekicks, e.lose_sidekick, "a Sidekick", why))
         if e.hook is not None:
             out = HOOKS[e.hook](g, p, self.source)
             if is_frame(out):
@@ -168,14 +171,14 @@ class RunEffect(Step):
         if self.n >= li.count:
             return Done(True)
         p = g.players[self.seat]
-        found = g.items_matching(p, li.which)
+        found = changes.items_matching(g, p, li.which)
         if not found:
             return Done(True)
         self.n += 1
         return self.then("item_chosen", choose(p.seat, found, f"lose an Item to {self.why}"))
 
     def item_chosen(self, g: Game, c: int) -> Out:
-        g.lose_card(g.players[self.seat], c, self.why)
+        changes.lose_card(g, g.players[self.seat], c, self.why)
         return self.lose_item(g, None)
 
     def acted(self, g: Game, _: Any) -> Out:
@@ -201,7 +204,7 @@ class DieRoll(Step):
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
         self.value = value = g.roll_die(p.seat, self.why)
-        setters = [k for k in dict.fromkeys(p.hand) if (h := g._hook(k)) is not None and h.sets_die()]
+        setters = [k for k in dict.fromkeys(p.hand) if (h := changes._hook(g, k)) is not None and h.sets_die()]
         if not setters or p.dead:
             return Done(value)
         acts = [Action(A.PASS, p.seat)]
@@ -215,7 +218,7 @@ class DieRoll(Step):
     def answer(self, g: Game, act: Action) -> Out:
         p = g.players[self.seat]
         if act.kind == A.PLAY:
-            g.remove_from_play(p, act.card)
+            changes.remove_from_play(g, p, act.card)
             g.discard(act.card)
             self.value = act.n
             g.events.append(E.Face(p.seat, act.card, self.value))
@@ -240,12 +243,12 @@ class LoseSome(Step):
         p = g.players[self.seat]
         if self.how == "all" or len(self.cards) == 1:
             for c in self.cards:
-                g.lose_card(p, c, self.why)
+                changes.lose_card(g, p, c, self.why)
             return Done(True)
         return self.then("chosen", choose(p.seat, self.cards, f"lose {self.what} to {self.why}"))
 
     def chosen(self, g: Game, c: int) -> Out:
-        g.lose_card(g.players[self.seat], c, self.why)
+        changes.lose_card(g, g.players[self.seat], c, self.why)
         return Done(True)
 
 
@@ -262,10 +265,10 @@ class LoseGold(Step):
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
         items = [c for c in p.items]
-        total = sum(g.sale_value(p, c) for c in items)  # an Item with its Item Enhancers
+        total = sum(characters.sale_value(g, p, c) for c in items)  # an Item with its Item Enhancers
         if total <= self.amount:
             for c in items:
-                g.lose_card(p, c, self.why)
+                changes.lose_card(g, p, c, self.why)
             return Done()
         return self.pay(g, None)
 
@@ -278,6 +281,6 @@ class LoseGold(Step):
 
     def paid_with(self, g: Game, c: int) -> Out:
         p = g.players[self.seat]
-        self.paid += g.sale_value(p, c)
-        g.lose_card(p, c, self.why)
+        self.paid += characters.sale_value(g, p, c)
+        changes.lose_card(g, p, c, self.why)
         return self.pay(g, None)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters, combat, play
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
@@ -46,7 +47,7 @@ class WinCombat(Step):
             h = rules.card_hook(g, m.base)
             if h is not None:
                 levels += h.extra_levels(g, c, m)
-            treasures += g.monster_treasures(c, m)
+            treasures += combat.monster_treasures(g, c, m)
         for card, kept in c.removed:
             if kept:
                 treasures += cdef[card].treasures
@@ -59,21 +60,23 @@ class WinCombat(Step):
         c.played.clear()
         c.monsters.clear()
         c.ended = True
-        g.gain_levels(p, levels, "killing " + ", ".join(cdef[k].name for k in names), may_win=True)
+        changes.gain_levels(g, p, levels, "killing " + ", ".join(cdef[k].name for k in names), may_win=True)
         if c.helper >= 0:
             hp = g.players[c.helper]
-            if g.has_ability(hp, "levels_for_helping"):
-                g.gain_levels(hp, killed, "helping kill a monster (Elf)", may_win=g.options.shared_victories)
-            elif g.has_ability(hp, "levels_for_helping_without_treasure") and not c.rewarded:
-                g.gain_levels(hp, killed, "helping for no reward (Cavalry)", may_win=g.options.shared_victories)
+            if characters.has_ability(g, hp, "levels_for_helping"):
+                changes.gain_levels(g, hp, killed, "helping kill a monster (Elf)", may_win=g.options.shared_victories)
+            elif characters.has_ability(g, hp, "levels_for_helping_without_treasure") and not c.rewarded:
+                changes.gain_levels(
+                    g, hp, killed, "helping for no reward (Cavalry)", may_win=g.options.shared_victories
+                )
             if g.over and g.options.shared_victories and c.fighter in g.winners:
-                g.declare_winner([c.fighter, c.helper])
+                changes.declare_winner(g, [c.fighter, c.helper])
         if g.over:
             return Done()
         return self.then("bonus_doors", CollectTreasures(treasures))
 
     def bonus_doors(self, g: Game, _: Any) -> Out:
-        g.bonus_doors(_fight(g), g.players[self.seat], self.bases)
+        combat.bonus_doors(g, _fight(g), g.players[self.seat], self.bases)
         return Done()
 
 
@@ -104,7 +107,7 @@ class CollectTreasures(Step):
         p = g.players[self.seat]
         while self.i < self.n:
             self.i += 1
-            if g.has_ability(p, "resurrection") and g.treasure_discard and p.hand:
+            if characters.has_ability(g, p, "resurrection") and g.treasure_discard and p.hand:
                 # a Cleric drawing face-up may take the top discard instead, paying a card
                 one_each = {g.cdef[c].idx: c for c in reversed(p.hand)}.values()
                 pays = [Action(A.RESURRECT, p.seat, c, flag="treasure") for c in one_each]
@@ -116,7 +119,7 @@ class CollectTreasures(Step):
     def paid(self, g: Game, act: Action) -> Out:
         k = -1
         if act.kind == A.RESURRECT:
-            k = g._resurrect(g.players[self.seat], "treasure", act.card)
+            k = play._resurrect(g, g.players[self.seat], "treasure", act.card)
         if not self._lay(g, k):
             return self.reveal(g, None)
         return self.draw(g, None)
@@ -146,14 +149,14 @@ class CollectTreasures(Step):
                 c = _fight(g)
                 rest = c.fighter if self.share == 0 else c.helper
                 for k in list(drawn):
-                    g._hand_over(drawn, k, rest)
+                    combat._hand_over(g, drawn, k, rest)
             else:
                 return self.then("picked", D.Pick((self.turn,), tuple(drawn)))
         return self.gifts(g, None)
 
     def picked(self, g: Game, act: Action) -> Out:
         c = _fight(g)
-        g._hand_over(self.drawn, act.card, self.turn)
+        combat._hand_over(g, self.drawn, act.card, self.turn)
         if self.turn == c.helper:
             self.share -= 1
             self.turn = c.fighter
@@ -167,6 +170,6 @@ class CollectTreasures(Step):
         p, hp = g.players[self.seat], g.players[c.helper]
         for it in c.deal_items:
             if it in p.items and not hp.dead:
-                g.move_item(p, hp, it)
+                changes.move_item(g, p, hp, it)
                 g.events.append(E.Gift(p.seat, hp.seat, it))
         return Done()

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import changes, combat, play
 from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
@@ -57,7 +58,7 @@ class RunAwayAll(Step):
         for it in c.deal_items:  # the helper was promised these for helping
             p, hp = g.players[c.fighter], g.players[c.helper]
             if it in p.items and not hp.dead and not p.dead:
-                g.move_item(p, hp, it)
+                changes.move_item(g, p, hp, it)
                 g.events.append(E.Gift(p.seat, hp.seat, it))
         return Done()
 
@@ -97,22 +98,22 @@ class RunAway(Step):
         c = _fight(g)
         p = g.players[self.seat]
         if act.kind == A.SACRIFICE:
-            g.lose_card(p, act.card, "sacrificed to escape")
+            changes.lose_card(g, p, act.card, "sacrificed to escape")
             g.events.append(E.Escape(p.seat, -1, f"sacrificed {g.cdef[act.card].name}"))
             if act.flag == "both" and c.helper >= 0:
                 c.escapes.add(c.helper)
-            return self.then("finish", g.settle_table())  # a Whiz Kid sacrificed takes its exception along
+            return self.then("finish", changes.settle_table(g))  # a Whiz Kid sacrificed takes its exception along
         if act.kind == A.DISCARD:  # a Steed with a Run Away penalty, let go before the roll
-            g.lose_card(p, act.card, "let go before running")
-            return self.then("choose", g.settle_table())
+            changes.lose_card(g, p, act.card, "let go before running")
+            return self.then("choose", changes.settle_table(g))
         if act.kind == A.FLIGHT:
             for k in act.cards:
-                g.spend(p, k)
+                combat.spend(g, p, k)
                 self.used += 1
                 self.bonus += 1
             return self.choose(g, None)
         if act.kind == A.PLAY or act.kind == A.USE:
-            return self.then("after_action", g.do_combat_action(act))
+            return self.then("after_action", play.do_combat_action(g, act))
         self.remaining.remove(act.monster)
         if act.kind == A.FLEE_FROM:
             return self.then("fled", FleeFrom(self.seat, act.monster, self.bonus))
@@ -148,7 +149,7 @@ class FleeFrom(Step):
         m = _monster(_fight(g), self.card)
         self.base = m.base
         d = g.cdef[m.base]
-        if not g.pursued(g.players[self.seat], m):
+        if not combat.pursued(g, g.players[self.seat], m):
             g.events.append(E.Escape(self.seat, m.card, "not pursued"))
             return Done()
         if d.escape == "automatic":
@@ -163,13 +164,13 @@ class FleeFrom(Step):
             g.events.append(E.Escape(p.seat, self.card, ""))
             d = g.cdef[self.base]
             if d.even_if_escaped:
-                return self.then("settle", g.run_effects(d.even_if_escaped, p, self.card))
+                return self.then("settle", changes.run_effects(g, d.even_if_escaped, p, self.card))
             return self.escaped(g, None)
         g.events.append(E.Caught(p.seat, self.card))
         return self.then("finish", BadStuff(self.seat, self.card, self.base))
 
     def settle(self, g: Game, _: Any) -> Out:
-        return self.then("escaped", g.settle_table())
+        return self.then("escaped", changes.settle_table(g))
 
     def escaped(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
@@ -194,10 +195,10 @@ class BadStuff(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         g.events.append(E.BadStuff(self.seat, self.card))
-        return self.then("settle", g.run_effects(g.cdef[self.base].bad_stuff, g.players[self.seat], self.base))
+        return self.then("settle", changes.run_effects(g, g.cdef[self.base].bad_stuff, g.players[self.seat], self.base))
 
     def settle(self, g: Game, _: Any) -> Out:
-        return self.then("finish", g.settle_table())
+        return self.then("finish", changes.settle_table(g))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
@@ -236,7 +237,7 @@ class RunRoll(Step):
         die = g.roll_die(self.seat, why)
         # the roll's event also carries each modifier with its source and the total, for the log
         fb = self.flight_bonus
-        mods = ([("Flight spell", fb)] if fb else []) + g.run_away_parts(_fight(g), g.players[self.seat], m)
+        mods = ([("Flight spell", fb)] if fb else []) + combat.run_away_parts(g, _fight(g), g.players[self.seat], m)
         g.events[-1] = E.RunAwayRoll(self.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
         g.roll = RollState(die)
         self.passed = set()
@@ -246,11 +247,11 @@ class RunRoll(Step):
         c = _fight(g)
         p = g.players[self.seat]
         roll = g.roll
-        total = roll.die + g.run_away_bonus(c, p, _monster(c, self.card)) + self.flight_bonus
+        total = roll.die + combat.run_away_bonus(g, c, p, _monster(c, self.card)) + self.flight_bonus
         ok = total >= ESCAPE_ROLL if roll.escaped is None else roll.escaped
         rolled = D.Rolled((), p.seat, self.card, roll.die, total, ok, self.retried)
         passed = self.passed
-        seats = tuple(s for s in g.seat_order() if s not in passed and g.roll_answers(s, rolled))
+        seats = tuple(s for s in changes.seat_order(g) if s not in passed and combat.roll_answers(g, s, rolled))
         if not seats:
             if roll.reroll:
                 return self.start(g, None)
@@ -263,7 +264,7 @@ class RunRoll(Step):
             self.passed.add(act.seat)
             return self.look(g, None)
         if act.kind == A.USE and act.flag == "retry":
-            g.spend(g.players[self.seat], act.card)
+            combat.spend(g, g.players[self.seat], act.card)
             self.retried = True
             g.roll.reroll = True
             return self.start(g, None)

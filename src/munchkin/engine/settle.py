@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters, legal, play
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -18,22 +19,25 @@ from munchkin.engine.flow import Done, Out, Step
 from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
-    from munchkin.engine.effects import EffectsMixin
     from munchkin.engine.game import Game
 
 
-def too_many_big(g: EffectsMixin, p: Player) -> bool:
+def too_many_big(g: Game, p: Player) -> bool:
     """More Big items than this living character may carry (and no right to carry any)."""
-    return not p.dead and g.big_count(p) > g.big_allowance(p) and not g.has_ability(p, "carry_any_big")
+    return (
+        not p.dead
+        and characters.big_count(g, p) > characters.big_allowance(g, p)
+        and not characters.has_ability(g, p, "carry_any_big")
+    )
 
 
-def two_steeds(g: EffectsMixin, p: Player) -> list[int]:
+def two_steeds(g: Game, p: Player) -> list[int]:
     """The Steeds counted against the one-Steed limit, if there are several (else empty)."""
-    steeds = [k for k in g.steeds(p) if k != p.cheat_item]
+    steeds = [k for k in characters.steeds(g, p) if k != p.cheat_item]
     return steeds if len(steeds) > 1 else []
 
 
-def unsettled(g: EffectsMixin) -> bool:
+def unsettled(g: Game) -> bool:
     """Whether anyone has something to put right: exactly the tests `SettleTable` starts with,
     none of which changes anything."""
     cdef = g.cdef
@@ -52,16 +56,16 @@ def unsettled(g: EffectsMixin) -> bool:
                 return True
             if steeds >= 2 and two_steeds(g, p):
                 return True
-        if p.proficiencies and g.rank_total(p) > p.level:
+        if p.proficiencies and characters.rank_total(g, p) > p.level:
             return True
-        if len(p.sidekicks) > 1 and g.sidekick_count(p) > g.sidekick_limit(p):
+        if len(p.sidekicks) > 1 and characters.sidekick_count(g, p) > characters.sidekick_limit(g, p):
             return True
-        if len(p.equipped) > 1 and g.equipment_overflow(p):
+        if len(p.equipped) > 1 and characters.equipment_overflow(g, p):
             return True
     return False
 
 
-def big_unsettled(g: EffectsMixin) -> bool:
+def big_unsettled(g: Game) -> bool:
     """Whether anyone carries more Big items than they may (the test `SettleBigItems` starts with)."""
     return any(len(p.items) >= 2 and too_many_big(g, p) for p in g.players)
 
@@ -75,7 +79,7 @@ class SettleTable(Step):
     i: int = 0  # the seat being put right
 
     def start(self, g: Game, _: Any) -> Out:
-        big = g.settle_big_items()
+        big = changes.settle_big_items(g)
         if big is None:
             return self.next_player(g, None)
         return self.then("next_player", big)
@@ -89,29 +93,29 @@ class SettleTable(Step):
 
     def rank(self, g: Game, _: Any) -> Out:
         p = g.players[self.i]
-        if p.proficiencies and g.rank_total(p) > p.level:  # Level fell below the total Rank
+        if p.proficiencies and characters.rank_total(g, p) > p.level:  # Level fell below the total Rank
             acts = tuple(Action(A.DISCARD, p.seat, k) for k in dict.fromkeys(p.proficiencies))
             return self.then("rank_lost", D.Before((p.seat,), -1, tuple(acts)))
         return self.sidekick(g, None)
 
     def rank_lost(self, g: Game, act: Action) -> Out:
         p = g.players[self.i]
-        g.lose_card(p, act.card, f"total Rank above Level {p.level}")
+        changes.lose_card(g, p, act.card, f"total Rank above Level {p.level}")
         return self.rank(g, None)
 
     def sidekick(self, g: Game, _: Any) -> Out:
         p = g.players[self.i]
-        if len(p.sidekicks) > 1 and g.sidekick_count(p) > g.sidekick_limit(p):
+        if len(p.sidekicks) > 1 and characters.sidekick_count(g, p) > characters.sidekick_limit(g, p):
             acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
-            prompt = D.Before((p.seat,), -1, tuple(acts + g.corrections(p, "two_sidekicks")))
+            prompt = D.Before((p.seat,), -1, tuple(acts + changes.corrections(g, p, "two_sidekicks")))
             return self.then("sidekick_lost", prompt)
         return self.steed(g, None)
 
     def sidekick_lost(self, g: Game, act: Action) -> Out:
         if act.kind == A.DISCARD:
-            g.lose_card(g.players[self.i], act.card, f"one {g.cdef[act.card].word} only")
+            changes.lose_card(g, g.players[self.i], act.card, f"one {g.cdef[act.card].word} only")
             return self.sidekick(g, None)
-        return self.then("sidekick", g.do_free_action(act))
+        return self.then("sidekick", play.do_free_action(g, act))
 
     def steed(self, g: Game, _: Any) -> Out:
         p = g.players[self.i]
@@ -121,15 +125,15 @@ class SettleTable(Step):
         return self.equipment(g, None)
 
     def steed_lost(self, g: Game, act: Action) -> Out:
-        g.lose_card(g.players[self.i], act.card, "one Steed only")
+        changes.lose_card(g, g.players[self.i], act.card, "one Steed only")
         return self.steed(g, None)
 
     def equipment(self, g: Game, _: Any) -> Out:
         p = g.players[self.i]
-        if len(p.equipped) > 1 and (over := g.equipment_overflow(p)):
+        if len(p.equipped) > 1 and (over := characters.equipment_overflow(g, p)):
             need = "equip_any_complex" if any(g.cdef[k].complex for k in over) else "extra_headgear"
             acts = tuple(Action(A.UNEQUIP, p.seat, k) for k in over)
-            return self.then("unequipped", D.Before((p.seat,), -1, tuple(acts + g.corrections(p, need))))
+            return self.then("unequipped", D.Before((p.seat,), -1, tuple(acts + changes.corrections(g, p, need))))
         self.i += 1
         return self.next_player(g, None)
 
@@ -139,7 +143,7 @@ class SettleTable(Step):
             p.equipped.discard(act.card)
             g.events.append(E.Unequip(p.seat, act.card))
             return self.equipment(g, None)
-        return self.then("equipment", g.do_free_action(act))
+        return self.then("equipment", play.do_free_action(g, act))
 
 
 @dataclass(slots=True)
@@ -165,7 +169,7 @@ class SettleBigItems(Step):
         cdef = g.cdef
         exempt = p.exempt()
         bigs = [c for c in p.items if cdef[c].big and c not in exempt]
-        takers = [q for q in g.players if q is not p and not q.dead and g.may_carry_big(q)]
+        takers = [q for q in g.players if q is not p and not q.dead and characters.may_carry_big(g, q)]
         acts: list[Action] = []
         if takers:
             low = min(q.level for q in takers)
@@ -173,16 +177,16 @@ class SettleBigItems(Step):
         else:
             acts += [Action(A.DISCARD, p.seat, c) for c in bigs]
         if p.seat == g.active and g.combat is None:
-            acts += [a for a in g.sale_actions(p) if any(cdef[c].big for c in a.cards)]
+            acts += [a for a in legal.sale_actions(g, p) if any(cdef[c].big for c in a.cards)]
         return self.then("answer", D.Before((p.seat,), -1, tuple(acts)))
 
     def answer(self, g: Game, act: Action) -> Out:
         p = g.players[self.i]
         if act.kind == A.GIVE:
-            g.move_item(p, g.players[act.target], act.card)
+            changes.move_item(g, p, g.players[act.target], act.card)
             g.events.append(E.Gift(p.seat, act.target, act.card))
         elif act.kind == A.DISCARD:
-            g.lose_card(p, act.card, "one Big item only")
+            changes.lose_card(g, p, act.card, "one Big item only")
         else:
-            return self.then("put_right", g.do_free_action(act))
+            return self.then("put_right", play.do_free_action(g, act))
         return self.put_right(g, None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from munchkin.engine import characters
 from munchkin.engine.rules import WINNING_LEVEL
 from munchkin.errors import MunchkinError
 
@@ -79,8 +80,10 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
                     raise ScenarioError(f"{where}: {n} is not a {kind.title()}")
         if ps.get("dual_role"):
             p.dual_role = _take(g, pool, "Dual Role", where)
-        if g.rank_total(p) > p.level:
-            raise ScenarioError(f"{where}: Proficiencies of total Rank {g.rank_total(p)} above Level {p.level}")
+        if characters.rank_total(g, p) > p.level:
+            raise ScenarioError(
+                f"{where}: Proficiencies of total Rank {characters.rank_total(g, p)} above Level {p.level}"
+            )
         for n in ps.get("equipped", []):
             c = _take(g, pool, n, where)
             p.items.append(c)

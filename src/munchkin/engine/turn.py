@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters, combat, legal, play
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -67,7 +68,7 @@ class CharacterCreation(Step):
         if act.kind == A.READY:
             self.i += 1
             return self.ask(g, None)
-        return self.then("ask", g.do_free_action(act))
+        return self.then("ask", play.do_free_action(g, act))
 
 
 @dataclass(slots=True)
@@ -104,7 +105,7 @@ class TakeTurn(Step):
         if p.dead:  # killed before the door was opened (a Curse of their own): the turn is over
             g.phase = "end"
             return self.then("finish", EndWindow())
-        card = g._resurrect(p, "door", act.card) if act.kind == A.RESURRECT else g.draw("door")
+        card = play._resurrect(g, p, "door", act.card) if act.kind == A.RESURRECT else g.draw("door")
         g.phase = "kick"
         if card >= 0:
             g.events.append(E.Kick(p.seat, card))
@@ -114,12 +115,12 @@ class TakeTurn(Step):
             elif d.is_monster:
                 self.fought = True
                 g.transferred = False
-                return self.then("after_kicked_fight", g.fight(p.seat, card, kicked=True))
+                return self.then("after_kicked_fight", combat.fight(g, p.seat, card, kicked=True))
             elif d.is_curse:
-                return self.then("after_kick", g.curse_flow(card, p.seat, p.seat, face_up_draw=True))
+                return self.then("after_kick", changes.curse_flow(g, card, p.seat, p.seat, face_up_draw=True))
             else:
                 g.give_card(p, card, EVERYONE)  # kicked open face-up
-                if d.steed or g._playable_now(p.seat, card):
+                if d.steed or legal._playable_now(g, p.seat, card):
                     return self.then("after_drawn_choice", DrawnChoice(p.seat, card))
         return self.after_kick(g, None)
 
@@ -148,7 +149,7 @@ class TakeTurn(Step):
             g.events.append(E.Trouble(p.seat, act.card))
             if g.options.listen_at_the_door and g.listen_variant == "no_good":
                 g.draw_to_hand(p, "treasure", 1)  # as this book words it: Up to No Good draws a Treasure
-            return self.then("after_door", g.fight(p.seat, act.card, kicked=False))
+            return self.then("after_door", combat.fight(g, p.seat, act.card, kicked=False))
         if act.kind == A.LOOT:
             deck = "treasure" if g.options.listen_at_the_door and g.listen_variant == "loot" else "door"
             g.draw_to_hand(p, deck, 1)
@@ -196,7 +197,7 @@ class Main(Step):
         if act.kind in (A.KICK, A.TROUBLE, A.LOOT, A.END, A.RESURRECT):
             return Done(act)
         self.act = act
-        return self.then("after_free_action", g.do_free_action(act))
+        return self.then("after_free_action", play.do_free_action(g, act))
 
     def after_free_action(self, g: Game, _: Any) -> Out:
         if g.over or g.players[self.seat].dead:
@@ -223,9 +224,9 @@ class DrawnChoice(Step):
             p.hand.remove(self.card)
             p.received.discard(self.card)
             g.transferred = False
-            return self.then("fought", g.fight(p.seat, self.card, kicked=True))
+            return self.then("fought", combat.fight(g, p.seat, self.card, kicked=True))
         if act.kind == A.PLAY:
-            return self.then("kept", g.do_free_action(act))
+            return self.then("kept", play.do_free_action(g, act))
         return Done(False)
 
     def fought(self, g: Game, _: Any) -> Out:
@@ -248,9 +249,9 @@ class Charity(Step):
 
     def check(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
-        if len(p.hand) > g.hand_limit(p):
+        if len(p.hand) > characters.hand_limit(g, p):
             return self.then("answer", D.Charity((self.seat,)))
-        g.events.append(E.CharityDone(p.seat, len(p.hand), g.hand_limit(p)))
+        g.events.append(E.CharityDone(p.seat, len(p.hand), characters.hand_limit(g, p)))
         return Done()
 
     def answer(self, g: Game, act: Action) -> Out:
@@ -266,7 +267,7 @@ class Charity(Step):
             g.discard(act.card)
             g.events.append(E.Discard(p.seat, act.card))
         else:
-            return self.then("after_free_action", g.do_free_action(act))
+            return self.then("after_free_action", play.do_free_action(g, act))
         return self.check(g, None)
 
     def after_free_action(self, g: Game, _: Any) -> Out:
@@ -289,7 +290,7 @@ class EndWindow(Step):
         while self.i <= n:
             seat = (g.active + self.i) % n
             if seat != g.active and not g.over and g._may_act_off_turn(seat):
-                acts = g.free_actions(seat, own_turn=False)
+                acts = legal.free_actions(g, seat, own_turn=False)
                 if acts:
                     g._prefill(seat, [Action(A.PASS, seat), *acts])
                     return self.then("answer", D.EndWindow((seat,)))
@@ -302,4 +303,4 @@ class EndWindow(Step):
         if act.kind == A.PASS:
             self.i += 1
             return self.look(g, None)
-        return self.then("look", g.do_free_action(act))
+        return self.then("look", play.do_free_action(g, act))

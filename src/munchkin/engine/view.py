@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from munchkin.engine import characters, combat
 from munchkin.engine.events import Event, as_event
 
 if TYPE_CHECKING:
@@ -36,7 +37,9 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
         "dual_role": p.dual_role >= 0,
         "proficiencies": [{**cp(c), "rank": g.cdef[c].rank} for c in p.proficiencies],
         "equipped": [
-            {**cp(c), "bonus": g.item_bonus(p, c), "usable": g.can_use(p, c)} for c in p.items if c in p.equipped
+            {**cp(c), "bonus": characters.item_bonus(g, p, c), "usable": characters.can_use(g, p, c)}
+            for c in p.items
+            if c in p.equipped
         ],
         "carried": [cp(c) for c in p.items if c not in p.equipped],
         "sidekicks": [
@@ -44,7 +47,7 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
                 **cp(k),
                 "word": g.cdef[k].word,
                 "carrying": cp(p.carried[k]) if k in p.carried else None,
-                "sex": g.sidekick_sex(p, k) or None,
+                "sex": characters.sidekick_sex(g, p, k) or None,
             }
             for k in p.sidekicks
         ],
@@ -52,8 +55,8 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
         "cheat": cp(p.cheat_item) if p.cheat >= 0 else None,
         "curses": [cp(c) for c in p.curses],
         "hand_size": len(p.hand),
-        "hand_limit": g.hand_limit(p),
-        "rank_total": g.rank_total(p),
+        "hand_limit": characters.hand_limit(g, p),
+        "rank_total": characters.rank_total(g, p),
     }
 
 
@@ -74,7 +77,7 @@ def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
         "treasure_deck": len(g.treasure_deck),
         "door_discard": [card_public(g, c) for c in g.door_discard],
         "treasure_discard": [card_public(g, c) for c in g.treasure_discard],
-        "combat": g.combat_breakdown(),
+        "combat": combat.combat_breakdown(g),
         "to_act": list(g.to_act),
         "legal": [g.text(a) for a in g.legal_actions(seat)] if seat is not None and seat in g.to_act else [],
         "prompt": g.prompt.kind,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from munchkin.cards.hooks import CardHook, hook
 from munchkin.cards.library.common import in_combat_window, uniq
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters, combat, play
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.state import MonsterIn
@@ -130,7 +131,7 @@ class HelpMeOutHere(CombatCard):
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         c = g.combat
-        if not self.legal_here(g, seat) or c is None or seat != c.fighter or g.fighters_win(c):
+        if not self.legal_here(g, seat) or c is None or seat != c.fighter or combat.fighters_win(g, c):
             return []
         out = []
         p = g.players[seat]
@@ -143,12 +144,12 @@ class HelpMeOutHere(CombatCard):
         return out
 
     def _would_win(self, g: Game, c: Combat, p: Player, it: int) -> bool:
-        if g.equip_problem(p, it) is not None:
+        if characters.equip_problem(g, p, it) is not None:
             return False
         p.items.append(it)
         p.equipped.add(it)
         try:
-            return g.fighters_win_now(c)
+            return combat.fighters_win_now(g, c)
         finally:
             p.items.remove(it)
             p.equipped.discard(it)
@@ -161,7 +162,7 @@ class HelpMeOutHere(CombatCard):
         c.played.append(act.card)
         q = g.players[act.target]
         it = act.cards[0]
-        g.move_item(q, p, it)
+        changes.move_item(g, q, p, it)
         p.equipped.add(it)
         g.events.append(E.TakeItem(act.seat, act.target, it))
 
@@ -185,7 +186,7 @@ class Doppleganger(CardHook):
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
+        changes.remove_from_play(g, g.players[act.seat], act.card)
         c.played.append(act.card)
         c.doppleganger = act.seat
         c.bonus_used = True
@@ -201,7 +202,7 @@ class FriendshipPotion(CardHook):
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
+        changes.remove_from_play(g, g.players[act.seat], act.card)
         c.played.append(act.card)
         c.monsters.clear()
         c.ended = True
@@ -224,12 +225,12 @@ class RemoveOne(CardHook):
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
+        changes.remove_from_play(g, g.players[act.seat], act.card)
         c.played.append(act.card)
         m = next(x for x in c.monsters if x.card == act.monster)
         keep = self.always or len([x for x in c.monsters if x is not m and x.mate_of is not m]) == 0
         g.events.append(E.Remove(act.seat, act.monster, act.card))
-        g.remove_monster(c, m, keep_treasure=keep)
+        play.remove_monster(g, c, m, keep_treasure=keep)
 
 
 class TransferralPotion(CardHook):
@@ -244,7 +245,7 @@ class TransferralPotion(CardHook):
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
+        changes.remove_from_play(g, g.players[act.seat], act.card)
         c.played.append(act.card)
         g.events.append(E.Transfer(act.seat, c.fighter, act.target))
         c.fighter = act.target

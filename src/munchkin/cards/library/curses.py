@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import CardHook, hook
 from munchkin.cards.library.common import neighbour
 from munchkin.engine import actions as A
+from munchkin.engine import changes, combat
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -33,7 +34,7 @@ def _change_kind(g: Game, p: Player, card: int, kind: str) -> bool:
             found = k
             break
     for k in list(zone):
-        g.lose_card(p, k, g.cdef[card].name)
+        changes.lose_card(g, p, k, g.cdef[card].name)
     if found >= 0:
         g.door_discard.remove(found)
         zone.append(found)
@@ -81,11 +82,11 @@ class IncomeTax(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
-        return self.then("taxed", g.choose_card(p.seat, p.items, "pay Income Tax"))
+        return self.then("taxed", changes.choose_card(g, p.seat, p.items, "pay Income Tax"))
 
     def taxed(self, g: Game, c: int) -> Out:
         self.tax = g.cdef[c].gold
-        g.lose_card(g.players[self.seat], c, "Income Tax")
+        changes.lose_card(g, g.players[self.seat], c, "Income Tax")
         return self.next_payer(g, None)
 
     def next_payer(self, g: Game, _: Any) -> Out:
@@ -98,9 +99,9 @@ class IncomeTax(Step):
             total = sum(g.cdef[k].gold for k in q.items)
             if total < tax or tax == 0 and not q.items:
                 for k in list(q.items):
-                    g.lose_card(q, k, "Income Tax")
+                    changes.lose_card(g, q, k, "Income Tax")
                 if total < tax:
-                    g.lose_levels(q, 1, "Income Tax")
+                    changes.lose_levels(g, q, 1, "Income Tax")
                 continue
             self.payer, self.paid = q.seat, 0
             return self.pay(g, None)
@@ -110,11 +111,13 @@ class IncomeTax(Step):
         if self.paid >= self.tax:
             return self.next_payer(g, None)
         q = g.players[self.payer]
-        return self.then("one_paid", g.choose_card(q.seat, q.items, f"pay {self.tax - self.paid} gold of Income Tax"))
+        return self.then(
+            "one_paid", changes.choose_card(g, q.seat, q.items, f"pay {self.tax - self.paid} gold of Income Tax")
+        )
 
     def one_paid(self, g: Game, k: int) -> Out:
         self.paid += g.cdef[k].gold
-        g.lose_card(g.players[self.payer], k, "Income Tax")
+        changes.lose_card(g, g.players[self.payer], k, "Income Tax")
         return self.pay(g, None)
 
 
@@ -146,10 +149,10 @@ class WishingRing(CardHook):
         return out
 
     def apply(self, g: Game, act: Action) -> None:
-        g.spend(g.players[act.seat], act.card)
+        combat.spend(g, g.players[act.seat], act.card)
         for q in g.players:
             if act.monster in q.curses:
-                g.lose_card(q, act.monster, g.cdef[act.card].name)
+                changes.lose_card(g, q, act.monster, g.cdef[act.card].name)
 
 
 hook("library.change_race")(change_race)

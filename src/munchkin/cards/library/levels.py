@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook, hook
 from munchkin.engine import actions as A
+from munchkin.engine import changes
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.rules import WINNING_LEVEL
@@ -45,20 +46,20 @@ class LevelCard(CardHook):
         g.discard(act.card)
         g.events.append(E.Play(act.seat, act.card))
         if self.which == "steal":
-            if g.lose_levels(q, 1, g.cdef[act.card].name):
-                g.gain_levels(p, 1, g.cdef[act.card].name)
+            if changes.lose_levels(g, q, 1, g.cdef[act.card].name):
+                changes.gain_levels(g, p, 1, g.cdef[act.card].name)
         elif self.which == "kill_hireling":
             # the target owns the Sidekick (or Hireling); the player of the card gains the Level
-            g.lose_card(q, act.monster if act.monster >= 0 else q.sidekicks[0], g.cdef[act.card].name)
-            g.gain_levels(p, 1, g.cdef[act.card].name)
+            changes.lose_card(g, q, act.monster if act.monster >= 0 else q.sidekicks[0], g.cdef[act.card].name)
+            changes.gain_levels(g, p, 1, g.cdef[act.card].name)
         elif self.which == "kill_sidekick":
             # the Good, the Bad, and the Munchkin: a Sidekick killed leaves its Items to its owner
             k = act.monster if act.monster >= 0 else q.sidekicks[0]
             q.carried.pop(k, None)
-            g.lose_card(q, k, g.cdef[act.card].name)
-            g.gain_levels(p, 1, g.cdef[act.card].name)
+            changes.lose_card(g, q, k, g.cdef[act.card].name)
+            changes.gain_levels(g, p, 1, g.cdef[act.card].name)
         else:
-            g.gain_levels(q, 1, g.cdef[act.card].name)
+            changes.gain_levels(g, q, 1, g.cdef[act.card].name)
 
 
 class Hoard(CardHook):

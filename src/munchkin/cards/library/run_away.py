@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook, hook
 from munchkin.engine import actions as A
+from munchkin.engine import changes, combat
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -22,13 +23,13 @@ class RatOnAStick(CardHook):
         if not isinstance(run, D.Run) or c is None:
             return []
         remaining = [m for m in c.monsters if m.card in run.monsters]
-        return [Action(A.USE, seat, card, monster=m.card) for m in remaining if g.monster_strength(c, m) <= 8]
+        return [Action(A.USE, seat, card, monster=m.card) for m in remaining if combat.monster_strength(g, c, m) <= 8]
 
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
-        g.lose_card(p, act.card, "escaping")
+        changes.lose_card(g, p, act.card, "escaping")
         g.events.append(E.Escape(act.seat, act.monster, "Rat on a Stick"))
         for m in list(c.monsters):
             if m.card == act.monster:
@@ -50,7 +51,7 @@ class InstantWall(CardHook):
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
-        g.spend(g.players[act.seat], act.card)
+        combat.spend(g, g.players[act.seat], act.card)
         for f in c.fighters():
             if act.flag != "only" or f == act.target:
                 c.escapes.add(f)
@@ -81,7 +82,7 @@ class RollCard(CardHook):
         return self.which == "loaded"
 
     def apply(self, g: Game, act: Action) -> None:
-        g.spend(g.players[act.seat], act.card)
+        combat.spend(g, g.players[act.seat], act.card)
         roll = g.roll
         if self.which == "invisibility":
             roll.escaped = True

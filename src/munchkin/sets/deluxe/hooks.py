@@ -17,6 +17,7 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.library.common import choose_option, in_combat_window, neighbour, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
+from munchkin.engine import changes, characters, combat, play
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -51,11 +52,11 @@ class DivineIntervention(CardHook):
         winners = []
         for q in g.players:
             if any(g.cdef[k].name == "Cleric" for k in q.classes):
-                g.gain_levels(q, 1, "Divine Intervention", may_win=True)
+                changes.gain_levels(g, q, 1, "Divine Intervention", may_win=True)
                 if q.level >= WINNING_LEVEL:
                     winners.append(q.seat)
         if winners:
-            g.declare_winner(winners)
+            changes.declare_winner(g, winners)
 
 
 hook("deluxe.divine_intervention")(DivineIntervention())
@@ -83,7 +84,7 @@ class PitBull(CardHook):
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
-        g.lose_card(p, act.card, "distracting the Pit Bull")
+        changes.lose_card(g, p, act.card, "distracting the Pit Bull")
         g.events.append(E.Escape(act.seat, act.monster, "distracted it"))
         for m in list(c.monsters):
             if m.card == act.monster:
@@ -98,7 +99,7 @@ class LargeAngryChicken(CardHook):
         fire = any("fire" in g.cdef[k].tags for (k, _, _) in c.side)
         for f in c.fighters():
             p = g.players[f]
-            fire = fire or any("fire" in g.cdef[k].tags and g.can_use(p, k) for k in p.equipped)
+            fire = fire or any("fire" in g.cdef[k].tags and characters.can_use(g, p, k) for k in p.equipped)
         return 1 if fire else 0
 
 
@@ -110,7 +111,7 @@ class Pukachu(CardHook):
         p = g.players[c.fighter]
         if c.helper >= 0 or c.side or c.bonus_used:
             return 0
-        return 1 if g.char_strength(c, p) == p.level else 0
+        return 1 if combat.char_strength(g, c, p) == p.level else 0
 
 
 hook("deluxe.pukachu")(Pukachu())
@@ -121,7 +122,7 @@ class Lawyers(CardHook):
 
     def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Frame | None:
         p = g.players[c.fighter]
-        if "thief" not in g.race_names(p) + g.class_names(p):
+        if "thief" not in characters.race_names(g, p) + characters.class_names(g, p):
             return None
         treasures = [k for k in p.hand if g.cdef[k].deck == "treasure"]
         if len(treasures) < 2:
@@ -157,7 +158,7 @@ class LawyersSwap(Step):
         if act.kind == A.USE:
             p = g.players[self.seat]
             for k in act.cards:
-                g.spend(p, k)
+                combat.spend(g, p, k)
             g.draw_to_hand(p, "treasure", 2)
         return Done()
 
@@ -192,7 +193,7 @@ class NoseBribe(Step):
         if act.kind == A.USE:
             c = g.combat
             assert c is not None
-            g.lose_card(g.players[self.seat], act.card, "bribing the Floating Nose")
+            changes.lose_card(g, g.players[self.seat], act.card, "bribing the Floating Nose")
             c.monsters.clear()
             c.ended = True
             g.events.append(E.Bribe(self.seat, self.monster))
@@ -214,7 +215,7 @@ class WannabeVampire(CardHook):
         assert c is not None
         m = next(x for x in c.monsters if x.card == act.monster)
         g.events.append(E.Chase(act.seat, act.monster))
-        g.remove_monster(c, m, keep_treasure=True)
+        play.remove_monster(g, c, m, keep_treasure=True)
 
 
 hook("deluxe.wannabe_vampire")(WannabeVampire())
@@ -236,10 +237,12 @@ class TongueDemonToll(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
-        return self.then("chosen", g.choose_card(p.seat, p.items, "discard an Item before fighting the Tongue Demon"))
+        return self.then(
+            "chosen", changes.choose_card(g, p.seat, p.items, "discard an Item before fighting the Tongue Demon")
+        )
 
     def chosen(self, g: Game, k: int) -> Out:
-        g.lose_card(g.players[self.seat], k, "Tongue Demon")
+        changes.lose_card(g, g.players[self.seat], k, "Tongue Demon")
         return Done()
 
 
@@ -249,7 +252,7 @@ hook("deluxe.tongue_demon")(TongueDemon())
 class StonedGolem(CardHook):
     def before_combat(self, g: Game, c: Combat, m: MonsterIn) -> Frame | None:
         p = g.players[c.fighter]
-        if "halfling" in g.race_names(p):
+        if "halfling" in characters.race_names(g, p):
             return None
         return GolemWalkPast(p.seat, m.card)
 
@@ -294,10 +297,10 @@ class Snails(Step):
     left: int = 0  # how many more to lose
 
     def start(self, g: Game, _: Any) -> Out:
-        return self.then("rolled", g.die_roll(g.players[self.seat], "Snails on Speed", best=1))
+        return self.then("rolled", changes.die_roll(g, g.players[self.seat], "Snails on Speed", best=1))
 
     def rolled(self, g: Game, die: int) -> Out:
-        self.left = max(0, die + g.die_modifier(g.players[self.seat]))
+        self.left = max(0, die + play.die_modifier(g, g.players[self.seat]))
         return self.lose_one(g, None)
 
     def lose_one(self, g: Game, _: Any) -> Out:
@@ -308,10 +311,10 @@ class Snails(Step):
         opts = p.items + p.hand
         if not opts:
             return Done(True)
-        return self.then("chosen", g.choose_card(p.seat, opts, "lose an Item or a card in hand to the Snails"))
+        return self.then("chosen", changes.choose_card(g, p.seat, opts, "lose an Item or a card in hand to the Snails"))
 
     def chosen(self, g: Game, k: int) -> Out:
-        g.lose_card(g.players[self.seat], k, "Snails on Speed")
+        changes.lose_card(g, g.players[self.seat], k, "Snails on Speed")
         return self.lose_one(g, None)
 
 
@@ -335,11 +338,13 @@ class Leperchaun(Step):
             self.i += 1
             if s == p.seat or not p.items:
                 continue
-            return self.then("chosen", g.choose_card(s, p.items, f"choose an Item {p.name} loses to the Leperchaun"))
+            return self.then(
+                "chosen", changes.choose_card(g, s, p.items, f"choose an Item {p.name} loses to the Leperchaun")
+            )
         return Done(self.did)
 
     def chosen(self, g: Game, k: int) -> Out:
-        g.lose_card(g.players[self.seat], k, "Leperchaun")
+        changes.lose_card(g, g.players[self.seat], k, "Leperchaun")
         self.did = True
         return self.start(g, None)
 
@@ -347,7 +352,7 @@ class Leperchaun(Step):
 @hook("deluxe.platycore_bad_stuff")
 def platycore(g: Game, p: Player, card: int) -> Frame | bool:
     if not p.hand:
-        g.lose_levels(p, 2, "Platycore")
+        changes.lose_levels(g, p, 2, "Platycore")
         return True
     return Platycore(p.seat, card)
 
@@ -368,9 +373,9 @@ class Platycore(Step):
         p = g.players[self.seat]
         if i == 0:
             for k in list(p.hand):
-                g.lose_card(p, k, "Platycore")
+                changes.lose_card(g, p, k, "Platycore")
         else:
-            g.lose_levels(p, 2, "Platycore")
+            changes.lose_levels(g, p, 2, "Platycore")
         return Done(True)
 
 
@@ -386,7 +391,7 @@ def lawyers_bad(g: Game, p: Player, card: int) -> bool:
         g.give_card(q, k)
         g.events.append(E.TakesFromHand(q.seat, p.seat))
     for k in list(p.hand):
-        g.lose_card(p, k, "Lawyers")
+        changes.lose_card(g, p, k, "Lawyers")
     return True
 
 
@@ -402,14 +407,14 @@ class Orcs(Step):
     seat: int
 
     def start(self, g: Game, _: Any) -> Out:
-        return self.then("rolled", g.die_roll(g.players[self.seat], "3,872 Orcs", best=3))
+        return self.then("rolled", changes.die_roll(g, g.players[self.seat], "3,872 Orcs", best=3))
 
     def rolled(self, g: Game, die: int) -> Out:
         p = g.players[self.seat]
-        n = die + g.die_modifier(p)
+        n = die + play.die_modifier(g, p)
         if n <= 2:
-            return self.then("stomped", g.kill_player(p, "stomped by 3,872 Orcs"))
-        g.lose_levels(p, n, "3,872 Orcs")
+            return self.then("stomped", changes.kill_player(g, p, "stomped by 3,872 Orcs"))
+        changes.lose_levels(g, p, n, "3,872 Orcs")
         return Done(True)
 
     def stomped(self, g: Game, _: Any) -> Out:
@@ -442,11 +447,11 @@ class NetTroll(Step):
             self.i += 1
             if q.level == self.top and p.items:
                 self.taker = q.seat
-                return self.then("taken", g.choose_card(q.seat, p.items, f"take an Item from {p.name}"))
+                return self.then("taken", changes.choose_card(g, q.seat, p.items, f"take an Item from {p.name}"))
         return Done(self.did)
 
     def taken(self, g: Game, k: int) -> Out:
-        g.move_item(g.players[self.seat], g.players[self.taker], k)
+        changes.move_item(g, g.players[self.seat], g.players[self.taker], k)
         g.events.append(E.TakeItem(self.taker, self.seat, k))
         self.did = True
         return self.start(g, None)
@@ -456,7 +461,7 @@ class NetTroll(Step):
 def horror(g: Game, p: Player, card: int) -> bool:
     wiz = [k for k in p.classes if g.cdef[k].name == "Wizard"]
     for k in wiz:
-        g.lose_card(p, k, "Unspeakably Awful Indescribable Horror")
+        changes.lose_card(g, p, k, "Unspeakably Awful Indescribable Horror")
     return bool(wiz)
 
 
@@ -489,14 +494,14 @@ class Hippogriff(Step):
                 break
             self.taker = q.seat
             if opts:
-                return self.then("chosen", g.choose_card(q.seat, opts, f"take a Treasure from {p.name}"))
+                return self.then("chosen", changes.choose_card(g, q.seat, opts, f"take a Treasure from {p.name}"))
             k = g.pick_card(q.seat, hand_t)
             p.hand.remove(k)
             self.give(g, k)
         return Done(self.did)
 
     def chosen(self, g: Game, k: int) -> Out:
-        g.remove_from_play(g.players[self.seat], k)
+        changes.remove_from_play(g, g.players[self.seat], k)
         self.give(g, k)
         return self.start(g, None)
 
@@ -523,14 +528,14 @@ class Bonus(CardHook):
         assert c is not None
         d = g.cdef[act.card]
         if act.monster >= 0 and g.cdef[act.monster].hook == "deluxe.floating_nose":
-            g.spend(g.players[act.seat], act.card)
+            combat.spend(g, g.players[act.seat], act.card)
             m = next(x for x in c.monsters if x.card == act.monster)
             c.extra_levels += g.cdef[m.base].levels
             g.events.append(E.Slay(act.seat, act.monster, act.card))
-            g.remove_monster(c, m, keep_treasure=True)
+            play.remove_monster(g, c, m, keep_treasure=True)
             return None
         _ = d
-        return g.do_combat_action(Action(A.PLAY, act.seat, act.card, act.target, act.monster, flag="plain"))
+        return play.do_combat_action(g, Action(A.PLAY, act.seat, act.card, act.target, act.monster, flag="plain"))
 
 
 hook("deluxe.potion_of_halitosis")(Bonus())
@@ -541,16 +546,16 @@ class YuppieWater(CardHook):
         c = g.combat
         if not in_combat_window(g) or c is None:
             return []
-        if any("elf" in g.race_names(g.players[f]) for f in c.fighters()):
+        if any("elf" in characters.race_names(g, g.players[f]) for f in c.fighters()):
             return [Action(A.PLAY, seat, card, c.fighter)]
         return []
 
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
-        g.remove_from_play(g.players[act.seat], act.card)
+        changes.remove_from_play(g, g.players[act.seat], act.card)
         c.played.append(act.card)
-        elves = sum(1 for f in c.fighters() if "elf" in g.race_names(g.players[f]))
+        elves = sum(1 for f in c.fighters() if "elf" in characters.race_names(g, g.players[f]))
         c.side.append((act.card, act.seat, 2 * elves))
         g.events.append(E.OneShot(act.seat, act.card, act.target, -1))
 

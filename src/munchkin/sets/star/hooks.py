@@ -13,6 +13,7 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.library import Mate, in_combat_window, own_turn_free, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
+from munchkin.engine import changes, combat
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 
@@ -56,11 +57,11 @@ class DestroyItem(CardHook):
         return out
 
     def apply(self, g: Game, act: Action) -> None:
-        g.spend(g.players[act.seat], act.card)
+        combat.spend(g, g.players[act.seat], act.card)
         q = g.players[act.target]
         item = act.cards[0]
         if item in q.items:
-            g.lose_card(q, item, g.cdef[act.card].name)
+            changes.lose_card(g, q, item, g.cdef[act.card].name)
         g.events.append(E.Destroy(act.seat, act.target, item, act.card))
 
 

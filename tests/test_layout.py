@@ -106,3 +106,14 @@ def test_no_rule_is_a_stub() -> None:
     from munchkin.engine.core import GameCore
 
     assert not hasattr(GameCore, "legal_actions")  # declared under TYPE_CHECKING only
+
+
+def test_game_is_its_state_and_interface_not_a_stack_of_mixins() -> None:
+    """A rule lives in the module of its part of the rulebook, as a function over the game or a step,
+    never in a class the game inherits from: `Game` is the state (`GameCore`) and the public interface."""
+    from munchkin.engine.core import GameCore
+    from munchkin.engine.game import Game
+
+    assert Game.__mro__ == (Game, GameCore, object)
+    for name in ("has_ability", "gain_levels", "settle_table", "run_away_bonus", "help_candidates", "card_actions"):
+        assert not hasattr(Game, name), f"{name} is a method of Game; it belongs in its rule module"

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from munchkin.agents.observation import Observation
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat
+from munchkin.engine import changes, characters, combat, rewards, run_away
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
@@ -532,18 +532,18 @@ class HeuristicAgent:
 
     @staticmethod
     def treasures(g: Game, c: Combat) -> int:
-        return sum(combat.monster_treasures(g, c, m) for m in c.monsters)
+        return sum(rewards.monster_treasures(g, c, m) for m in c.monsters)
 
     @staticmethod
     def p_escape(g: Game, c: Combat, p: Player, m: MonsterIn, flight: int = 0) -> float:
         d = g.cdef[m.base]
-        if not combat.pursued(g, p, m):
+        if not run_away.pursued(g, p, m):
             return 1.0
         if d.escape == "automatic":
             return 1.0
         if d.escape == "impossible":
             return 0.0
-        b = combat.run_away_bonus(g, c, p, m) + flight
+        b = run_away.run_away_bonus(g, c, p, m) + flight
         return min(6, max(0, 7 - ESCAPE_ROLL + b)) / 6  # the die's faces that reach ESCAPE_ROLL
 
     def run_loss(self, g: Game, c: Combat, p: Player, me: int) -> float:

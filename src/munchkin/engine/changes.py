@@ -1,22 +1,14 @@
-"""Effects of the vocabulary (Bad Stuff, Curses), Levels, losing cards, Death and looting."""
+"""What changes a character, as functions of the game: Levels gained and lost (and the win), a card
+leaving the table or the hand, an Item changing hands, a card spent to pay for an ability."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from munchkin.cards.hooks import HOOKS, CardHook
-from munchkin.cards.schema import Effect
-from munchkin.engine import actions as A
-from munchkin.engine import characters, legal
+from munchkin.engine import changes, characters
 from munchkin.engine import events as E
-from munchkin.engine.actions import Action
-from munchkin.engine.curses import CurseFlow, CurseWindow
-from munchkin.engine.death import KillPlayer
-from munchkin.engine.flow import Frame
-from munchkin.engine.resolve import DieRoll, LoseGold, LoseSome, RunEffect, RunEffects, choose
+from munchkin.engine.core import card_hook
 from munchkin.engine.rules import WINNING_LEVEL
-from munchkin.engine.settle import SettleBigItems, SettleTable, big_unsettled, unsettled
 from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
@@ -140,44 +132,11 @@ def lose_card(g: Game, p: Player, c: int, why: str = "") -> None:
     g.discard(c)
     g.events.append(E.Lose(p.seat, c, why))
     for k in list(p.curses):
-        h = _hook(g, k)
+        h = card_hook(g, k)
         if h is not None and h.leaves_with(g, p, c):
             remove_from_play(g, p, k)
             g.discard(k)
             g.events.append(E.Lose(p.seat, k, f"with {g.cdef[c].name}"))
-
-
-def _hook(g: Game, card: int) -> CardHook | None:
-    name = g.cdef[card].hook
-    h = HOOKS.get(name) if name else None
-    return h if isinstance(h, CardHook) else None
-
-
-def settle_table(g: Game) -> Frame | None:
-    """Whoever lost the right to something they have in play puts it right at once:
-    extra Big items, a second Headgear or Complex Item equipped, a second Sidekick.
-    None (nothing to run) when nobody has anything to put right, as is almost always so."""
-    return SettleTable() if unsettled(g) else None
-
-
-def corrections(g: Game, p: Player, ability: str) -> tuple[Action, ...]:
-    """Cards in hand that would "correct the problem immediately": a Class, Race or Sidekick
-    giving back the lost right, where it may be played now."""
-    cdef = g.cdef
-    out: list[Action] = []
-    for c in dict.fromkeys(p.hand):
-        if ability in cdef[c].abilities:
-            own = p.seat == g.active  # a Race or Class on your own turn, a Sidekick any time
-            if cdef[c].is_sidekick or own:
-                out += [a for a in legal.card_actions(g, p.seat, c, own_turn=own) if a.kind == A.PLAY]
-    return tuple(out)
-
-
-def settle_big_items(g: Game) -> Frame | None:
-    """Whoever lost the right to several Big items puts it right at once: sells the extras
-    (on their own turn, out of combat), or gives them to the lowest-Level player(s) who can
-    carry them, or discards them if nobody can. None when nobody carries too many."""
-    return SettleBigItems() if big_unsettled(g) else None
 
 
 def item_matches(g: Game, p: Player, c: int, which: str) -> bool:
@@ -213,83 +172,12 @@ def items_matching(g: Game, p: Player, which: Any) -> list[int]:
     return [c for c in p.items if any(item_matches(g, p, c, w) for w in whiches)]
 
 
-def choose_card(g: Game, seat: int, options: Sequence[int], why: str) -> Frame:
-    """Ask a seat to choose one card among options (returns it); no prompt if only one."""
-    return choose(seat, options, why)
-
-
-# -------------------------------------------------------------- effects
-def run_effects(g: Game, effects: Sequence[Effect], p: Player, source: int) -> Frame:
-    """Apply a list of vocabulary effects to one character, in order."""
-    return RunEffects(tuple(effects), p.seat, source)  # Effects are immutable card data
-
-
-def run_effect(g: Game, e: Effect, p: Player, source: int) -> Frame:
-    """Apply one vocabulary effect to one character; returns whether it acted on anything."""
-    return RunEffect(e, p.seat, source)  # an Effect is immutable card data
-
-
-def die_roll(g: Game, p: Player, why: str, best: int = 6) -> Frame:
-    """A roll of p's own: p may answer it with a card that sets the die (Loaded Die).
-    `best` is the face that serves p best here (for the bots)."""
-    return DieRoll(p.seat, why, best)
-
-
-def lose_some(g: Game, p: Player, cards: list[int], how: str, what: str, why: str) -> Frame:
-    """Lose `all` of these cards, or `one` of the victim's choice; False if there are none.
-    (The step starts at once, so it may take the cards as they stand now.)"""
-    return LoseSome(p.seat, tuple(cards), how, what, why)
-
-
-def lose_gold(g: Game, p: Player, amount: int, why: str) -> Frame:
-    """Lose Items worth at least `amount` (the victim chooses); all of them if short."""
-    return LoseGold(p.seat, amount, why)
-
-
-# -------------------------------------------------------------- curses
-def curse_bonus(g: Game, p: Player) -> int:
-    """Combat bonuses from Curses the character keeps for their next combat."""
-    total = 0
-    for c in p.curses:
-        for e in g.cdef[c].effects:
-            if e.next_combat_bonus is not None:
-                total += e.next_combat_bonus
-    return total
-
-
-def curse_flow(g: Game, card: int, by: int, victim: int, face_up_draw: bool = False) -> Frame:
-    """A Curse is played (or drawn face-up): answers first, then it applies if it can."""
-    return CurseFlow(card, by, victim, face_up_draw)
-
-
-def curse_guard(g: Game, p: Player) -> int:
-    """The equipped Item (Sandals of Protection) or Proficiency (Occlumency) that stops the
-    Curses its owner draws face-up; -1 if none."""
-    cards = list(p.equipped) + p.proficiencies if p.proficiencies else p.equipped
-    return next((c for c in cards if (h := _hook(g, c)) is not None and h.stops_drawn_curses(g, p)), -1)
-
-
-def curse_window(g: Game, card: int, victim: int) -> Frame:
-    """Anyone holding a card that cancels a Curse may answer; returns True if cancelled."""
-    return CurseWindow(card, victim)
-
-
-def curse_cancellers(g: Game, seat: int) -> list[int]:
-    p = g.players[seat]
-    if p.dead:
-        return []
-    cdef = g.cdef
-    return [c for c in p.hand + p.items if cdef[c].when == "curse" and cdef[c].is_one_shot]
-
-
 def seat_order(g: Game) -> list[int]:
     n = len(g.players)
     return [(g.active + i) % n for i in range(n)]
 
 
-# -------------------------------------------------------------- death
-def kill_player(g: Game, p: Player, why: str) -> Frame | None:
-    """Death: lose all your stuff but Race, Class, Role, Proficiencies, Level, Curses, Super
-    Munchkin, Half-Breed, Dual Role (and the House, which is no card in play); the others
-    loot the body. None (nothing happens) for a character already dead."""
-    return None if p.dead else KillPlayer(p.seat, why)
+def spend(g: Game, p: Player, card: int) -> None:
+    """Discard a card from hand or play to pay for an ability or to use it."""
+    changes.remove_from_play(g, p, card)
+    g.discard(card)

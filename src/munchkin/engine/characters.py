@@ -1,4 +1,5 @@
-"""Character stats: Race, Class, sex, Level, Items carried and equipped, hand limit."""
+"""A character read from the table, as functions of the game: Race, Class, abilities, Items carried and
+equipped and their limits, the hand limit, what an Item sells for."""
 
 from __future__ import annotations
 

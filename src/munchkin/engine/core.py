@@ -5,19 +5,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
 from munchkin.engine.chance import Chance
-from munchkin.engine.decisions import Decision, Listing, Rolled
 from munchkin.engine.rules import STARTING_CARDS
 from munchkin.engine.state import Combat, Player
 
 if TYPE_CHECKING:
+    from munchkin.engine.decisions import Decision, Listing
     from munchkin.engine.game import Options, Setup
     from munchkin.engine.run_away import RollState
 
 EVERYONE = -1  # a `seen_by` bitmask: every seat (and every spectator) saw the card
+
+
+def card_hook(g: GameCore, card: int) -> CardHook | None:
+    """The code a card's data names for what no vocabulary word says (None for most cards)."""
+    name = g.cdef[card].hook
+    if name is None:
+        return None
+    h = HOOKS.get(name)
+    return h if isinstance(h, CardHook) else None
+
+
+def fight_in(g: GameCore) -> Combat:
+    """The fight in progress (a step in a fight keeps no reference to it: copies of the game share none)."""
+    c = g.combat
+    assert c is not None
+    return c
 
 
 class GameCore:
@@ -164,25 +181,11 @@ class GameCore:
 
     def drawn_effect(self, p: Player, card: int) -> bool:
         """Cards that act as soon as they are drawn (Divine Intervention); True if used up."""
-        name = self.cdef[card].hook
-        if name is None:
-            return False
-        from munchkin.cards.hooks import HOOKS, CardHook
-
-        h = HOOKS.get(name)
-        if isinstance(h, CardHook) and h.on_draw(self, p, card):
+        h = card_hook(self, card)
+        if h is not None and h.on_draw(self, p, card):
             self.discard(card)
             return True
         return False
 
-    if TYPE_CHECKING:
-        # Rules a later layer defines and an earlier one calls, declared for the type checker only:
-        # nothing here exists when the game runs (every game is a `Game`, which has them all), and
-        # mypy checks that the real ones, in game.py and legal.py, match these signatures.
-        def legal_actions(self, seat: int) -> list[Action]: ...  # game.py
-        def window_actions(self, seat: int) -> list[Action]: ...  # legal.py
-        def rolled_actions(self, seat: int, rolled: Rolled) -> list[Action]: ...  # legal.py
-        def card_actions(self, seat: int, c: int, own_turn: bool) -> list[Action]: ...  # legal.py
 
-
-__all__ = ["GameCore", "MunchkinError"]
+__all__ = ["GameCore", "MunchkinError", "card_hook", "fight_in"]

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import actions as A
-from munchkin.engine import changes
+from munchkin.engine import changes, resolve, settle
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Out, Step, is_frame
+from munchkin.engine.core import card_hook
+from munchkin.engine.flow import Done, Frame, Out, Step, is_frame
+from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -33,10 +35,10 @@ class CurseFlow(Step):
         p = g.players[self.victim]
         g.events.append(E.Curse(self.by, self.victim, self.card, self.face_up_draw))
         g.limbo.append(self.card)
-        if self.face_up_draw and (guard := changes.curse_guard(g, p)) >= 0:
+        if self.face_up_draw and (guard := curse_guard(g, p)) >= 0:
             g.events.append(E.Cancel(self.victim, self.card, g.cdef[guard].name))
             return self.answered(g, True)
-        return self.then("answered", changes.curse_window(g, self.card, self.victim))
+        return self.then("answered", curse_window(g, self.card, self.victim))
 
     def answered(self, g: Game, cancelled: Any) -> Out:
         card = self.card
@@ -60,17 +62,17 @@ class CurseFlow(Step):
                 return self.then("applied", out)
             return self.applied(g, None)
         effects = [e for e in d.effects if e.next_combat_bonus is None]
-        return self.then("applied", changes.run_effects(g, effects, p, card))
+        return self.then("applied", resolve.run_effects(g, effects, p, card))
 
     def applied(self, g: Game, _: Any) -> Out:
         card = self.card
         if g.cdef[card].duration == "once":
             g.limbo.remove(card)
             g.discard(card)
-        settle = changes.settle_table(g)
-        if settle is None:
+        step = settle.settle_table(g)
+        if step is None:
             return Done()
-        return self.then("settled", settle)
+        return self.then("settled", step)
 
     def settled(self, g: Game, _: Any) -> Out:
         return Done()
@@ -88,7 +90,7 @@ class CurseWindow(Step):
     passed: set[int] = field(default_factory=set)  # seats that let the Curse be
 
     def start(self, g: Game, _: Any) -> Out:
-        seats = tuple(s for s in changes.seat_order(g) if s not in self.passed and changes.curse_cancellers(g, s))
+        seats = tuple(s for s in changes.seat_order(g) if s not in self.passed and curse_cancellers(g, s))
         if not seats:
             return Done(False)
         return self.then("answer", D.CurseWindow(seats, self.card, self.victim))
@@ -102,3 +104,39 @@ class CurseWindow(Step):
         g.discard(act.card)
         g.events.append(E.Cancel(act.seat, self.card, g.cdef[act.card].name))
         return Done(True)
+
+
+# -------------------------------------------------------------- curses
+def curse_bonus(g: Game, p: Player) -> int:
+    """Combat bonuses from Curses the character keeps for their next combat."""
+    total = 0
+    for c in p.curses:
+        for e in g.cdef[c].effects:
+            if e.next_combat_bonus is not None:
+                total += e.next_combat_bonus
+    return total
+
+
+def curse_flow(g: Game, card: int, by: int, victim: int, face_up_draw: bool = False) -> Frame:
+    """A Curse is played (or drawn face-up): answers first, then it applies if it can."""
+    return CurseFlow(card, by, victim, face_up_draw)
+
+
+def curse_guard(g: Game, p: Player) -> int:
+    """The equipped Item (Sandals of Protection) or Proficiency (Occlumency) that stops the
+    Curses its owner draws face-up; -1 if none."""
+    cards = list(p.equipped) + p.proficiencies if p.proficiencies else p.equipped
+    return next((c for c in cards if (h := card_hook(g, c)) is not None and h.stops_drawn_curses(g, p)), -1)
+
+
+def curse_window(g: Game, card: int, victim: int) -> Frame:
+    """Anyone holding a card that cancels a Curse may answer; returns True if cancelled."""
+    return CurseWindow(card, victim)
+
+
+def curse_cancellers(g: Game, seat: int) -> list[int]:
+    p = g.players[seat]
+    if p.dead:
+        return []
+    cdef = g.cdef
+    return [c for c in p.hand + p.items if cdef[c].when == "curse" and cdef[c].is_one_shot]

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
+from munchkin.engine import resolve
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Out, Step
-from munchkin.engine.resolve import DieRoll
+from munchkin.engine.flow import Done, Frame, Out, Step
+from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -76,7 +77,7 @@ class KillPlayer(Step):
 
     def roll(self, g: Game, _: Any) -> Out:
         if self.ti < len(self.tied):
-            return self.then("rolled", DieRoll(self.tied[self.ti], "loot order"))
+            return self.then("rolled", resolve.DieRoll(self.tied[self.ti], "loot order"))
         rolls = self.rolls
         self.tied.sort(key=lambda s: -rolls[s])
         self.order.extend(self.tied)
@@ -110,3 +111,11 @@ class KillPlayer(Step):
         q.received.add(c)
         g.events.append(E.Looted(q.seat, self.seat, c))
         return self.loot(g, None)
+
+
+# -------------------------------------------------------------- death
+def kill_player(g: Game, p: Player, why: str) -> Frame | None:
+    """Death: lose all your stuff but Race, Class, Role, Proficiencies, Level, Curses, Super
+    Munchkin, Half-Breed, Dual Role (and the House, which is no card in play); the others
+    loot the body. None (nothing happens) for a character already dead."""
+    return None if p.dead else KillPlayer(p.seat, why)

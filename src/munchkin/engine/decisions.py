@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, combat, legal
+from munchkin.engine import curses, fight, legal
 from munchkin.engine.actions import Action, IllegalAction
 from munchkin.engine.state import (
     BEFORE,
@@ -188,7 +188,7 @@ class Window(Decision):
     RULE = "a combat window: play a card on the fight, or pass"
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return combat.legal_actions_in_window(g, seat)
+        return fight.legal_actions_in_window(g, seat)
 
     def own(self, g: Game) -> tuple[int, ...]:
         c = g.combat
@@ -235,7 +235,7 @@ class CurseWindow(Decision):
     def offers(self, g: Game, seat: int) -> list[Action]:
         g.listing = self
         return [Action(A.PASS, seat)] + [
-            Action(A.PLAY, seat, c) for c in unique_cards(changes.curse_cancellers(g, seat), g.cdef)
+            Action(A.PLAY, seat, c) for c in unique_cards(curses.curse_cancellers(g, seat), g.cdef)
         ]
 
     def own(self, g: Game) -> tuple[int, ...]:

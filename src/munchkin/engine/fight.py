@@ -7,25 +7,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, play
-from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine import changes, characters, combat, legal, play, rewards, run_away, settle
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Out, Step
-from munchkin.engine.rewards import WinCombat
-from munchkin.engine.run_away import RunAwayAll
+from munchkin.engine.core import card_hook, fight_in
+from munchkin.engine.flow import Done, Frame, Out, Step
+from munchkin.engine.rules import WINNING_LEVEL
 from munchkin.engine.state import Combat, MonsterIn
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-
-def fight_in(g: Game) -> Combat:
-    """The fight in progress (a step in a fight keeps no reference to it)."""
-    c = g.combat
-    assert c is not None
-    return c
 
 
 @dataclass(slots=True)
@@ -50,11 +42,11 @@ class Fight(Step):
         g.events.append(E.Combat(self.seat, self.card))
         if d.wna_if is not None and characters.matches(g, p, d.wna_if):
             g.events.append(E.NoAttack(self.seat, self.card))
-            h = rules.card_hook(g, self.card)
+            h = card_hook(g, self.card)
             if h is not None:
                 return self.then("will_not_attack", h.before_combat(g, c, m))
             return self.will_not_attack(g, None)
-        h = rules.card_hook(g, self.card)
+        h = card_hook(g, self.card)
         if h is not None:
             return self.then("combat_rounds", h.before_combat(g, c, m))
         return self.combat_rounds(g, None)
@@ -63,7 +55,7 @@ class Fight(Step):
         d = g.cdef[self.card]
         if d.wna_treasures:
             g.draw_to_hand(g.players[self.seat], "treasure", d.wna_treasures)
-        combat._end_combat(g, fight_in(g))
+        _end_combat(g, fight_in(g))
         return Done()
 
     def combat_rounds(self, g: Game, _: Any) -> Out:
@@ -72,8 +64,8 @@ class Fight(Step):
         return self.end_combat(g, None)
 
     def end_combat(self, g: Game, _: Any) -> Out:
-        combat._end_combat(g, fight_in(g))
-        return self.then("finish", changes.settle_table(g))
+        _end_combat(g, fight_in(g))
+        return self.then("finish", settle.settle_table(g))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
@@ -102,15 +94,15 @@ class CombatRounds(Step):
         if not c.monsters:
             return Done()
         if combat.fighters_win(g, c):
-            return self.then("finish", WinCombat())
-        if combat.help_candidates(g, c):
+            return self.then("finish", rewards.WinCombat())
+        if help_candidates(g, c):
             return self.then("losing", D.Losing((c.fighter,)))
-        return self.then("finish", RunAwayAll())
+        return self.then("finish", run_away.RunAwayAll())
 
     def losing(self, g: Game, act: Action) -> Out:
         if act.kind == A.ASK:
             return self.then("asked", AskForHelp(act))
-        return self.then("finish", RunAwayAll())
+        return self.then("finish", run_away.RunAwayAll())
 
     def asked(self, g: Game, changed: bool) -> Out:
         self.changed = changed
@@ -141,7 +133,7 @@ class CombatWindow(Step):
 
     def ask(self, g: Game, _: Any) -> Out:
         passed = self.passed
-        seats = tuple(s for s in self.order if s not in passed and len(combat.legal_actions_in_window(g, s)) > 1)
+        seats = tuple(s for s in self.order if s not in passed and len(legal_actions_in_window(g, s)) > 1)
         if not seats:
             return Done()
         return self.then("answer", D.Window(seats))
@@ -262,7 +254,7 @@ class AskForHelp(Step):
         helper = act.target
         c.asked.add(helper)
         g.events.append(E.Ask(c.fighter, helper, act.cards, act.n, act.flag))
-        if (by := combat.compels_help(g, c, helper)) >= 0:
+        if (by := compels_help(g, c, helper)) >= 0:
             c.helper, c.forced_help = helper, True
             g.events.append(E.Compelled(helper, c.fighter, by))
             return Done(True)  # no reward may be demanded
@@ -288,3 +280,74 @@ class AskForHelp(Step):
             return Done(True)
         g.events.append(E.Refuse(helper, c.fighter))
         return Done(False)
+
+
+# -------------------------------------------------------------- the fight
+def fight(g: Game, seat: int, card: int, kicked: bool) -> Frame:
+    """A monster attacks `seat`: combat from the first window to the discards."""
+    return Fight(seat, card, kicked)
+
+
+def _combat_rounds(g: Game, c: Combat) -> Frame:
+    """Rounds of the fight until the fighters win or Run Away."""
+    return CombatRounds()
+
+
+def combat_window(g: Game, c: Combat) -> Frame:
+    """A round of passes: it closes once everyone who could answer the last change has passed."""
+    return CombatWindow()
+
+
+def legal_actions_in_window(g: Game, seat: int) -> list[Action]:
+    """Legal answers of a seat in a combat window (cached like legal_actions)."""
+    if g._window_version != g.version:
+        g._window_cache.clear()
+        g._window_version = g.version
+    cached = g._window_cache.get(seat)
+    if cached is None:
+        cached = g._window_cache[seat] = legal.window_actions(g, seat)
+    return cached
+
+
+def _end_combat(g: Game, c: Combat) -> None:
+    for f in c.fighters():  # "your next combat" Curses are spent
+        p = g.players[f]
+        for k in list(p.curses):
+            if g.cdef[k].duration == "next_combat":
+                changes.lose_card(g, p, k, "spent")
+    for k in c.played:
+        g.discard(k)
+    c.played.clear()
+    c.monsters.clear()
+    c.ended = True
+    g.combat = None
+
+
+# -------------------------------------------------------------- help
+def help_candidates(g: Game, c: Combat) -> list[int]:
+    if c.helper >= 0 or any(g.cdef[m.base].no_help for m in c.monsters):
+        return []
+    return [q.seat for q in g.players if q.seat != c.fighter and not q.dead and q.seat not in c.asked]
+
+
+def for_the_win(g: Game, c: Combat) -> bool:
+    """Would killing these monsters give the fighter the winning level?"""
+    p = g.players[c.fighter]
+    return p.level + sum(g.cdef[m.base].levels for m in c.monsters) >= WINNING_LEVEL
+
+
+def compels_help(g: Game, c: Combat, helper: int) -> int:
+    """The Item that compels this player's help (Kneepads of Allure, Sheriff's Badge), or -1:
+    the asked player cannot refuse, except in a fight for the win, which compelled help never is."""
+    p, q = g.players[c.fighter], g.players[helper]
+    if for_the_win(g, c):
+        return -1
+    for k in p.equipped:
+        if (h := card_hook(g, k)) is not None and h.compels_help(g, p, q) and characters.can_use(g, p, k):
+            return k
+    return -1
+
+
+def ask_for_help(g: Game, c: Combat, act: Action) -> Frame:
+    """Ask one player; they accept or refuse. Returns True if the fight changed."""
+    return AskForHelp(act)

@@ -17,12 +17,11 @@ every step is plain data, the whole game, flow included, can be copied at any mo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
-
-from munchkin.engine.decisions import Decision
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias
 
 if TYPE_CHECKING:
     from munchkin.engine.core import GameCore
+    from munchkin.engine.decisions import Decision
 
 
 class Done(NamedTuple):
@@ -67,7 +66,7 @@ class Step:
 
 Frame = Step  # what the flow's stack holds
 # what a stage hands the driver: a step to call (None: nothing), a decision to wait on, the end
-Out = Step | Decision | Done | None
+Out: TypeAlias = "Step | Decision | Done | None"  # a string: decisions.py imports the rules, which import this
 
 
 def is_frame(x: object) -> bool:

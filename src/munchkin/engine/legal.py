@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import CardHook
 from munchkin.engine import actions as A
-from munchkin.engine import characters, combat, play
+from munchkin.engine import characters, combat, fight, play, rewards
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action, IllegalAction
+from munchkin.engine.core import card_hook
 from munchkin.engine.rules import GOLD_PER_LEVEL, WINNING_LEVEL
 from munchkin.engine.state import (
     CHARITY,
@@ -106,7 +107,7 @@ def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
             out.append(_action((A.DISCARD, seat, c, -1, -1, (), 0, "")))
         out += sale_actions(g, p)
         for c in p.roles + p.proficiencies:  # powers of cards in play (Potions)
-            if (h := combat.card_hook(g, c)) is not None:
+            if (h := card_hook(g, c)) is not None:
                 out += h.actions(g, seat, c)
         carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
         exempt = p.exempt() if carriers else ()
@@ -269,7 +270,7 @@ def card_actions(g: Game, seat: int, c: int, own_turn: bool) -> list[Action]:
             for q in g.players
             if not q.dead and q.level < WINNING_LEVEL - 1
         ]
-    h = combat.card_hook(g, c)
+    h = card_hook(g, c)
     if h is not None and (d.is_special or d.is_one_shot):
         return h.actions(g, seat, c)
     return []
@@ -416,7 +417,7 @@ def window_actions(g: Game, seat: int) -> list[Action]:
         if d.is_one_shot:
             if d.when not in ("combat", "curse", "any"):  # Curse cancellers and any-time cards too
                 continue
-            h = combat.card_hook(g, k)
+            h = card_hook(g, k)
             if h is not None:
                 out += h.actions(g, seat, k)
             elif d.bonus:
@@ -441,7 +442,7 @@ def window_actions(g: Game, seat: int) -> list[Action]:
             if d.kin and any(d.kin & cdef[m.base].kin for m in c.monsters):  # joins its own kind
                 out.append(Action(A.PLAY, seat, k))
         elif d.is_special:
-            h = combat.card_hook(g, k)
+            h = card_hook(g, k)
             if h is not None:
                 out += h.actions(g, seat, k)
         elif (d.is_race or d.is_class or d.is_role or d.is_proficiency) and (
@@ -449,7 +450,7 @@ def window_actions(g: Game, seat: int) -> list[Action]:
         ):  # any time on your own turn; a Role or Proficiency also as soon as you get it
             out += card_actions(g, seat, k, own_turn=True)
     for m in c.monsters:
-        h = combat.card_hook(g, m.card)
+        h = card_hook(g, m.card)
         if h is not None:
             out += h.monster_actions(g, seat, c, m)
     backstab = characters.has_ability(g, p, "backstab")
@@ -473,9 +474,9 @@ def window_actions(g: Game, seat: int) -> list[Action]:
             out += [Action(A.CHARM, seat, monster=m.card) for m in c.monsters]
         if seat == c.fighter and not combat.fighters_win(g, c):
             out += ask_actions(g, c)
-        if seat == c.helper and c.forced_help and combat.for_the_win(g, c):
+        if seat == c.helper and c.forced_help and fight.for_the_win(g, c):
             out.append(Action(A.BACK_OUT, seat))
-    elif seat in combat.help_candidates(g, c) and not combat.fighters_win(g, c):
+    elif seat in fight.help_candidates(g, c) and not combat.fighters_win(g, c):
         out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
     # any time, even in combat
     out += [_action((A.DISCARD, seat, k, -1, -1, (), 0, "")) for k in p.character_cards() + discardable_sidekicks(g, p)]
@@ -507,16 +508,16 @@ def _may_answer_combat(g: Game, p: Player, c: Combat) -> bool:
     if c.helper < 0 and not combat.fighters_win(g, c):
         return True  # may offer to help
     return characters.has_ability(g, p, "backstab") or any(
-        (h := combat.card_hook(g, m.base)) is not None and type(h).monster_actions is not CardHook.monster_actions
+        (h := card_hook(g, m.base)) is not None and type(h).monster_actions is not CardHook.monster_actions
         for m in c.monsters
     )
 
 
 def ask_actions(g: Game, c: Combat) -> list[Action]:
     out: list[Action] = []
-    n = sum(combat.monster_treasures(g, c, m) for m in c.monsters)
+    n = sum(rewards.monster_treasures(g, c, m) for m in c.monsters)
     p = g.players[c.fighter]
-    for h in combat.help_candidates(g, c):
+    for h in fight.help_candidates(g, c):
         out.append(_action((A.ASK, c.fighter, -1, h, -1, (), 0, "")))
         for k in range(1, n + 1):
             if k == n:
@@ -555,17 +556,17 @@ def run_actions(g: Game, seat: int, run: D.Run) -> list[Action]:
     if characters.has_ability(g, p, "flight_spell") and run.flight_used < 3:
         out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(fuel(g, p), g.cdef)]
     for m in remaining:
-        h = combat.card_hook(g, m.card)
+        h = card_hook(g, m.card)
         if h is not None:
             out += h.flee_actions(g, p, c, m)
     for k in _unique(p.hand, g.cdef):
         d = g.cdef[k]
         if d.is_one_shot and d.when == "run_away":
-            h = combat.card_hook(g, k)
+            h = card_hook(g, k)
             if h is not None:
                 out += h.actions(g, seat, k)
     for k in p.equipped:
-        h = combat.card_hook(g, k)
+        h = card_hook(g, k)
         if h is not None:
             out += h.actions(g, seat, k)
     return out
@@ -588,7 +589,7 @@ def rolled_actions(g: Game, seat: int, rolled: D.Rolled) -> list[Action]:
     for k in _unique(p.hand, g.cdef):
         d = g.cdef[k]
         if d.is_one_shot and d.when in ("after_roll", "run_away"):
-            h = combat.card_hook(g, k)
+            h = card_hook(g, k)
             if h is not None:
                 out += [a for a in h.actions(g, seat, k) if a.flag.startswith("roll")]
     return out
@@ -626,7 +627,7 @@ def verify_unlisted(g: Game, act: Action) -> None:
         p = g.players[act.seat]
         c = g.combat
         assert c is not None
-        n = sum(combat.monster_treasures(g, c, m) for m in c.monsters)
+        n = sum(rewards.monster_treasures(g, c, m) for m in c.monsters)
         if not 0 <= act.n <= n:
             raise IllegalAction(f"the monsters are worth {n} Treasures, not {act.n}")
         for it in act.cards:
@@ -668,12 +669,12 @@ def verify_unlisted(g: Game, act: Action) -> None:
                 raise IllegalAction(f"{g.name(x)} cannot be discarded for that now")
         if len(set(act.cards)) != len(act.cards):
             raise IllegalAction("a card is listed twice")
-        fight = g.combat
+        fought = g.combat
         used = 0
-        if fight is not None and act.kind == A.BERSERK:
-            used = fight.berserk.get(act.seat, 0)
-        elif fight is not None and act.kind == A.TURNING:
-            used = fight.turning.get(act.seat, 0) // 3
+        if fought is not None and act.kind == A.BERSERK:
+            used = fought.berserk.get(act.seat, 0)
+        elif fought is not None and act.kind == A.TURNING:
+            used = fought.turning.get(act.seat, 0) // 3
         elif act.kind == A.FLIGHT and isinstance(pr, D.Run):
             used = pr.flight_used
         if used + len(act.cards) > 3:

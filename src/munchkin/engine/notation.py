@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from munchkin.engine import actions as A
-from munchkin.engine import characters, combat, legal
+from munchkin.engine import characters, legal, rewards
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError, ParseError
 
 if TYPE_CHECKING:
@@ -294,7 +294,7 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
                 if tm:
                     if tm.group(1) == "all the":
                         fight = g.combat
-                        n = sum(combat.monster_treasures(g, fight, x) for x in fight.monsters) if fight else 0
+                        n = sum(rewards.monster_treasures(g, fight, x) for x in fight.monsters) if fight else 0
                         flag = "all"
                     else:
                         n = int(tm.group(1))

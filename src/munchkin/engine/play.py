@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, legal
+from munchkin.engine import changes, characters, curses, fight, legal, resolve, settle
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
+from munchkin.engine.core import card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.rules import GOLD_PER_LEVEL, THEFT_ROLL
 from munchkin.engine.state import Combat, MonsterIn, Player
@@ -42,7 +43,7 @@ class PlayCombatAction(Step):
         k = act.kind
         if k == A.PLAY:
             d = cdef[act.card]
-            h = combat.card_hook(g, act.card)
+            h = card_hook(g, act.card)
             if h is not None and (d.is_one_shot or d.is_special) and act.flag != "plain":
                 return self.then("settle", h.apply(g, act))
             if act.monster >= 0 and not d.is_monster:
@@ -73,7 +74,7 @@ class PlayCombatAction(Step):
             return self.settle(g, None)
         if k == A.BERSERK or k == A.TURNING:
             for x in act.cards:
-                combat.spend(g, p, x)
+                changes.spend(g, p, x)
                 if k == A.BERSERK:
                     c.berserk[act.seat] = c.berserk.get(act.seat, 0) + 1
                 else:
@@ -92,22 +93,22 @@ class PlayCombatAction(Step):
             else:
                 g.events.append(E.Berserk(act.seat, act.cards))
         elif k == A.HOUSE:  # Slytherin: a monster from the hand for +2 to your own strength
-            combat.spend(g, p, act.card)
+            changes.spend(g, p, act.card)
             c.house_bonus[act.seat] = c.house_bonus.get(act.seat, 0) + 2
             c.bonus_used = True
             g.events.append(E.HousePower(act.seat, p.house, act.card, 2))
         elif k == A.BACKSTAB:
-            combat.spend(g, p, act.card)
+            changes.spend(g, p, act.card)
             c.backstabs.add((act.seat, act.target))
             g.events.append(E.Backstab(act.seat, act.target, act.card))
         elif k == A.CHARM:
             g.events.append(E.Charm(act.seat, act.monster, len(p.hand)))
             for x in list(p.hand):
-                combat.spend(g, p, x)
+                changes.spend(g, p, x)
             m = next(m for m in c.monsters if m.card == act.monster)
             remove_monster(g, c, m, keep_treasure=True)
         elif k == A.ASK:
-            return self.then("settle", combat.ask_for_help(g, c, act))
+            return self.then("settle", fight.ask_for_help(g, c, act))
         elif k == A.BACK_OUT:
             c.helper, c.forced_help = -1, False
             g.events.append(E.BackOut(act.seat, c.fighter))
@@ -118,7 +119,7 @@ class PlayCombatAction(Step):
         elif k == A.DISCARD:
             changes.lose_card(g, p, act.card, "discarded")
         elif k == A.USE:
-            h = combat.card_hook(g, act.monster if act.flag == "monster" else act.card)
+            h = card_hook(g, act.monster if act.flag == "monster" else act.card)
             if h is not None:
                 return self.then("settle", h.apply(g, act))
         else:
@@ -138,7 +139,7 @@ class PlayCombatAction(Step):
         return self.settle(g, None)
 
     def settle(self, g: Game, _: Any) -> Out:
-        return self.then("finish", changes.settle_table(g))
+        return self.then("finish", settle.settle_table(g))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
@@ -163,11 +164,11 @@ class PlayFreeAction(Step):
             if d.is_curse and act.flag == "sidekick":  # a sex change played on a Sidekick
                 p.hand.remove(act.card)
                 g.limbo.append(act.card)
-                answers = changes.curse_window(g, act.card, act.target)  # the owner may answer it
+                answers = curses.curse_window(g, act.card, act.target)  # the owner may answer it
                 return self.then("sidekick_curse_answered", answers)
             elif d.is_curse:
                 p.hand.remove(act.card)
-                return self.then("settle", changes.curse_flow(g, act.card, act.seat, act.target))
+                return self.then("settle", curses.curse_flow(g, act.card, act.seat, act.target))
             elif d.is_gual:
                 p.hand.remove(act.card)
                 g.discard(act.card)
@@ -198,7 +199,7 @@ class PlayFreeAction(Step):
                 p.enhancers[act.card] = act.cards[0]
                 g.events.append(E.EnhanceItem(act.seat, act.card, act.cards[0]))
             else:
-                h = combat.card_hook(g, act.card)
+                h = card_hook(g, act.card)
                 if h is not None:
                     return self.then("settle", h.apply(g, act))
         elif k == A.EQUIP:
@@ -229,10 +230,10 @@ class PlayFreeAction(Step):
             g.events.append(E.Offer(act.seat, act.target, act.card, act.cards[0]))
             return self.then("trade_answered", D.Offer((act.target,), act))
         elif k == A.STEAL:
-            combat.spend(g, p, act.cards[0])
-            return self.then("theft_rolled", changes.die_roll(g, p, "theft"))
+            changes.spend(g, p, act.cards[0])
+            return self.then("theft_rolled", resolve.die_roll(g, p, "theft"))
         elif k == A.USE:
-            h = combat.card_hook(g, act.card)
+            h = card_hook(g, act.card)
             if h is not None:
                 return self.then("settle", h.apply(g, act))
         return self.settle(g, None)
@@ -289,7 +290,7 @@ class PlayFreeAction(Step):
         return self.settle(g, None)
 
     def settle(self, g: Game, _: Any) -> Out:
-        return self.then("finish", changes.settle_table(g))
+        return self.then("finish", settle.settle_table(g))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
@@ -338,7 +339,7 @@ def play_character_card(g: Game, p: Player, card: int, zone: list[int], attached
 def die_modifier(g: Game, p: Player) -> int:
     total = 0
     for k in p.curses:
-        h = combat.card_hook(g, k)
+        h = card_hook(g, k)
         if h is not None:
             total += h.die_modifier(g, p)
     return total
@@ -348,7 +349,7 @@ def _resurrect(g: Game, p: Player, deck: str, pay: int) -> int:
     """Cleric: take the top discard instead of drawing face-up, then discard a card."""
     pile = g.door_discard if deck == "door" else g.treasure_discard
     card = pile.pop() if pile else g.draw(deck)
-    combat.spend(g, p, pay)
+    changes.spend(g, p, pay)
     g.events.append(E.Resurrect(p.seat, card))
     return card
 

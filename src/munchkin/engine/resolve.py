@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import HOOKS
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters
+from munchkin.engine import changes, characters, death
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Out, Step, is_frame
+from munchkin.engine.core import card_hook
+from munchkin.engine.flow import Done, Frame, Out, Step, is_frame
+from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -106,10 +108,10 @@ class RunEffect(Step):
         if e.gain_levels is not None:
             return Done(changes.gain_levels(g, p, e.gain_levels, why) > 0)
         if e.die:
-            death = changes.kill_player(g, p, why)
-            if death is None:  # already dead
+            dying = death.kill_player(g, p, why)
+            if dying is None:  # already dead
                 return Done(True)
-            return self.then("acted", death)
+            return self.then("acted", dying)
         if e.lose_items is not None:
             li = e.lose_items
             found = changes.items_matching(g, p, li.which)
@@ -127,15 +129,13 @@ class RunEffect(Step):
                 changes.lose_card(g, p, c, why)
             return Done(True)
         if e.lose_race is not None:
-            return self.then("finish", changes.lose_some(g, p, p.races, e.lose_race, "a Race", why))
+            return self.then("finish", lose_some(g, p, p.races, e.lose_race, "a Race", why))
         if e.lose_class is not None:
-            return self.then("finish", changes.lose_some(g, p, p.classes, e.lose_class, "a Class", why))
+            return self.then("finish", lose_some(g, p, p.classes, e.lose_class, "a Class", why))
         if e.lose_role is not None:
-            return self.then("finish", changes.lose_some(g, p, p.roles, e.lose_role, "a Role", why))
+            return self.then("finish", lose_some(g, p, p.roles, e.lose_role, "a Role", why))
         if e.lose_proficiency is not None:
-            return self.then(
-                "finish", changes.lose_some(g, p, p.proficiencies, e.lose_proficiency, "a Proficiency", why)
-            )
+            return self.then("finish", lose_some(g, p, p.proficiencies, e.lose_proficiency, "a Proficiency", why))
         if e.level_becomes is not None:
             if e.level_becomes == "lowest":
                 target = min(q.level for q in g.players)
@@ -145,7 +145,7 @@ class RunEffect(Step):
                 return Done(changes.lose_levels(g, p, p.level - target, why) > 0)
             return Done(False)
         if e.lose_gold is not None:
-            return self.then("acted", changes.lose_gold(g, p, e.lose_gold, why))
+            return self.then("acted", lose_gold(g, p, e.lose_gold, why))
         if e.change_sex:
             p.sex = "female" if p.sex == "male" else "male"
             g.events.append(E.Sex(p.seat, p.sex))
@@ -157,7 +157,7 @@ class RunEffect(Step):
         if e.draw_doors is not None:
             return Done(bool(g.draw_to_hand(p, "door", e.draw_doors)))
         if e.lose_sidekick is not None:
-            return self.then("finish", changes.lose_some(g, p, p.sidekicks, e.lose_sidekick, "a Sidekick", why))
+            return self.then("finish", lose_some(g, p, p.sidekicks, e.lose_sidekick, "a Sidekick", why))
         if e.hook is not None:
             out = HOOKS[e.hook](g, p, self.source)
             if is_frame(out):
@@ -204,7 +204,7 @@ class DieRoll(Step):
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
         self.value = value = g.roll_die(p.seat, self.why)
-        setters = [k for k in dict.fromkeys(p.hand) if (h := changes._hook(g, k)) is not None and h.sets_die()]
+        setters = [k for k in dict.fromkeys(p.hand) if (h := card_hook(g, k)) is not None and h.sets_die()]
         if not setters or p.dead:
             return Done(value)
         acts = [Action(A.PASS, p.seat)]
@@ -284,3 +284,36 @@ class LoseGold(Step):
         self.paid += characters.sale_value(g, p, c)
         changes.lose_card(g, p, c, self.why)
         return self.pay(g, None)
+
+
+def choose_card(g: Game, seat: int, options: Sequence[int], why: str) -> Frame:
+    """Ask a seat to choose one card among options (returns it); no prompt if only one."""
+    return choose(seat, options, why)
+
+
+# -------------------------------------------------------------- effects
+def run_effects(g: Game, effects: Sequence[Effect], p: Player, source: int) -> Frame:
+    """Apply a list of vocabulary effects to one character, in order."""
+    return RunEffects(tuple(effects), p.seat, source)  # Effects are immutable card data
+
+
+def run_effect(g: Game, e: Effect, p: Player, source: int) -> Frame:
+    """Apply one vocabulary effect to one character; returns whether it acted on anything."""
+    return RunEffect(e, p.seat, source)  # an Effect is immutable card data
+
+
+def die_roll(g: Game, p: Player, why: str, best: int = 6) -> Frame:
+    """A roll of p's own: p may answer it with a card that sets the die (Loaded Die).
+    `best` is the face that serves p best here (for the bots)."""
+    return DieRoll(p.seat, why, best)
+
+
+def lose_some(g: Game, p: Player, cards: list[int], how: str, what: str, why: str) -> Frame:
+    """Lose `all` of these cards, or `one` of the victim's choice; False if there are none.
+    (The step starts at once, so it may take the cards as they stand now.)"""
+    return LoseSome(p.seat, tuple(cards), how, what, why)
+
+
+def lose_gold(g: Game, p: Player, amount: int, why: str) -> Frame:
+    """Lose Items worth at least `amount` (the victim chooses); all of them if short."""
+    return LoseGold(p.seat, amount, why)

@@ -7,22 +7,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, play
-from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine import changes, characters, play
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Out, Step
-from munchkin.engine.state import Combat
+from munchkin.engine.core import card_hook, fight_in
+from munchkin.engine.flow import Done, Frame, Out, Step
+from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-
-def _fight(g: Game) -> Combat:
-    c = g.combat
-    assert c is not None
-    return c
 
 
 @dataclass(slots=True)
@@ -36,7 +30,7 @@ class WinCombat(Step):
     bases: tuple[int, ...] = ()  # the cards whose stats the killed monsters had
 
     def start(self, g: Game, _: Any) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         self.seat = c.fighter
         p = g.players[c.fighter]
         cdef = g.cdef
@@ -44,10 +38,10 @@ class WinCombat(Step):
         treasures = 0
         for m in c.monsters:
             levels += cdef[m.base].levels
-            h = rules.card_hook(g, m.base)
+            h = card_hook(g, m.base)
             if h is not None:
                 levels += h.extra_levels(g, c, m)
-            treasures += combat.monster_treasures(g, c, m)
+            treasures += monster_treasures(g, c, m)
         for card, kept in c.removed:
             if kept:
                 treasures += cdef[card].treasures
@@ -76,7 +70,7 @@ class WinCombat(Step):
         return self.then("bonus_doors", CollectTreasures(treasures))
 
     def bonus_doors(self, g: Game, _: Any) -> Out:
-        combat.bonus_doors(g, _fight(g), g.players[self.seat], self.bases)
+        bonus_doors(g, fight_in(g), g.players[self.seat], self.bases)
         return Done()
 
 
@@ -96,7 +90,7 @@ class CollectTreasures(Step):
     turn: int = -1  # who picks next
 
     def start(self, g: Game, _: Any) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         self.seat = c.fighter
         if c.helper < 0:
             g.draw_to_hand(g.players[self.seat], "treasure", self.n, face_up=False)
@@ -135,7 +129,7 @@ class CollectTreasures(Step):
         return True
 
     def reveal(self, g: Game, _: Any) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         g.events.append(E.Reveal(c.fighter, tuple(self.drawn)))
         self.share = min(c.deal_treasures, len(self.drawn))  # the helper's Treasures under the deal
         self.mine = len(self.drawn) - self.share
@@ -146,17 +140,17 @@ class CollectTreasures(Step):
         drawn = self.drawn
         if drawn:
             if self.share == 0 or self.mine == 0:  # one side is served: the other takes the rest
-                c = _fight(g)
+                c = fight_in(g)
                 rest = c.fighter if self.share == 0 else c.helper
                 for k in list(drawn):
-                    combat._hand_over(g, drawn, k, rest)
+                    _hand_over(g, drawn, k, rest)
             else:
                 return self.then("picked", D.Pick((self.turn,), tuple(drawn)))
         return self.gifts(g, None)
 
     def picked(self, g: Game, act: Action) -> Out:
-        c = _fight(g)
-        combat._hand_over(g, self.drawn, act.card, self.turn)
+        c = fight_in(g)
+        _hand_over(g, self.drawn, act.card, self.turn)
         if self.turn == c.helper:
             self.share -= 1
             self.turn = c.fighter
@@ -166,10 +160,51 @@ class CollectTreasures(Step):
         return self.pick(g, None)
 
     def gifts(self, g: Game, _: Any) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         p, hp = g.players[self.seat], g.players[c.helper]
         for it in c.deal_items:
             if it in p.items and not hp.dead:
                 changes.move_item(g, p, hp, it)
                 g.events.append(E.Gift(p.seat, hp.seat, it))
         return Done()
+
+
+def monster_treasures(g: Game, c: Combat, m: MonsterIn) -> int:
+    cdef = g.cdef
+    d = cdef[m.base]
+    n = d.treasures + sum(cdef[e].treasures for e in m.enhancers)
+    if any((h := card_hook(g, e)) is not None and h.enhancer_floor() for e in m.enhancers):
+        n = max(1, n)
+    p = g.players[c.fighter]
+    for bt in d.bonus_treasures:
+        if characters.matches(g, p, bt.if_):
+            n += bt.value
+    return max(0, n)
+
+
+# -------------------------------------------------------------- rewards
+def win_combat(g: Game, c: Combat) -> Frame:
+    """Kill the monsters: levels, then Treasures drawn (face-up if helped) and shared as agreed."""
+    return WinCombat()
+
+
+def bonus_doors(g: Game, c: Combat, p: Player, killed: tuple[int, ...]) -> None:
+    """Door cards drawn face-down after a kill: the monster's own reward (Bottle Bottle),
+    then a Bounty Hunter's bounty for helping."""
+    doors = sum(g.cdef[k].bonus_doors for k in killed)
+    if doors:
+        g.draw_to_hand(p, "door", doors)
+    if c.helper >= 0 and characters.has_ability(g, g.players[c.helper], "bounty"):
+        g.draw_to_hand(g.players[c.helper], "door", 1)
+
+
+def collect_treasures(g: Game, c: Combat, n: int) -> Frame:
+    """The fighter's `n` Treasures: drawn face-down alone, else face-up and shared as agreed."""
+    return CollectTreasures(n)
+
+
+def _hand_over(g: Game, drawn: list[int], k: int, seat: int) -> None:
+    drawn.remove(k)
+    g.limbo.remove(k)
+    g.give_card(g.players[seat], k)
+    g.events.append(E.Take(seat, k))

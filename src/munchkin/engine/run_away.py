@@ -8,23 +8,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, combat, play
-from munchkin.engine import combat as rules  # card_hook (combat.py imports this module)
+from munchkin.engine import changes, characters, legal, play, resolve, settle
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Out, Step
+from munchkin.engine.core import card_hook, fight_in
+from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.rules import ESCAPE_ROLL
-from munchkin.engine.state import Combat, MonsterIn
+from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
-
-
-def _fight(g: Game) -> Combat:
-    c = g.combat
-    assert c is not None
-    return c
 
 
 def _monster(c: Combat, card: int) -> MonsterIn:
@@ -41,13 +35,13 @@ class RunAwayAll(Step):
     i: int = 0  # the next of `fighters` to run
 
     def start(self, g: Game, _: Any) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         g.events.append(E.Lost(c.fighter, c.helper))
         self.fighters = c.fighters()
         return self.next_runner(g, None)
 
     def next_runner(self, g: Game, _: Any) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         while self.i < len(self.fighters):
             seat = self.fighters[self.i]
             self.i += 1
@@ -81,11 +75,11 @@ class RunAway(Step):
     bonus: int = 0  # the Flight spell's bonus to each roll
 
     def start(self, g: Game, _: Any) -> Out:
-        self.remaining = [m.card for m in _fight(g).monsters]
+        self.remaining = [m.card for m in fight_in(g).monsters]
         return self.choose(g, None)
 
     def choose(self, g: Game, _: Any) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         if self.remaining and not g.players[self.seat].dead and not g.over:
             if self.seat in c.escapes:
                 return Done()
@@ -95,20 +89,20 @@ class RunAway(Step):
         return Done()
 
     def answer(self, g: Game, act: Action) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         p = g.players[self.seat]
         if act.kind == A.SACRIFICE:
             changes.lose_card(g, p, act.card, "sacrificed to escape")
             g.events.append(E.Escape(p.seat, -1, f"sacrificed {g.cdef[act.card].name}"))
             if act.flag == "both" and c.helper >= 0:
                 c.escapes.add(c.helper)
-            return self.then("finish", changes.settle_table(g))  # a Whiz Kid sacrificed takes its exception along
+            return self.then("finish", settle.settle_table(g))  # a Whiz Kid sacrificed takes its exception along
         if act.kind == A.DISCARD:  # a Steed with a Run Away penalty, let go before the roll
             changes.lose_card(g, p, act.card, "let go before running")
-            return self.then("choose", changes.settle_table(g))
+            return self.then("choose", settle.settle_table(g))
         if act.kind == A.FLIGHT:
             for k in act.cards:
-                combat.spend(g, p, k)
+                changes.spend(g, p, k)
                 self.used += 1
                 self.bonus += 1
             return self.choose(g, None)
@@ -120,12 +114,12 @@ class RunAway(Step):
         return self.fled(g, None)
 
     def after_action(self, g: Game, _: Any) -> Out:
-        cards = {m.card for m in _fight(g).monsters}
+        cards = {m.card for m in fight_in(g).monsters}
         self.remaining = [k for k in self.remaining if k in cards]
         return self.choose(g, None)
 
     def fled(self, g: Game, _: Any) -> Out:
-        if not _fight(g).monsters:
+        if not fight_in(g).monsters:
             return Done()
         return self.choose(g, None)
 
@@ -146,10 +140,10 @@ class FleeFrom(Step):
     base: int = -1  # the card whose stats it has
 
     def start(self, g: Game, _: Any) -> Out:
-        m = _monster(_fight(g), self.card)
+        m = _monster(fight_in(g), self.card)
         self.base = m.base
         d = g.cdef[m.base]
-        if not combat.pursued(g, g.players[self.seat], m):
+        if not pursued(g, g.players[self.seat], m):
             g.events.append(E.Escape(self.seat, m.card, "not pursued"))
             return Done()
         if d.escape == "automatic":
@@ -164,18 +158,18 @@ class FleeFrom(Step):
             g.events.append(E.Escape(p.seat, self.card, ""))
             d = g.cdef[self.base]
             if d.even_if_escaped:
-                return self.then("settle", changes.run_effects(g, d.even_if_escaped, p, self.card))
+                return self.then("settle", resolve.run_effects(g, d.even_if_escaped, p, self.card))
             return self.escaped(g, None)
         g.events.append(E.Caught(p.seat, self.card))
         return self.then("finish", BadStuff(self.seat, self.card, self.base))
 
     def settle(self, g: Game, _: Any) -> Out:
-        return self.then("escaped", changes.settle_table(g))
+        return self.then("escaped", settle.settle_table(g))
 
     def escaped(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
         for k in list(p.equipped):
-            if (h := rules.card_hook(g, k)) is not None:
+            if (h := card_hook(g, k)) is not None:
                 h.on_escape(g, p)
         return Done()
 
@@ -195,10 +189,10 @@ class BadStuff(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         g.events.append(E.BadStuff(self.seat, self.card))
-        return self.then("settle", changes.run_effects(g, g.cdef[self.base].bad_stuff, g.players[self.seat], self.base))
+        return self.then("settle", resolve.run_effects(g, g.cdef[self.base].bad_stuff, g.players[self.seat], self.base))
 
     def settle(self, g: Game, _: Any) -> Out:
-        return self.then("finish", changes.settle_table(g))
+        return self.then("finish", settle.settle_table(g))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
@@ -232,26 +226,26 @@ class RunRoll(Step):
     passed: set[int] = field(default_factory=set)  # who passed on the roll as it stands
 
     def start(self, g: Game, _: Any) -> Out:
-        m = _monster(_fight(g), self.card)
+        m = _monster(fight_in(g), self.card)
         why = f"run away from {g.cdef[m.base].name}"
         die = g.roll_die(self.seat, why)
         # the roll's event also carries each modifier with its source and the total, for the log
         fb = self.flight_bonus
-        mods = ([("Flight spell", fb)] if fb else []) + combat.run_away_parts(g, _fight(g), g.players[self.seat], m)
+        mods = ([("Flight spell", fb)] if fb else []) + run_away_parts(g, fight_in(g), g.players[self.seat], m)
         g.events[-1] = E.RunAwayRoll(self.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
         g.roll = RollState(die)
         self.passed = set()
         return self.look(g, None)
 
     def look(self, g: Game, _: Any) -> Out:
-        c = _fight(g)
+        c = fight_in(g)
         p = g.players[self.seat]
         roll = g.roll
-        total = roll.die + combat.run_away_bonus(g, c, p, _monster(c, self.card)) + self.flight_bonus
+        total = roll.die + run_away_bonus(g, c, p, _monster(c, self.card)) + self.flight_bonus
         ok = total >= ESCAPE_ROLL if roll.escaped is None else roll.escaped
         rolled = D.Rolled((), p.seat, self.card, roll.die, total, ok, self.retried)
         passed = self.passed
-        seats = tuple(s for s in changes.seat_order(g) if s not in passed and combat.roll_answers(g, s, rolled))
+        seats = tuple(s for s in changes.seat_order(g) if s not in passed and roll_answers(g, s, rolled))
         if not seats:
             if roll.reroll:
                 return self.start(g, None)
@@ -264,7 +258,7 @@ class RunRoll(Step):
             self.passed.add(act.seat)
             return self.look(g, None)
         if act.kind == A.USE and act.flag == "retry":
-            combat.spend(g, g.players[self.seat], act.card)
+            changes.spend(g, g.players[self.seat], act.card)
             self.retried = True
             g.roll.reroll = True
             return self.start(g, None)
@@ -286,10 +280,83 @@ class RollAnswer(Step):
     act: Action
 
     def start(self, g: Game, _: Any) -> Out:
-        h = rules.card_hook(g, self.act.card)
+        h = card_hook(g, self.act.card)
         if h is None:
             return Done()
         return self.then("finish", h.apply(g, self.act))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
+
+
+# -------------------------------------------------------------- running away
+def run_away_all(g: Game, c: Combat) -> Frame:
+    """The fighters lost: each one Runs Away in turn."""
+    return RunAwayAll()
+
+
+def run_away(g: Game, c: Combat, p: Player) -> Frame:
+    """`p` Runs Away from each monster of the fight."""
+    return RunAway(p.seat)
+
+
+def run_away_bonus(g: Game, c: Combat, p: Player, m: MonsterIn) -> int:
+    """The total modifier to `p`'s Run Away roll from `m` (without the Flight spell)."""
+    return sum(v for _, v in run_away_parts(g, c, p, m))
+
+
+def run_away_parts(g: Game, c: Combat, p: Player, m: MonsterIn) -> list[tuple[str, int]]:
+    """Each modifier to the Run Away roll with the card (or House) it comes from, so the
+    log can show how a roll became an escape; zero modifiers are left out."""
+    cdef = g.cdef
+    d = cdef[m.base]
+    parts: list[tuple[str, int]] = []
+    own: list[tuple[str, int]] = []
+    steed: tuple[str, int] | None = None
+    for k in p.character_cards() + p.sidekicks:
+        own.append((cdef[k].name, cdef[k].run_away))
+    if p.house:
+        house = g.houses[p.house]
+        own.append((house.name, house.run_away))
+    for k in p.equipped:
+        if characters.can_use(g, p, k):
+            own.append((cdef[k].name, cdef[k].run_away))
+            if cdef[k].steed and cdef[k].run_away:
+                steed = (cdef[k].name, cdef[k].run_away)
+    parts += own if steed is None else [steed]  # a Steed's modifier replaces the rider's own
+    for k in p.curses:
+        h = card_hook(g, k)
+        if h is not None:
+            parts.append((cdef[k].name, h.die_modifier(g, p)))
+    if d.is_monster:  # a Steed fought as a monster has no Run Away modifier
+        parts.append((d.name, d.run_away))
+    if m.mate_of is not None and (h := card_hook(g, m.card)) is not None:
+        parts.append((cdef[m.card].name, -h.run_penalty()))
+    return [(who, v) for who, v in parts if v]
+
+
+def pursued(g: Game, p: Player, m: MonsterIn) -> bool:
+    d = g.cdef[m.base]
+    if d.wnp_level >= 0 and p.level <= d.wnp_level:
+        return d.wnp_unless is not None and characters.matches(g, p, d.wnp_unless)
+    return True
+
+
+def flee_from(g: Game, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Frame:
+    """`p` flees one monster: escaped, or caught and its Bad Stuff."""
+    return FleeFrom(p.seat, m.card, flight_bonus)
+
+
+def bad_stuff(g: Game, c: Combat, p: Player, m: MonsterIn) -> Frame:
+    """The monster's Bad Stuff happens to `p`."""
+    return BadStuff(p.seat, m.card, m.base)
+
+
+def run_roll(g: Game, c: Combat, p: Player, m: MonsterIn, flight_bonus: int) -> Frame:
+    """Roll to Run Away (5 or more escapes), with the answers a roll allows."""
+    return RunRoll(p.seat, m.card, flight_bonus)
+
+
+def roll_answers(g: Game, seat: int, rolled: D.Rolled) -> bool:
+    """Whether `seat` has a card (or power) that answers the roll `rolled`."""
+    return len(legal.rolled_actions(g, seat, rolled)) > 1

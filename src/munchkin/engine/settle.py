@@ -15,7 +15,7 @@ from munchkin.engine import changes, characters, legal, play
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.flow import Done, Out, Step
+from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ class SettleTable(Step):
     i: int = 0  # the seat being put right
 
     def start(self, g: Game, _: Any) -> Out:
-        big = changes.settle_big_items(g)
+        big = settle_big_items(g)
         if big is None:
             return self.next_player(g, None)
         return self.then("next_player", big)
@@ -107,7 +107,7 @@ class SettleTable(Step):
         p = g.players[self.i]
         if len(p.sidekicks) > 1 and characters.sidekick_count(g, p) > characters.sidekick_limit(g, p):
             acts = tuple(Action(A.DISCARD, p.seat, k) for k in p.sidekicks)
-            prompt = D.Before((p.seat,), -1, tuple(acts + changes.corrections(g, p, "two_sidekicks")))
+            prompt = D.Before((p.seat,), -1, tuple(acts + corrections(g, p, "two_sidekicks")))
             return self.then("sidekick_lost", prompt)
         return self.steed(g, None)
 
@@ -133,7 +133,7 @@ class SettleTable(Step):
         if len(p.equipped) > 1 and (over := characters.equipment_overflow(g, p)):
             need = "equip_any_complex" if any(g.cdef[k].complex for k in over) else "extra_headgear"
             acts = tuple(Action(A.UNEQUIP, p.seat, k) for k in over)
-            return self.then("unequipped", D.Before((p.seat,), -1, tuple(acts + changes.corrections(g, p, need))))
+            return self.then("unequipped", D.Before((p.seat,), -1, tuple(acts + corrections(g, p, need))))
         self.i += 1
         return self.next_player(g, None)
 
@@ -190,3 +190,30 @@ class SettleBigItems(Step):
         else:
             return self.then("put_right", play.do_free_action(g, act))
         return self.put_right(g, None)
+
+
+def settle_table(g: Game) -> Frame | None:
+    """Whoever lost the right to something they have in play puts it right at once:
+    extra Big items, a second Headgear or Complex Item equipped, a second Sidekick.
+    None (nothing to run) when nobody has anything to put right, as is almost always so."""
+    return SettleTable() if unsettled(g) else None
+
+
+def corrections(g: Game, p: Player, ability: str) -> tuple[Action, ...]:
+    """Cards in hand that would "correct the problem immediately": a Class, Race or Sidekick
+    giving back the lost right, where it may be played now."""
+    cdef = g.cdef
+    out: list[Action] = []
+    for c in dict.fromkeys(p.hand):
+        if ability in cdef[c].abilities:
+            own = p.seat == g.active  # a Race or Class on your own turn, a Sidekick any time
+            if cdef[c].is_sidekick or own:
+                out += [a for a in legal.card_actions(g, p.seat, c, own_turn=own) if a.kind == A.PLAY]
+    return tuple(out)
+
+
+def settle_big_items(g: Game) -> Frame | None:
+    """Whoever lost the right to several Big items puts it right at once: sells the extras
+    (on their own turn, out of combat), or gives them to the lowest-Level player(s) who can
+    carry them, or discards them if nobody can. None when nobody carries too many."""
+    return SettleBigItems() if big_unsettled(g) else None

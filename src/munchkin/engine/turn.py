@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, legal, play
+from munchkin.engine import characters, curses, fight, legal, play
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -115,9 +115,9 @@ class TakeTurn(Step):
             elif d.is_monster:
                 self.fought = True
                 g.transferred = False
-                return self.then("after_kicked_fight", combat.fight(g, p.seat, card, kicked=True))
+                return self.then("after_kicked_fight", fight.fight(g, p.seat, card, kicked=True))
             elif d.is_curse:
-                return self.then("after_kick", changes.curse_flow(g, card, p.seat, p.seat, face_up_draw=True))
+                return self.then("after_kick", curses.curse_flow(g, card, p.seat, p.seat, face_up_draw=True))
             else:
                 g.give_card(p, card, EVERYONE)  # kicked open face-up
                 if d.steed or legal._playable_now(g, p.seat, card):
@@ -149,7 +149,7 @@ class TakeTurn(Step):
             g.events.append(E.Trouble(p.seat, act.card))
             if g.options.listen_at_the_door and g.listen_variant == "no_good":
                 g.draw_to_hand(p, "treasure", 1)  # as this book words it: Up to No Good draws a Treasure
-            return self.then("after_door", combat.fight(g, p.seat, act.card, kicked=False))
+            return self.then("after_door", fight.fight(g, p.seat, act.card, kicked=False))
         if act.kind == A.LOOT:
             deck = "treasure" if g.options.listen_at_the_door and g.listen_variant == "loot" else "door"
             g.draw_to_hand(p, deck, 1)
@@ -224,7 +224,7 @@ class DrawnChoice(Step):
             p.hand.remove(self.card)
             p.received.discard(self.card)
             g.transferred = False
-            return self.then("fought", combat.fight(g, p.seat, self.card, kicked=True))
+            return self.then("fought", fight.fight(g, p.seat, self.card, kicked=True))
         if act.kind == A.PLAY:
             return self.then("kept", play.do_free_action(g, act))
         return Done(False)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import CardHook, hook
 from munchkin.engine import actions as A
-from munchkin.engine import changes
+from munchkin.engine import changes, resolve
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -42,7 +42,7 @@ class Dowse(Step):
         changes.remove_from_play(g, g.players[self.seat], self.card)
         g.limbo.append(self.card)
         pool = g.door_discard + g.treasure_discard
-        return self.then("chosen", changes.choose_card(g, self.seat, pool, "take a card from the discards"))
+        return self.then("chosen", resolve.choose_card(g, self.seat, pool, "take a card from the discards"))
 
     def chosen(self, g: Game, k: int) -> Out:
         (g.door_discard if k in g.door_discard else g.treasure_discard).remove(k)

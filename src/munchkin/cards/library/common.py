@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import combat
+from munchkin.engine import changes
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
@@ -27,7 +27,7 @@ def own_turn_free(g: Game, seat: int) -> bool:
 
 def spend(g: Game, seat: int, card: int) -> None:
     """A one-shot card leaves its player's hand or table for the discards."""
-    combat.spend(g, g.players[seat], card)
+    changes.spend(g, g.players[seat], card)
 
 
 def uniq(g: Game, cards: list[int]) -> list[int]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import CardHook, hook
 from munchkin.cards.library.common import neighbour
 from munchkin.engine import actions as A
-from munchkin.engine import changes, combat
+from munchkin.engine import changes, resolve
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -82,7 +82,7 @@ class IncomeTax(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
-        return self.then("taxed", changes.choose_card(g, p.seat, p.items, "pay Income Tax"))
+        return self.then("taxed", resolve.choose_card(g, p.seat, p.items, "pay Income Tax"))
 
     def taxed(self, g: Game, c: int) -> Out:
         self.tax = g.cdef[c].gold
@@ -112,7 +112,7 @@ class IncomeTax(Step):
             return self.next_payer(g, None)
         q = g.players[self.payer]
         return self.then(
-            "one_paid", changes.choose_card(g, q.seat, q.items, f"pay {self.tax - self.paid} gold of Income Tax")
+            "one_paid", resolve.choose_card(g, q.seat, q.items, f"pay {self.tax - self.paid} gold of Income Tax")
         )
 
     def one_paid(self, g: Game, k: int) -> Out:
@@ -149,7 +149,7 @@ class WishingRing(CardHook):
         return out
 
     def apply(self, g: Game, act: Action) -> None:
-        combat.spend(g, g.players[act.seat], act.card)
+        changes.spend(g, g.players[act.seat], act.card)
         for q in g.players:
             if act.monster in q.curses:
                 changes.lose_card(g, q, act.monster, g.cdef[act.card].name)

@@ -51,7 +51,7 @@ class InstantWall(CardHook):
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
         assert c is not None
-        combat.spend(g, g.players[act.seat], act.card)
+        changes.spend(g, g.players[act.seat], act.card)
         for f in c.fighters():
             if act.flag != "only" or f == act.target:
                 c.escapes.add(f)
@@ -82,7 +82,7 @@ class RollCard(CardHook):
         return self.which == "loaded"
 
     def apply(self, g: Game, act: Action) -> None:
-        combat.spend(g, g.players[act.seat], act.card)
+        changes.spend(g, g.players[act.seat], act.card)
         roll = g.roll
         if self.which == "invisibility":
             roll.escaped = True

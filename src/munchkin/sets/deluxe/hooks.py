@@ -17,7 +17,7 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.library.common import choose_option, in_combat_window, neighbour, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, play
+from munchkin.engine import changes, characters, combat, death, play, resolve
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -158,7 +158,7 @@ class LawyersSwap(Step):
         if act.kind == A.USE:
             p = g.players[self.seat]
             for k in act.cards:
-                combat.spend(g, p, k)
+                changes.spend(g, p, k)
             g.draw_to_hand(p, "treasure", 2)
         return Done()
 
@@ -238,7 +238,7 @@ class TongueDemonToll(Step):
     def start(self, g: Game, _: Any) -> Out:
         p = g.players[self.seat]
         return self.then(
-            "chosen", changes.choose_card(g, p.seat, p.items, "discard an Item before fighting the Tongue Demon")
+            "chosen", resolve.choose_card(g, p.seat, p.items, "discard an Item before fighting the Tongue Demon")
         )
 
     def chosen(self, g: Game, k: int) -> Out:
@@ -297,7 +297,7 @@ class Snails(Step):
     left: int = 0  # how many more to lose
 
     def start(self, g: Game, _: Any) -> Out:
-        return self.then("rolled", changes.die_roll(g, g.players[self.seat], "Snails on Speed", best=1))
+        return self.then("rolled", resolve.die_roll(g, g.players[self.seat], "Snails on Speed", best=1))
 
     def rolled(self, g: Game, die: int) -> Out:
         self.left = max(0, die + play.die_modifier(g, g.players[self.seat]))
@@ -311,7 +311,7 @@ class Snails(Step):
         opts = p.items + p.hand
         if not opts:
             return Done(True)
-        return self.then("chosen", changes.choose_card(g, p.seat, opts, "lose an Item or a card in hand to the Snails"))
+        return self.then("chosen", resolve.choose_card(g, p.seat, opts, "lose an Item or a card in hand to the Snails"))
 
     def chosen(self, g: Game, k: int) -> Out:
         changes.lose_card(g, g.players[self.seat], k, "Snails on Speed")
@@ -339,7 +339,7 @@ class Leperchaun(Step):
             if s == p.seat or not p.items:
                 continue
             return self.then(
-                "chosen", changes.choose_card(g, s, p.items, f"choose an Item {p.name} loses to the Leperchaun")
+                "chosen", resolve.choose_card(g, s, p.items, f"choose an Item {p.name} loses to the Leperchaun")
             )
         return Done(self.did)
 
@@ -407,13 +407,13 @@ class Orcs(Step):
     seat: int
 
     def start(self, g: Game, _: Any) -> Out:
-        return self.then("rolled", changes.die_roll(g, g.players[self.seat], "3,872 Orcs", best=3))
+        return self.then("rolled", resolve.die_roll(g, g.players[self.seat], "3,872 Orcs", best=3))
 
     def rolled(self, g: Game, die: int) -> Out:
         p = g.players[self.seat]
         n = die + play.die_modifier(g, p)
         if n <= 2:
-            return self.then("stomped", changes.kill_player(g, p, "stomped by 3,872 Orcs"))
+            return self.then("stomped", death.kill_player(g, p, "stomped by 3,872 Orcs"))
         changes.lose_levels(g, p, n, "3,872 Orcs")
         return Done(True)
 
@@ -447,7 +447,7 @@ class NetTroll(Step):
             self.i += 1
             if q.level == self.top and p.items:
                 self.taker = q.seat
-                return self.then("taken", changes.choose_card(g, q.seat, p.items, f"take an Item from {p.name}"))
+                return self.then("taken", resolve.choose_card(g, q.seat, p.items, f"take an Item from {p.name}"))
         return Done(self.did)
 
     def taken(self, g: Game, k: int) -> Out:
@@ -494,7 +494,7 @@ class Hippogriff(Step):
                 break
             self.taker = q.seat
             if opts:
-                return self.then("chosen", changes.choose_card(g, q.seat, opts, f"take a Treasure from {p.name}"))
+                return self.then("chosen", resolve.choose_card(g, q.seat, opts, f"take a Treasure from {p.name}"))
             k = g.pick_card(q.seat, hand_t)
             p.hand.remove(k)
             self.give(g, k)
@@ -528,7 +528,7 @@ class Bonus(CardHook):
         assert c is not None
         d = g.cdef[act.card]
         if act.monster >= 0 and g.cdef[act.monster].hook == "deluxe.floating_nose":
-            combat.spend(g, g.players[act.seat], act.card)
+            changes.spend(g, g.players[act.seat], act.card)
             m = next(x for x in c.monsters if x.card == act.monster)
             c.extra_levels += g.cdef[m.base].levels
             g.events.append(E.Slay(act.seat, act.monster, act.card))

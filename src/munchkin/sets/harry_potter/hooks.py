@@ -13,7 +13,7 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.library import Attachment
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
-from munchkin.engine import combat
+from munchkin.engine import changes
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -52,7 +52,7 @@ class Potions(CardHook):
         p = g.players[act.seat]
         g.events.append(E.Brew(act.seat, act.card))  # silent in narration; marks the use this turn
         for x in act.cards:
-            combat.spend(g, p, x)
+            changes.spend(g, p, x)
             g.events.append(E.Discard(act.seat, x))
         g.draw_to_hand(p, "treasure", 1)
 

@@ -13,7 +13,7 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.library import Mate, in_combat_window, own_turn_free, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
-from munchkin.engine import changes, combat
+from munchkin.engine import changes
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 
@@ -57,7 +57,7 @@ class DestroyItem(CardHook):
         return out
 
     def apply(self, g: Game, act: Action) -> None:
-        combat.spend(g, g.players[act.seat], act.card)
+        changes.spend(g, g.players[act.seat], act.card)
         q = g.players[act.target]
         item = act.cards[0]
         if item in q.items:

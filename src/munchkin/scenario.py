@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from munchkin.engine import characters, combat
+from munchkin.engine.notation import not_an_action
 from munchkin.engine.table import PLAYER_KEYS as PLAYER_KEYS  # a scenario's table is set by the engine
 from munchkin.engine.table import ScenarioError
 from munchkin.engine.table import arrange_table as arrange_table
+from munchkin.engine.view import narrate
 from munchkin.errors import MunchkinError
 
 if TYPE_CHECKING:
@@ -112,9 +114,48 @@ def zone_of(g: Game, card: int) -> str:
     return "limbo"
 
 
-def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int]) -> list[str]:
+def _seat(g: Game, name: str) -> int | None:
+    """A player's seat by name; `spectator` is someone at no seat (None)."""
+    return None if name.lower() == "spectator" else g.seat_of(name)
+
+
+def _includes_excludes(want: Any, what: str) -> tuple[list[str], list[str], list[str]]:
+    """The `includes` and `excludes` lists of an expectation, and what is wrong with its shape."""
+    if not isinstance(want, dict) or set(want) - {"includes", "excludes"}:
+        return [], [], [f"{what}: a mapping with `includes` and/or `excludes` lists"]
+    inc, exc = want.get("includes", []), want.get("excludes", [])
+    if not isinstance(inc, list) or not isinstance(exc, list):
+        return [], [], [f"{what}: `includes` and `excludes` are lists"]
+    return [str(x) for x in inc], [str(x) for x in exc], []
+
+
+def _card_names(view: Any) -> set[str]:
+    """The names of every card a seat's view shows (its hand, each table, the piles, the fight)."""
+    out: set[str] = set()
+    if isinstance(view, dict):
+        if isinstance(view.get("name"), str) and "kind" in view and "deck" in view:
+            out.add(view["name"].lower())
+        for v in view.values():
+            out |= _card_names(v)
+    elif isinstance(view, list):
+        for v in view:
+            out |= _card_names(v)
+    return out
+
+
+@dataclass
+class StepMarks:
+    """Where a step began, for the expectations about what happened during it."""
+
+    events: int = 0  # index of the step's first event
+    log: int = 0  # index of the step's first log entry
+    rolls: int = 0  # scripted rolls left when the scenario began
+
+
+def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: StepMarks | None = None) -> list[str]:
     """Compare the game with one step's expectations; return what differs."""
     out: list[str] = []
+    marks = marks or StepMarks(len(g.events), len(g.log), len(g.forced_rolls))
     for key, want in exp.items():
         if key == "combat":
             b = combat.combat_breakdown(g)
@@ -197,10 +238,44 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int]) -> list[st
             texts = [g.text(a) for a in g.legal_actions(seat)] if seat >= 0 else []
             for t in want.get("includes", []):
                 if t not in texts:
-                    out.append(f"legal actions lack {t!r}")
+                    why = not_an_action(g, t)
+                    out.append(f"legal actions lack {t!r}" + (f", which is not an action: {why}" if why else ""))
             for t in want.get("excludes", []):
-                if t in texts:
+                if (why := not_an_action(g, t)) is not None:
+                    out.append(f"legal excludes {t!r}, which is not an action: {why}")
+                elif t in texts:
                     out.append(f"legal actions include {t!r}")
+        elif key == "sees":
+            for name, cards in want.items() if isinstance(want, dict) else []:
+                inc, exc, bad = _includes_excludes(cards, f"sees {name}")
+                out += bad
+                shown = _card_names(g.view(_seat(g, name)))
+                for c in inc + exc:
+                    if c.lower() not in g._by_name:
+                        out.append(f"sees {name}: no card is named {c!r}")
+                out += [f"{name} does not see {c}" for c in inc if c.lower() in g._by_name and c.lower() not in shown]
+                out += [f"{name} sees {c}" for c in exc if c.lower() in shown]
+        elif key == "hears":
+            for name, texts in want.items() if isinstance(want, dict) else []:
+                inc, exc, bad = _includes_excludes(texts, f"hears {name}")
+                out += bad
+                said = narrate(g, _seat(g, name), marks.events)
+                whole = "\n".join(said).lower()
+                for t in inc:
+                    if t.lower() not in whole:
+                        out.append(f"{name} did not hear {t!r} in this step; heard: {' | '.join(said) or 'nothing'}")
+                for t in exc:
+                    if t.lower() in whole:
+                        out.append(f"{name} heard {t!r}: {next(s for s in said if t.lower() in s.lower())}")
+        elif key == "forced":
+            taken = [g.text(e[1]) for e in g.log[marks.log :] if e[0] == "forced"]
+            for t in [want] if isinstance(want, str) else list(want):
+                if " ".join(str(t).lower().split()) not in [x.lower() for x in taken]:
+                    out.append(f"the engine did not take {t!r} by itself in this step; it took {taken or 'nothing'}")
+        elif key == "rolls_left":
+            if len(g.forced_rolls) != want:
+                used = marks.rolls - len(g.forced_rolls)
+                out.append(f"rolls left: expected {want}, got {len(g.forced_rolls)} ({used} used in this scenario)")
         elif key == "active":
             if g._name(g.active) != want:
                 out.append(f"active player: expected {want}, got {g._name(g.active)}")
@@ -230,12 +305,15 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     failures: list[str] = []
     drawn_total: dict[str, int] = {}
     forced_seen = 0
+    rolls_at_start = len(g.forced_rolls)
     for i, step in enumerate(spec.get("steps", []), 1):
         if not isinstance(step, dict):
             failures.append(f"step {i}: a step is a mapping")
             break
-        start = len(g.events)
-        step_log = len(g.log)
+        # what happened "in this step": since the previous step, or for the first since the table was
+        # set (the engine's own first moves included: an empty-handed player's kick, say)
+        start = len(g.events) if i > 1 else 0
+        step_log = len(g.log) if i > 1 else 0
         forced_at = -1
         label = step.get("do") or ("everyone passes" if step.get("pass_all") else "check")
         try:
@@ -267,7 +345,7 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         exp = step.get("expect") or {}
         drawn = drawn_total if exp.get("treasures_since_start") else _drawn_since(g, start)
         exp = {k: v for k, v in exp.items() if k != "treasures_since_start"}
-        for f in check_expect(g, exp, drawn):
+        for f in check_expect(g, exp, drawn, StepMarks(start, step_log, rolls_at_start)):
             failures.append(f"step {i} ({label}): {f}")
     return ScenarioResult(str(path), name, failures)
 

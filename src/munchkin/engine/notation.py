@@ -179,6 +179,62 @@ ALIASES = (
 )
 
 
+# The shapes of every action text (`action_text` and the aliases above), with each card name read
+# as C, each player name as P, each whole number as N: what makes a text an action at all, legal
+# now or not. A list of cards is "C, C, C".
+_CL = r"C(?:, C)*"
+_OFFER = r"(?:C|(?:N|all the) treasures?(?:, (?:you|i) pick first)?)"
+SHAPES = tuple(
+    re.compile(f"^{s}$")
+    for s in (
+        r"(?:kick open the door|unlock the door|loot the room|end the turn|ready|pass|accept|refuse)",
+        r"(?:run away|back out of the fight|decline)",
+        r"(?:look for trouble|get up to no good|go up to no good|up to no good|get [a-z' ]+) with C",
+        r"(?:keep|equip|unequip|discard|take|charm|fight|decline|choose|run away from) C",
+        r"choose (?:[a-z']+|N)(?: (?:[a-z']+|N))*",  # a card's worded option (Platycore)
+        r"play C to make it a N",
+        r"play C for P only",
+        r"play C on P's C",
+        rf"play C(?: with {_CL})?(?: on C| on P| for P)?",
+        r"give C to (?:P|C|the C|the hireling)",
+        r"sell C(?: at double price)?(?:, C(?: at double price)?)*",
+        rf"ask P for help(?: offering {_OFFER}(?: and {_OFFER})*)?",
+        rf"(?:berserk|cast flight|turn (?:undead|death eaters|dragons|C)) discarding {_CL}",
+        r"use [a-z]+ discarding C",
+        r"backstab P discarding C",
+        rf"steal C from P discarding {_CL}",
+        r"sacrifice C(?: to save P too)?",
+        r"take the top (?:door|treasure) discard discarding C",
+        r"run again discarding C",
+        rf"use C(?: discarding {_CL}| [a-z]+)?(?: on C| on P)?",
+        rf"trade C with P for {_CL}",
+        r"offer to help P",
+    )
+)
+
+
+def not_an_action(g: Game, text: str) -> str | None:
+    """Why `text` is no action of the notation in this game (None: it is one, legal now or not):
+    an unknown verb, a card or player name the game does not have, words in no action's shape."""
+    t = _norm(text)
+    if not t:
+        return "it is empty"
+    if t.split(" ", 1)[0] not in VERBS:
+        return f"no action starts with {t.split(' ', 1)[0]!r} (they start with {', '.join(VERBS)})"
+    named = [(n, "C") for n in [*g._by_name, *g.houses]] + [
+        (p.name.lower(), "P") for p in g.players
+    ]  # a House is a card
+    named += [(n.rstrip("."), k) for n, k in named if n.endswith(".")]  # a text's last "." is dropped
+    names = sorted(named, key=lambda x: -len(x[0]))
+    pattern = "|".join(re.escape(n) for n, _ in names)
+    kinds = dict(names)
+    shape = re.sub(rf"(?<![\w])(?:{pattern})(?![\w])", lambda m: kinds[m.group(0)], t)
+    shape = re.sub(r"(?<![\w])\d+(?![\w])", "N", shape)
+    if any(sh.match(shape) for sh in SHAPES):
+        return None
+    return f"it has the shape {shape!r}, which no action has (C: a card's name, P: a player's, N: a number)"
+
+
 def _norm(text: str) -> str:
     text = text.strip().lower().replace("’", "'")
     text = re.sub(r"\s+", " ", text)
@@ -395,4 +451,4 @@ def explain(g: Game, a: Action) -> str:
     return _explain_text(g, a.seat, t, g.legal_actions(a.seat))
 
 
-__all__ = ["action_text", "parse", "explain", "ParseError", "IllegalAction"]
+__all__ = ["action_text", "parse", "explain", "not_an_action", "ParseError", "IllegalAction"]

@@ -1,0 +1,119 @@
+"""The scenario keys a rules lawyer checks a seat's knowledge with (`sees`, `hears`), the rolls a
+scenario scripted (`rolls_left`), the engine's own moves (`forced`), and `legal.excludes` entries
+that must be actions: each one holds on a table where it should, and fails, with a message that
+says what differs, where it should not."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from tests.editions import EDITIONS
+
+from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.notation import not_an_action
+from munchkin.scenario import run_scenario
+
+ALL_SETS = [("deluxe",), *(tuple(v) for v in EDITIONS.values())]
+
+LONE_KILL = """
+name: keys
+sets: [deluxe]
+seed: 1
+players:
+  - name: Ann
+    level: 4
+  - name: Ben
+  - name: Cy
+    hand: [Sleep Potion]
+door_deck: [Lame Goblin, Gazebo]
+treasure_deck: [Boots of Butt-Kicking, Huge Rock]
+rolls: [6]
+steps:
+  - do: kick open the door
+  - pass_all: true
+    expect:
+"""
+
+
+def failures(tmp_path: Path, expect: str) -> list[str]:
+    """Run the lone-kill table with these expectations (YAML, one per line) on its last step."""
+    body = LONE_KILL + "".join(f"      {line}\n" for line in textwrap.dedent(expect).strip().splitlines())
+    path = tmp_path / "keys.yaml"
+    path.write_text(body, encoding="utf-8")
+    return run_scenario(path).failures
+
+
+def test_the_true_expectations_hold(tmp_path: Path) -> None:
+    assert (
+        failures(
+            tmp_path,
+            """
+        sees: {Ann: {includes: [Boots of Butt-Kicking]}, Ben: {excludes: [Boots of Butt-Kicking, Huge Rock]}}
+        hears: {Ann: {includes: [Ann draws Boots of Butt-Kicking]}, spectator: {excludes: [Boots of Butt-Kicking]}}
+        rolls_left: 1
+        legal: {for: Ben, excludes: [play Sleep Potion for Ann, kick open the door]}
+        """,
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize(
+    ("expect", "message"),
+    [
+        ("sees: {Ben: {includes: [Boots of Butt-Kicking]}}", "Ben does not see Boots of Butt-Kicking"),
+        ("sees: {spectator: {includes: [Sleep Potion]}}", "spectator does not see Sleep Potion"),
+        ("sees: {Ann: {excludes: [Boots of Butt-Kicking]}}", "Ann sees Boots of Butt-Kicking"),
+        ("sees: {Ann: {excludes: [Boots of Butt-Kiking]}}", "no card is named 'Boots of Butt-Kiking'"),
+        ("sees: {Ann: [Huge Rock]}", "a mapping with `includes` and/or `excludes` lists"),
+        ("hears: {Ben: {includes: [Ann draws Boots of Butt-Kicking]}}", "Ben did not hear"),
+        ("hears: {Ann: {excludes: [Boots of Butt-Kicking]}}", "Ann heard 'Boots of Butt-Kicking'"),
+        ("rolls_left: 0", "rolls left: expected 0, got 1 (0 used in this scenario)"),
+        ("forced: [kick open the door]", "the engine did not take 'kick open the door' by itself in this step"),
+        ("legal: {excludes: [kick opne the door]}", "which is not an action"),
+        ("legal: {excludes: [play Slep Potion for Ann]}", "which is not an action"),
+        ("legal: {excludes: [play Sleep Potion fro Ann]}", "which is not an action"),
+        ("legal: {includes: [pass Ann]}", "legal actions lack 'pass Ann', which is not an action"),
+    ],
+)
+def test_a_wrong_expectation_fails_and_says_why(tmp_path: Path, expect: str, message: str) -> None:
+    got = failures(tmp_path, expect)
+    assert any(message in f for f in got), got
+
+
+def test_the_first_step_hears_the_engines_own_first_moves(tmp_path: Path) -> None:
+    """Ann's empty-handed kick is forced before step 1: step 1 still hears it and may name it."""
+    path = tmp_path / "first.yaml"
+    path.write_text(
+        LONE_KILL.replace("  - pass_all: true\n    expect:\n", "")
+        + "    expect:\n      forced: [kick open the door]\n      hears: {Ben: {includes: [Lame Goblin]}}\n",
+        encoding="utf-8",
+    )
+    assert run_scenario(path).failures == []
+
+
+@pytest.mark.parametrize("sets", ALL_SETS, ids=lambda s: "+".join(s))
+def test_every_offered_action_text_is_an_action(sets: tuple[str, ...]) -> None:
+    """Over whole seeded games, every legal action text offered to any seat has a shape of the
+    notation, so `not_an_action` refuses only what no action could be."""
+    from munchkin.agents.base import decide, make_agent
+
+    seen: set[str] = set()
+    for seed in range(3):
+        g = Game(Setup(sets=tuple(sets), players=["Ann", "Ben", "Cy", "Dee"], seed=seed, options=Options()))
+        agents = [make_agent("random", seed * 10 + s) for s in range(4)]
+        while not g.over and g.decisions < 3000:
+            for s in g.to_act:
+                for a in g.legal_actions(s):
+                    t = g.text(a)
+                    if t not in seen:
+                        seen.add(t)
+                        assert not_an_action(g, t) is None, t
+            s = g.to_act[0]
+            g.apply(decide(agents[s], g, s))
+    assert len(seen) > 100
+    g = Game(Setup(sets=tuple(sets), players=["Ann", "Ben", "Cy", "Dee"], seed=0))
+    for text in ("kick the door", "play", "ask Zed for help", "equip Ann", "sell", "run away from Ann"):
+        assert not_an_action(g, text) is not None, text

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import actions as A
 from munchkin.engine import changes
 from munchkin.engine import decisions as D
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
 
@@ -28,6 +29,18 @@ def own_turn_free(g: Game, seat: int) -> bool:
 def spend(g: Game, seat: int, card: int) -> None:
     """A one-shot card leaves its player's hand or table for the discards."""
     changes.spend(g, g.players[seat], card)
+
+
+def escape_one(g: Game, act: Action, why: str, how: str) -> None:
+    """The card `act` plays is discarded (`why`) and its player escapes the monster it names (`how`),
+    which leaves the fight (Rat on a Stick, a Pit Bull distracted)."""
+    c = g.combat
+    assert c is not None
+    changes.lose_card(g, g.players[act.seat], act.card, why)
+    g.events.append(E.Escape(act.seat, act.monster, how))
+    for m in list(c.monsters):
+        if m.card == act.monster:
+            c.monsters.remove(m)
 
 
 def uniq(g: Game, cards: list[int]) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.hooks import CardHook, hook
+from munchkin.cards.library.common import escape_one
 from munchkin.engine import actions as A
 from munchkin.engine import changes, combat
 from munchkin.engine import decisions as D
@@ -26,14 +27,7 @@ class RatOnAStick(CardHook):
         return [Action(A.USE, seat, card, monster=m.card) for m in remaining if combat.monster_strength(g, c, m) <= 8]
 
     def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        p = g.players[act.seat]
-        changes.lose_card(g, p, act.card, "escaping")
-        g.events.append(E.Escape(act.seat, act.monster, "Rat on a Stick"))
-        for m in list(c.monsters):
-            if m.card == act.monster:
-                c.monsters.remove(m)
+        escape_one(g, act, "escaping", "Rat on a Stick")
 
 
 class InstantWall(CardHook):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import CardHook
-from munchkin.cards.library.common import choose_option, in_combat_window, neighbour, uniq
+from munchkin.cards.library.common import choose_option, escape_one, in_combat_window, neighbour, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
 from munchkin.engine import changes, characters, combat, death, play, resolve
@@ -81,14 +81,7 @@ class PitBull(CardHook):
         ]
 
     def apply(self, g: Game, act: Action) -> None:
-        c = g.combat
-        assert c is not None
-        p = g.players[act.seat]
-        changes.lose_card(g, p, act.card, "distracting the Pit Bull")
-        g.events.append(E.Escape(act.seat, act.monster, "distracted it"))
-        for m in list(c.monsters):
-            if m.card == act.monster:
-                c.monsters.remove(m)
+        escape_one(g, act, "distracting the Pit Bull", "distracted it")
 
 
 hook("deluxe.pit_bull")(PitBull())

@@ -98,11 +98,10 @@ class Decision:
 
     def verify(self, g: Game, act: Action) -> str | None:
         """None when `act` (a well-formed action) is legal now; else the rule that forbids it."""
-        if act.seat not in self.seats:
-            who = ", ".join(g.players[s].name for s in self.seats) or "nobody"
-            return f"{g._name(act.seat)} may not act now; waiting on {who}"
         if act in g.legal_actions(act.seat):
             return None
+        if act.seat not in self.seats:  # a player not waited on: any-time actions only
+            return legal.any_time_refusal(g, act)
         try:
             legal.verify_unlisted(g, act)  # legal actions the lists leave out: combined bribes, sales
         except IllegalAction as e:
@@ -126,6 +125,8 @@ def moved_cards(x: Any, moved: dict[int, int]) -> Any:
         return x._replace(card=card, monster=monster, cards=moved_cards(x.cards, moved))
     if t is tuple or t is list:
         return t([moved_cards(y, moved) for y in x])
+    if isinstance(x, Decision):  # the decision an any-time action interrupted
+        return x.with_cards(moved)
     return x
 
 

@@ -144,6 +144,13 @@ class CombatWindow(Step):
             return self.look(g, None)
         return self.then("after_action", play.do_combat_action(g, act))
 
+    def reask(self, g: Game, waiting: D.Decision) -> D.Decision:  # type: ignore[override]
+        """Someone acted at any time during the window (a Curse on the fighter, say): the table
+        changed, so everyone who could answer may do so again."""
+        self.passed = set()
+        seats = tuple(s for s in self.order if len(legal_actions_in_window(g, s)) > 1)
+        return D.Window(seats) if seats else waiting
+
     def after_action(self, g: Game, _: Any) -> Out:
         c = fight_in(g)
         self.passed = set()

@@ -47,6 +47,11 @@ class Step:
         out: Out = stage(g, value)
         return out
 
+    def reask(self, g: GameCore, waiting: Decision) -> Decision:
+        """The decision to wait on again after a player it did not wait on acted at any time: the
+        same one (its offers are listed afresh from the table), unless a step says otherwise."""
+        return waiting
+
     def then(self, at: str, out: Out) -> Out:
         """Go on at stage `at` once `out` (a decision, or a called step, or None: nothing to call)
         has its answer."""

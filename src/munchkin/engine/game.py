@@ -11,6 +11,7 @@ from typing import Any
 from munchkin.engine import actions as A
 from munchkin.engine import characters, legal
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
+from munchkin.engine.any_time import AnyTime
 from munchkin.engine.cards import CardDef, build_houses, build_table, house_faces, phase_words
 from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
 from munchkin.engine.core import GameCore
@@ -225,7 +226,7 @@ class Game(GameCore):
         cdef = self.cdef
         if any(cdef[c].is_special or legal._any_time(self, c) for c in p.hand):
             return True
-        return any(c not in p.equipped and cdef[c].is_item for c in p.items)
+        return bool(p.items)  # to equip, unequip or trade
 
     def _prefill(self, seat: int, acts: list[Action]) -> None:
         """Store a seat's legal actions already computed for the prompt about to open."""
@@ -295,14 +296,17 @@ class Game(GameCore):
             self._cache_version = self.version
         cached = self._legal_cache.get(seat)
         if cached is None:
-            cached = self._legal_cache[seat] = legal.compute_legal(self, seat) if seat in self._prompt.seats else []
+            if seat in self._prompt.seats:
+                cached = legal.compute_legal(self, seat)
+            else:  # a seat the game does not wait on may still act at any time
+                cached = legal.any_time_actions(self, seat) if 0 <= seat < len(self.players) else []
+            self._legal_cache[seat] = cached
         return cached
 
     def apply(self, action: Action) -> None:
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""
         if self.over:
             raise IllegalAction("the game is over")
-        seats = self._prompt.seats
         if (
             type(action) is Action
             and type(action.seat) is int
@@ -312,7 +316,6 @@ class Game(GameCore):
             and type(action.n) is int
             and type(action.cards) is tuple
             and (not action.cards or all(type(c) is int for c in action.cards))
-            and action.seat in seats
             and action in self.legal_actions(action.seat)
         ):
             self._apply_unchecked(action)  # listed actions are well-formed and legal
@@ -352,7 +355,10 @@ class Game(GameCore):
         self.decisions += 1
         self.version += 1
         prompt = self._prompt
-        if action.kind == A.PASS and type(prompt) is Window and not self.sidekick_sexes:
+        if action.seat not in prompt.seats:  # taken at any time: then back to the same decision
+            self._stack.append(AnyTime(action, prompt))
+            self._prompt = self._advance(None)
+        elif action.kind == A.PASS and type(prompt) is Window and not self.sidekick_sexes:
             self._prompt = self._pass_in_window(action)
         else:
             self._prompt = self._advance(action)

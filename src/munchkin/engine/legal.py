@@ -118,14 +118,58 @@ def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
                 out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
         out += exchange_actions(g, p, gifts=True)
     else:
-        out += equip_actions(g, p, unequip=False)
+        fighting = g.combat.fighters() if g.combat is not None else ()
+        if seat not in fighting:  # "at any time, as long as you are not in combat": equip, unequip, trade
+            out += equip_actions(g, p, unequip=True)
         out += [
             _action((A.DISCARD, seat, c, -1, -1, (), 0, "")) for c in p.character_cards() + discardable_sidekicks(g, p)
         ]
-        out += exchange_actions(g, p, gifts=False)
+        if seat not in fighting:  # "except when you or your trading partner are in combat"
+            trades = exchange_actions(g, p, gifts=False)
+            out += [a for a in trades if a.target not in fighting] if fighting else trades
     if characters.has_ability(g, p, "theft") and (p.hand or p.items):
         out += theft_actions(g, p)
     return out
+
+
+def may_act_any_time(g: Game) -> bool:
+    """Whether the moment the game waits on lets the players it does not wait on take their
+    any-time actions: every moment of a turn (its start, the door, a fight's windows, losing,
+    Running Away, Charity, the end) but character creation and the instants within a rule being
+    resolved (a choice, a roll's answers, an offer, looting, a Curse's cancel window), after which
+    the game is back at one of those."""
+    pr = g._prompt
+    t = type(pr)
+    if t is D.Main:
+        return pr.stage != "create"  # type: ignore[attr-defined]
+    return t in (D.Drawn, D.Window, D.Losing, D.Run, D.Charity, D.EndWindow)
+
+
+def any_time_actions(g: Game, seat: int) -> list[Action]:
+    """What a seat the game does not wait on may do now: what its rulebook allows at any time (a
+    Curse or Trap on anyone, Go Up a Level, a Hireling, Sidekick or Ally, a Race, Class, Role or
+    Proficiency discarded, a card just received), and when out of combat, trading (with a partner
+    out of combat too) and changing which Items are equipped."""
+    if g.over or not may_act_any_time(g):
+        return []
+    return free_actions(g, seat, own_turn=False)
+
+
+def any_time_refusal(g: Game, act: Action) -> str:
+    """Why a seat the game does not wait on may not take `act` now, naming the rule."""
+    name = g._name(act.seat)
+    who = ", ".join(g.players[s].name for s in g._prompt.seats) or "nobody"
+    fighting = g.combat.fighters() if g.combat is not None else ()
+    if not may_act_any_time(g):
+        return f"{name} may not act now; waiting on {who} ({g._prompt.rule()})"
+    if act.kind == A.TRADE and (act.seat in fighting or act.target in fighting):
+        them = name if act.seat in fighting else g._name(act.target)
+        return f"{them} is in the combat: you may trade at any time except when you or your partner are in combat"
+    if act.kind in (A.EQUIP, A.UNEQUIP) and act.seat in fighting:
+        return f"{name} is in the combat: Items are equipped or unequipped only when not in combat"
+    if act.kind in (A.SELL, A.GIVE, A.KICK, A.LOOT, A.TROUBLE, A.END):
+        return f"{name} may not act now; waiting on {who}: that is for one's own turn"
+    return f"{name} may not act now; waiting on {who}: a player not waited on may take any-time actions only"
 
 
 def may_play_sidekick(g: Game, p: Player) -> bool:

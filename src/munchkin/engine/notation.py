@@ -293,10 +293,10 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
     verb = t.split(" ", 1)[0]
     if verb not in VERBS:
         raise ParseError(f"unknown action {text.strip()!r}: it must start with one of {', '.join(VERBS)}")
-    if seat not in g.to_act:
+    listed = g.legal_actions(seat)
+    if seat not in g.to_act and not listed:  # not waited on, and no any-time action either
         who = ", ".join(g._name(s) for s in g.to_act) or "nobody"
         raise IllegalAction(f"{g._name(seat)} may not act now; waiting on {who}")
-    listed = g.legal_actions(seat)
     for a in listed:
         if _norm(action_text(g, a)) == t:
             return [a]
@@ -419,11 +419,25 @@ def _explain_text(g: Game, seat: int, t: str, listed: list[Action]) -> str:
         mine = [c for c in p.hand + p.in_play() if g.cdef[c].name.lower() == name]
         if not mine and verb in ("play", "equip", "unequip", "discard", "give", "keep"):
             return f"{p.name} has no {g.cdef[g._by_name[name][0]].name}"
-    if g.combat is not None and verb in ("sell", "equip", "unequip", "give"):
+    fighting = g.combat.fighters() if g.combat is not None else ()
+    if verb == "trade" and fighting:
+        partner = next((q for q in g.players if f" with {q.name.lower()} for " in f" {rest} "), None)
+        if seat in fighting or (partner is not None and partner.seat in fighting):
+            them = g._name(seat) if seat in fighting else partner.name  # type: ignore[union-attr]
+            return f"{them} is in the combat: you may trade at any time except when you or your partner are in combat"
+    if verb in ("equip", "unequip") and seat in fighting:
+        return f"{g._name(seat)} is in the combat: Items are equipped or unequipped only when not in combat"
+    if g.combat is not None and verb in ("sell", "give"):
         return f"no {verb}ing during combat"
     if same:
         return f"{t!r} is not legal now; legal {verb} actions: " + "; ".join(same[:12])
     moment = g.prompt.rule()
+    if seat not in g.to_act:  # not waited on: its any-time actions only
+        who = ", ".join(g._name(s) for s in g.to_act) or "nobody"
+        return (
+            f"{t!r} is not legal now: the game waits on {who} ({moment}); {g._name(seat)} may take any-time "
+            "actions only: " + "; ".join(action_text(g, a) for a in listed[:12])
+        )
     return f"{t!r} is not legal now ({moment}); legal actions: " + "; ".join(action_text(g, a) for a in listed[:12])
 
 

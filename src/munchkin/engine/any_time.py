@@ -1,0 +1,52 @@
+"""Any time: a player the game is not waiting on acts on their own ("Curses may be played on any
+player at any time. ANY time, do you hear me?"), and then the game goes on where it was.
+
+The step is pushed on top of the flow when such an action is applied (`Game.apply`). It carries
+the action out as any free action (a Curse opens its cancel window, Go Up a Level raises a Level,
+a trade moves two Items), then waits again on the decision that was interrupted, asked anew by the
+step below it (`Step.reask`: a combat window opens a new round, since the table changed), and hands
+the answer down to that step as if nothing had come between.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from munchkin.engine import decisions as D
+from munchkin.engine import play
+from munchkin.engine.actions import Action
+from munchkin.engine.flow import Done, Out, Step
+
+if TYPE_CHECKING:
+    from munchkin.engine.game import Game
+
+
+@dataclass(slots=True)
+class AnyTime(Step):
+    """`act`, taken at any time by a seat the game was not waiting on, while it waited on `waiting`."""
+
+    CARDS = ("act", "waiting")  # fields holding card numbers (see Step.CARDS)
+
+    act: Action
+    waiting: D.Decision
+
+    def start(self, g: Game, _: Any) -> Out:
+        return self.then("acted", play.do_free_action(g, self.act))
+
+    def acted(self, g: Game, _: Any) -> Out:
+        if g.over:
+            return D.Over(())
+        return self.then("answer", self.reask(g, self.waiting))
+
+    def reask(self, g: Game, waiting: D.Decision) -> D.Decision:  # type: ignore[override]
+        """Asked by the step below (itself interrupted again): the step it interrupted decides."""
+        stack = g._stack
+        i = next(i for i in range(len(stack) - 1, -1, -1) if stack[i] is self)
+        return stack[i - 1].reask(g, waiting)  # type: ignore[arg-type]
+
+    def answer(self, g: Game, act: Action) -> Out:
+        return Done(act)  # the answer to the interrupted decision, for the step that asked it
+
+
+__all__ = ["AnyTime"]

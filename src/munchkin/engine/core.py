@@ -80,6 +80,7 @@ class GameCore:
     charity_given: dict[int, int]
     roll: RollState  # the Run Away roll in progress (its face, a forced outcome, a reroll)
     _legal_cache: dict[int, list[Action]]
+    _any_time_cache: dict[int, list[Action]]
     _cache_version: int
     _window_cache: dict[int, list[Action]]
     _window_version: int

@@ -190,6 +190,7 @@ class Game(GameCore):
         self.transferred = False  # a Transferral Potion moved this turn's fight to another player
         self.roll = RollState()
         self._legal_cache: dict[int, list[Action]] = {}
+        self._any_time_cache: dict[int, list[Action]] = {}  # a waited seat's listed any-time actions
         self._cache_version = -1
         self._window_cache: dict[int, list[Action]] = {}
         self._window_version = -1
@@ -257,6 +258,7 @@ class Game(GameCore):
                 d[k] = d[k].copy()
         else:
             d["_legal_cache"], d["_window_cache"], d["_sale_cache"], d["_exchange_cache"] = {}, {}, {}, {}
+            d["_any_time_cache"] = {}
             d["_cache_version"] = d["_window_version"] = -1
         d["players"] = [p.copy() for p in self.players]
         memo: dict[int, Any] = {}
@@ -293,11 +295,16 @@ class Game(GameCore):
     def legal_actions(self, seat: int) -> list[Action]:
         if self._cache_version != self.version:
             self._legal_cache.clear()
+            self._any_time_cache.clear()
             self._cache_version = self.version
         cached = self._legal_cache.get(seat)
         if cached is None:
             if seat in self._prompt.seats:
                 cached = legal.compute_legal(self, seat)
+                extra = legal.any_time_extras(self, seat, cached)  # what it may do besides answering
+                if extra:
+                    self._any_time_cache[seat] = extra
+                    cached = cached + extra
             else:  # a seat the game does not wait on may still act at any time
                 cached = legal.any_time_actions(self, seat) if 0 <= seat < len(self.players) else []
             self._legal_cache[seat] = cached
@@ -351,11 +358,14 @@ class Game(GameCore):
             raise IllegalAction(f"malformed action {a!r}")
 
     def _apply_unchecked(self, action: Action) -> None:
+        prompt = self._prompt
+        any_time = action.seat not in prompt.seats or (
+            self._cache_version == self.version and action in self._any_time_cache.get(action.seat, ())
+        )
         self.log.append(("act", action))
         self.decisions += 1
         self.version += 1
-        prompt = self._prompt
-        if action.seat not in prompt.seats:  # taken at any time: then back to the same decision
+        if any_time:  # taken at any time, not as the answer the game waits for: then back to it
             self._stack.append(AnyTime(action, prompt))
             self._prompt = self._advance(None)
         elif action.kind == A.PASS and type(prompt) is Window and not self.sidekick_sexes:
@@ -634,9 +644,9 @@ CLONE_SHARED = frozenset(
 CLONE_COPIED = (  # lists and dicts of plain values (card numbers, log entries, cached action lists): one level
     *("door_deck", "treasure_deck", "door_discard", "treasure_discard", "limbo", "set_aside", "forced_rolls"),
     *("winners", "log", "events", "charity_given", "hand_seen"),
-    *("_legal_cache", "_window_cache", "_sale_cache", "_exchange_cache"),
+    *("_legal_cache", "_any_time_cache", "_window_cache", "_sale_cache", "_exchange_cache"),
 )
-_CACHES = ("_legal_cache", "_window_cache", "_sale_cache", "_exchange_cache")
+_CACHES = ("_legal_cache", "_any_time_cache", "_window_cache", "_sale_cache", "_exchange_cache")
 _COPIED_PLAIN = tuple(k for k in CLONE_COPIED if k != "log" and k not in _CACHES)
 CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "roll", "_win_cache"})
 

@@ -134,15 +134,15 @@ def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
 
 def may_act_any_time(g: Game) -> bool:
     """Whether the moment the game waits on lets the players it does not wait on take their
-    any-time actions: every moment of a turn (its start, the door, a fight's windows, losing,
+    any-time actions: every moment of a turn (its start, after the door, a fight's windows, losing,
     Running Away, Charity, the end) but character creation and the instants within a rule being
-    resolved (a choice, a roll's answers, an offer, looting, a Curse's cancel window), after which
-    the game is back at one of those."""
+    resolved (a face-up Door to keep or play, a choice, a roll's answers, an offer, looting, a
+    Curse's cancel window), after which the game is back at one of those."""
     pr = g._prompt
     t = type(pr)
     if t is D.Main:
         return pr.stage != "create"  # type: ignore[attr-defined]
-    return t in (D.Drawn, D.Window, D.Losing, D.Run, D.Charity, D.EndWindow)
+    return t in (D.Window, D.Losing, D.Run, D.Charity, D.EndWindow)
 
 
 def any_time_actions(g: Game, seat: int) -> list[Action]:
@@ -155,6 +155,19 @@ def any_time_actions(g: Game, seat: int) -> list[Action]:
     return free_actions(g, seat, own_turn=False)
 
 
+def any_time_extras(g: Game, seat: int, offered: list[Action]) -> list[Action]:
+    """The any-time actions of a seat the game waits on that its decision does not offer (a
+    bystander in a combat window trades or equips; a fighter Running Away plays a Curse): taken,
+    they come before the answer, which is asked for again."""
+    if type(g._prompt) not in (D.Window, D.Losing, D.Run, D.Charity) or not g._may_act_off_turn(seat):
+        return []
+    listing = g.listing
+    mine = set(offered)
+    out = [a for a in free_actions(g, seat, own_turn=False) if a not in mine]
+    g.listing = listing  # the decision's own listing stays what card hooks see
+    return out
+
+
 def any_time_refusal(g: Game, act: Action) -> str:
     """Why a seat the game does not wait on may not take `act` now, naming the rule."""
     name = g._name(act.seat)
@@ -164,9 +177,12 @@ def any_time_refusal(g: Game, act: Action) -> str:
         return f"{name} may not act now; waiting on {who} ({g._prompt.rule()})"
     if act.kind == A.TRADE and (act.seat in fighting or act.target in fighting):
         them = name if act.seat in fighting else g._name(act.target)
-        return f"{them} is in the combat: you may trade at any time except when you or your partner are in combat"
+        return (
+            f"not legal now: {them} is in the combat, and you may trade at any time except when you or "
+            "your trading partner are in combat"
+        )
     if act.kind in (A.EQUIP, A.UNEQUIP) and act.seat in fighting:
-        return f"{name} is in the combat: Items are equipped or unequipped only when not in combat"
+        return f"no {act.kind}ping during combat: {name} is in the combat (Items change only out of combat)"
     if act.kind in (A.SELL, A.GIVE, A.KICK, A.LOOT, A.TROUBLE, A.END):
         return f"{name} may not act now; waiting on {who}: that is for one's own turn"
     return f"{name} may not act now; waiting on {who}: a player not waited on may take any-time actions only"

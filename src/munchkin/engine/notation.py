@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from munchkin.engine import actions as A
 from munchkin.engine import characters, legal, rewards
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError, ParseError
+from munchkin.engine.rules import WINNING_LEVEL
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -419,14 +420,25 @@ def _explain_text(g: Game, seat: int, t: str, listed: list[Action]) -> str:
         mine = [c for c in p.hand + p.in_play() if g.cdef[c].name.lower() == name]
         if not mine and verb in ("play", "equip", "unequip", "discard", "give", "keep"):
             return f"{p.name} has no {g.cdef[g._by_name[name][0]].name}"
+        if verb == "play" and mine and g.cdef[mine[0]].is_gual:  # never the winning Level
+            after = rest[len(name) :].strip()
+            q = next((x for x in g.players if after == f"on {x.name.lower()}"), p if not after else None)
+            if q is not None and q.level >= WINNING_LEVEL - 1:
+                return (
+                    f"{t!r} is not legal now: a Go Up a Level card never gives the winning Level "
+                    f"(Level {WINNING_LEVEL}), and {q.name} is Level {q.level}"
+                )
     fighting = g.combat.fighters() if g.combat is not None else ()
     if verb == "trade" and fighting:
         partner = next((q for q in g.players if f" with {q.name.lower()} for " in f" {rest} "), None)
         if seat in fighting or (partner is not None and partner.seat in fighting):
             them = g._name(seat) if seat in fighting else partner.name  # type: ignore[union-attr]
-            return f"{them} is in the combat: you may trade at any time except when you or your partner are in combat"
+            return (
+                f"{t!r} is not legal now: {them} is in the combat, and you may trade at any time except "
+                "when you or your trading partner are in combat"
+            )
     if verb in ("equip", "unequip") and seat in fighting:
-        return f"{g._name(seat)} is in the combat: Items are equipped or unequipped only when not in combat"
+        return f"no {verb}ping during combat: {g._name(seat)} is in the combat (Items change only out of combat)"
     if g.combat is not None and verb in ("sell", "give"):
         return f"no {verb}ing during combat"
     if same:

@@ -42,8 +42,10 @@ class AnyTime(Step):
     def reask(self, g: Game, waiting: D.Decision) -> D.Decision:  # type: ignore[override]
         """Asked by the step below (itself interrupted again): the step it interrupted decides."""
         stack = g._stack
-        i = next(i for i in range(len(stack) - 1, -1, -1) if stack[i] is self)
-        return stack[i - 1].reask(g, waiting)  # type: ignore[arg-type]
+        i = next(i for i in range(len(stack) - 1, -1, -1) if stack[i] is self) - 1
+        while type(stack[i]) is AnyTime:
+            i -= 1
+        return stack[i].reask(g, waiting)  # type: ignore[arg-type]
 
     def answer(self, g: Game, act: Action) -> Out:
         return Done(act)  # the answer to the interrupted decision, for the step that asked it

@@ -227,7 +227,7 @@ class Game(GameCore):
         cdef = self.cdef
         if any(cdef[c].is_special or legal._any_time(self, c) for c in p.hand):
             return True
-        return bool(p.items)  # to equip, unequip or trade
+        return any(c not in p.equipped and cdef[c].is_item for c in p.items)
 
     def _prefill(self, seat: int, acts: list[Action]) -> None:
         """Store a seat's legal actions already computed for the prompt about to open."""
@@ -366,6 +366,10 @@ class Game(GameCore):
         self.decisions += 1
         self.version += 1
         if any_time:  # taken at any time, not as the answer the game waits for: then back to it
+            top = self._stack[-1]
+            if type(top) is AnyTime and top.at == "answer":  # already back from one: it only hands down
+                self._stack.pop()
+                prompt = top.waiting  # the decision first interrupted
             self._stack.append(AnyTime(action, prompt))
             self._prompt = self._advance(None)
         elif action.kind == A.PASS and type(prompt) is Window and not self.sidekick_sexes:
@@ -414,7 +418,11 @@ class Game(GameCore):
     def _forced_moves(self) -> None:
         """Where one seat has a single legal action there is no choice: take it at once."""
         while len(self._prompt.seats) == 1 and not self.over:
-            acts = self.legal_actions(self._prompt.seats[0])
+            seat = self._prompt.seats[0]
+            acts = self.legal_actions(seat)
+            extra = self._any_time_cache.get(seat)
+            if extra:  # what the seat may do at any time besides is no choice of this decision's
+                acts = acts[: len(acts) - len(extra)]
             if len(acts) != 1:
                 return
             self.log.append(("forced", acts[0]))

@@ -127,8 +127,8 @@ def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
         if seat not in fighting:  # "except when you or your trading partner are in combat"
             trades = exchange_actions(g, p, gifts=False)
             out += [a for a in trades if a.target not in fighting] if fighting else trades
-    if characters.has_ability(g, p, "theft") and (p.hand or p.items):
-        out += theft_actions(g, p)
+    if characters.has_ability(g, p, "theft") and (p.hand or p.items) and (own_turn or g.combat is None):
+        out += theft_actions(g, p)  # never from anyone during a combat
     return out
 
 
@@ -159,7 +159,9 @@ def any_time_extras(g: Game, seat: int, offered: list[Action]) -> list[Action]:
     """The any-time actions of a seat the game waits on that its decision does not offer (a
     bystander in a combat window trades or equips; a fighter Running Away plays a Curse): taken,
     they come before the answer, which is asked for again."""
-    if type(g._prompt) not in (D.Window, D.Losing, D.Run, D.Charity) or not g._may_act_off_turn(seat):
+    if type(g._prompt) not in (D.Window, D.Losing, D.Run, D.Charity):
+        return []
+    if not g.players[seat].items and not g._may_act_off_turn(seat):
         return []
     listing = g.listing
     mine = set(offered)

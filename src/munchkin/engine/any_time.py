@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from munchkin.engine import combat, play
 from munchkin.engine import decisions as D
-from munchkin.engine import play
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Out, Step
 
@@ -30,13 +30,17 @@ class AnyTime(Step):
 
     act: Action
     waiting: D.Decision
+    fight: str = ""  # the fight as the players read it when the action came (none: "")
 
     def start(self, g: Game, _: Any) -> Out:
+        self.fight = _fight(g)
         return self.then("acted", play.do_free_action(g, self.act))
 
     def acted(self, g: Game, _: Any) -> Out:
         if g.over:
             return D.Over(())
+        if g.combat is not None and _fight(g) == self.fight:  # the fight is as it was (a bystander's
+            return self.then("answer", self.waiting)  # trade or Item): whoever had passed stays passed
         return self.then("answer", self.reask(g, self.waiting))
 
     def reask(self, g: Game, waiting: D.Decision) -> D.Decision:  # type: ignore[override]
@@ -49,6 +53,12 @@ class AnyTime(Step):
 
     def answer(self, g: Game, act: Action) -> Out:
         return Done(act)  # the answer to the interrupted decision, for the step that asked it
+
+
+def _fight(g: Game) -> str:
+    """The fight as the players read it (both sides' strengths and what makes them up), to tell
+    whether an any-time action changed it."""
+    return repr(combat.combat_breakdown(g)) if g.combat is not None else ""
 
 
 __all__ = ["AnyTime"]

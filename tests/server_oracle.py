@@ -192,8 +192,8 @@ class Oracle:
             self.problems.append(f"{who} was shown a deck's contents")
         if seat is None and (view["hand"] or msg["actions"]):
             self.problems.append("a spectator was shown a hand or actions")
-        if seat is not None and msg["actions"] and seat not in view["to_act"]:
-            self.problems.append(f"{who} was shown actions while not to act")
+        if seat is not None and seat not in view["to_act"] and any(not a["any_time"] for a in msg["actions"]):
+            self.problems.append(f"{who} was shown answers while not to act (only any-time actions may be)")
         known = self.seen[seat] | self.public_names | self.private.get(seat, set())
         texts = list(msg["log"]) + [a["text"] for a in msg["actions"]]
         self.lines += len(msg["log"])

@@ -269,7 +269,7 @@ def test_play_default_bots_and_options() -> None:
 def test_play_a_harry_potter_game_in_the_terminal() -> None:
     """The person chooses a House; the turn is told in this book's words; the game ends."""
     r = run(
-        "play", "--set", "harry-potter", "--seed", "11", "--house", "Slytherin", "--sex", "female", input="1\n" * 3000
+        "play", "--set", "harry-potter", "--seed", "11", "--house", "Slytherin", "--sex", "female", input="1\n\n" * 3000
     )
     assert r.exit_code == 0, r.output
     out = r.stdout
@@ -378,7 +378,7 @@ def test_help_shows_no_bool_after_flags() -> None:
 # the decks, the log or a private attribute. The helpers it calls (narrate, build_menu, catalog, game_story)
 # are the engine's and the presentation's own: they see the whole game.
 PUBLIC = {"view", "legal_actions", "text", "play", "apply", "to_act", "deciding", "over", "winners", "prompt"}
-PUBLIC |= {"to_json", "cdef"}
+PUBLIC |= {"to_json", "cdef", "any_time"}
 
 
 class PromptKind:
@@ -428,7 +428,7 @@ def test_the_terminal_seat_plays_a_whole_game_through_the_public_interface_only(
     from munchkin.engine.game import Game, Options, Setup
 
     g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 3, Options(turn_cap=12)))
-    seat, guard, buf = guarded_seat(g, "1\n" * 2000)
+    seat, guard, buf = guarded_seat(g, "1\n\n" * 2000)  # "1", then Enter to let a pause go by
     assert seat.run() is True
     out = buf.getvalue()
     assert g.over
@@ -443,6 +443,27 @@ def test_the_terminal_seat_plays_a_whole_game_through_the_public_interface_only(
     for name in ("players", "combat", "door_deck", "log", "events", "_by_name", "equipped_bonus"):
         with pytest.raises(AssertionError, match=f"g.{name}, outside"):
             probe["peek"](guard, name)
+
+
+def test_the_terminal_seat_pauses_on_anothers_turn_for_moves_at_any_time() -> None:
+    """At the start of another's turn and right after their door, the terminal stops for the person's
+    any-time moves (Enter lets play go on); a move made there is taken while the game waits on a bot."""
+    from munchkin.engine.game import Game, Options, Setup
+
+    g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 1, Options(turn_cap=12)))
+    seat, _, buf = guarded_seat(g, "1\n1\n\n" * 2000)  # at a pause: act (once or twice), then Enter
+    assert seat.run() is True
+    out = " ".join(buf.getvalue().split())
+    assert "Waiting on Ann. You may act at any time (a Curse, a trade, an Item)" in out
+    replay = Game(g.setup)
+    off_turn = []
+    for entry in g.log:
+        if entry[0] == "act":
+            a = entry[1]
+            if a.seat == 0 and 0 not in replay.to_act:
+                off_turn.append(replay.text(a))
+            replay.apply(a)
+    assert off_turn, "the person never acted while a bot was asked"
 
 
 def test_the_terminal_seat_in_a_harry_potter_game_reads_houses_roles_and_allies_from_the_view() -> None:

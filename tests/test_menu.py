@@ -13,7 +13,7 @@ import pytest
 from munchkin.agents.base import decide, make_agent
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.engine.notation import parse
-from munchkin.menu import MAX_TOP, Entry, Menu, build_menu
+from munchkin.menu import ANY_TIME, MAX_TOP, Entry, Menu, build_menu
 from munchkin.scenario import build_game
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
@@ -64,14 +64,26 @@ def test_every_decision_of_a_whole_game_has_a_scannable_menu(
     bots = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
     decisions = 0
     deepest = 0
+    bystanders = 0
     while not g.over:
         for s in g.to_act:
             menu = check_menu(g, s)
             decisions += 1
             deepest = max(deepest, len(menu.moves()))
+            group = next((e for e in menu.entries if e.id == ANY_TIME), None)
+            if group is not None:  # the any-time group holds only any-time moves, the rest only answers
+                extra = {g.text(a) for a in g.any_time(s)}
+                assert {m.text for m in group.moves()} <= extra
+                assert any(m.text not in extra for e in menu.entries if e is not group for m in e.moves())
+        for s in range(players):  # a seat not waited on: its any-time moves, under a title that says so
+            if s not in g.to_act and decisions % 4 == 0 and g.any_time(s):
+                menu = check_menu(g, s)
+                assert menu.title.startswith("Waiting on "), menu.title
+                bystanders += 1
         seat = g.to_act[0]
         g.apply(decide(bots[seat], g, seat, g.legal_actions(seat)))
     assert decisions > 50 and deepest > 12  # the game had moments with more moves than a screenful
+    assert bystanders > 0  # and moments when another seat could act at any time
 
 
 def test_every_leaf_text_parses_back_to_its_action() -> None:

@@ -43,9 +43,15 @@ class Recorder:
             return
         if msg["type"] != "state" or not msg["actions"]:
             return
+        answers = [a for a in msg["actions"] if not a["any_time"]]
+        if not answers and self.rng.random() >= 0.02:
+            return  # not asked: now and then a move at any time (a Curse, a trade, an Item)
         if msg["window"] and self.seat in msg["window"]["clocked"] and self.rng.random() < 0.1:
             return  # let the clock run out: the server passes for us (never in one's own moment)
-        text = self.rng.choice(msg["actions"])["text"]
+        if answers and self.rng.randrange(20):
+            text = self.rng.choice(answers)["text"]
+        else:
+            text = self.rng.choice(msg["actions"])["text"]
         act = json.dumps({"type": "act", "action": text, "version": msg["version"]})
         asyncio.get_running_loop().call_soon(self._send, act)
 

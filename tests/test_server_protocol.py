@@ -40,6 +40,11 @@ def runner(client: TestClient, table_id: str) -> TableRunner:
     return r
 
 
+def answers(m: Msg) -> list[dict[str, Any]]:
+    """The actions that answer what the game asks this seat (not those it may take at any time)."""
+    return [a for a in m["actions"] if not a["any_time"]]
+
+
 def recv_until(ws: WebSocketTestSession, pred: Callable[[Msg], bool], limit: int = 500) -> Msg:
     for _ in range(limit):
         m: Msg = ws.receive_json()
@@ -121,7 +126,7 @@ def test_bad_messages_get_a_clear_error_and_change_nothing(client: TestClient) -
     with ws_cm as ws, other_cm as other:
         hello = ws.receive_json()
         assert hello["type"] == "hello" and hello["seat"] == 0 and hello["player"] == "P0"
-        state = recv_until(ws, lambda m: m["type"] == "state" and bool(m["actions"]))
+        state = recv_until(ws, lambda m: m["type"] == "state" and bool(answers(m)))
         version, stored = r.game.version, r.stored
         assert state["version"] == version and state["window"] is None
 
@@ -145,7 +150,7 @@ def test_bad_messages_get_a_clear_error_and_change_nothing(client: TestClient) -
         other.receive_json()
         refused(other, json.dumps({"type": "act", "action": "ready", "version": version}), "not your turn")
         # a good action moves the game; the very same message sent again is refused as stale
-        good = json.dumps({"type": "act", "action": state["actions"][0]["text"], "version": version})
+        good = json.dumps({"type": "act", "action": answers(state)[0]["text"], "version": version})
         ws.send_text(good)
         recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version)
         assert r.stored > stored
@@ -180,7 +185,7 @@ def test_a_flooding_client_is_throttled_while_the_tables_play_on(client: TestCli
     r = runner(client, created["table"]["id"])
     ws_cm, _ = connect(client, created, 0)
     with ws_cm as ws:
-        state = recv_until(ws, lambda m: m["type"] == "state" and bool(m["actions"]))
+        state = recv_until(ws, lambda m: m["type"] == "state" and bool(answers(m)))
         before = watched.game.version
         for _ in range(300):
             ws.send_text(json.dumps({"type": "ping"}))
@@ -192,7 +197,7 @@ def test_a_flooding_client_is_throttled_while_the_tables_play_on(client: TestCli
         time.sleep(0.5)  # the bucket refills; the flooder may act again
         version = r.game.version
         assert version == state["version"]
-        ws.send_text(json.dumps({"type": "act", "action": state["actions"][0]["text"], "version": version}))
+        ws.send_text(json.dumps({"type": "act", "action": answers(state)[0]["text"], "version": version}))
         recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version)
 
 
@@ -207,12 +212,12 @@ def test_a_response_window_counts_down_and_wait_holds_it_once(client: TestClient
             m = ws.receive_json()
             if m["type"] == "state" and m["view"]["over"]:
                 return None
-            if m["type"] != "state" or not m["actions"]:
+            if m["type"] != "state" or not answers(m):
                 continue
             if m["window"] and 0 in m["window"]["clocked"]:
                 return m
             # play on, with moves that move the game forward (no equipping back and forth)
-            acts = [a["text"] for a in m["actions"]]
+            acts = [a["text"] for a in answers(m)]
             pick = next((a for w in FORWARD for a in acts if a.startswith(w)), acts[0])
             time.sleep(0.1)  # a person's pace: a flood of moves is throttled (and a throttled one lost)
             ws.send_text(json.dumps({"type": "act", "action": pick, "version": m["version"]}))

@@ -119,7 +119,7 @@ class Seat:
     def act(self) -> bool:
         """Answer the latest state if it asks this seat anything."""
         m = self.state
-        acts = [a["text"] for a in m.get("actions", [])]
+        acts = [a["text"] for a in m.get("actions", []) if not a["any_time"]]  # answers, not any-time moves
         if not acts:
             return False
         if m["window"]:
@@ -171,7 +171,7 @@ def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) ->
             ann.act()
         while True:  # stop where Ann must choose and no clock is running
             m = ann.read()
-            if m["actions"] and not m["window"]:
+            if any(not a["any_time"] for a in m["actions"]) and not m["window"]:
                 break
             ann.act()
         watcher.read()

@@ -5,6 +5,7 @@ legal action, named by its canonical text (so typing it keeps working)."""
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -556,16 +557,13 @@ def title_of(x: _Ctx) -> str:
     }.get(k, "Your move")
 
 
-def build_menu(g: Game, seat: int, view: dict[str, Any] | None = None) -> Menu:
-    """The staged menu of this seat's legal moves now (an empty one when it may not act)."""
-    legal = g.legal_actions(seat) if seat in g.to_act and not g.over else []
-    if view is None:
-        view = g.view(seat)
-    x = _Ctx(g, seat, view)
+def _arrange(g: Game, x: _Ctx, acts: list[Action], legal: list[Action], prefix: str) -> list[Entry]:
+    """The entries of these moves: the natural ones first, then the groups in display order; every
+    group id starts with `prefix` (so the any-time group's ids never meet the answers')."""
     natural: list[Entry] = []
     groups: dict[str, Entry] = {}
     seen: set[str] = set()
-    for a in legal:
+    for a in acts:
         text = g.text(a)
         if text in seen:
             continue
@@ -581,11 +579,11 @@ def build_menu(g: Game, seat: int, view: dict[str, Any] | None = None) -> Menu:
                 if group == "trouble":
                     words = text.split(" with ", 1)[0]
                     words = words[0].upper() + words[1:]
-                groups[group] = Entry("group", words, mean, id=group)
+                groups[group] = Entry("group", words, mean, id=prefix + group)
             stage = groups[group]
         else:
             stage = None
-        parent = stage.id if stage is not None else ""
+        parent = stage.id if stage is not None else prefix.rstrip("/")
         holder = stage.entries if stage is not None else natural
         for key, words, mean in steps:
             gid = f"{parent}/{key}" if parent else key
@@ -596,18 +594,64 @@ def build_menu(g: Game, seat: int, view: dict[str, Any] | None = None) -> Menu:
             holder, parent = found.entries, gid
         holder.append(move)
     _mean_groups(list(groups.values()) + natural)
-    top = natural + [groups[k] for k in ORDER if k in groups]
-    top = _tidy(top, "")
-    while len(top) == 1 and top[0].type == "group":  # one group alone: show its stage at once
-        top = top[0].entries
-    if len(top) > MAX_TOP and all(e.type == "move" for e in top):  # cards to pick from: in parts by name
+    return natural + [groups[k] for k in ORDER if k in groups]
+
+
+def _fit(top: list[Entry], room: int) -> list[Entry]:
+    """A top level of at most `room` entries: cards to pick from in parts by name, else the natural
+    moves first and what does not fit in "More moves"."""
+    if len(top) > room and all(e.type == "move" for e in top):
         top = _split(top, "")
-    if len(top) > MAX_TOP:  # the natural moves first; what does not fit goes into "More moves"
-        rest = top[MAX_TOP - 1 :]
-        top = top[: MAX_TOP - 1] + [
+    if len(top) > room:
+        rest = top[room - 1 :]
+        top = top[: room - 1] + [
             Entry("group", "More moves", "other moves at this moment", id="more", entries=_split(rest, "more"))
         ]
-    return Menu(x.prompt, title_of(x), top)
+    return top
+
+
+ANY_TIME = "any-time"  # the id of the group of what a seat may do at any time, besides answering
+
+
+def build_menu(g: Game, seat: int, view: dict[str, Any] | None = None) -> Menu:
+    """The staged menu of this seat's legal moves now (an empty one when it may not act): the answers
+    to what the game asks it, then a short "Any time" group of what it may do besides (a Curse, a
+    trade, an Item); a seat not waited on gets only those, under a title that says so."""
+    legal = g.legal_actions(seat) if not g.over and 0 <= seat < len(g.players) else []
+    extra = set(g.any_time(seat)) if legal else set()
+    answers = [a for a in legal if a not in extra]
+    if view is None:
+        view = g.view(seat)
+    x = _Ctx(g, seat, view)
+    top = _tidy(_arrange(g, x, answers, legal, ""), "")
+    while len(top) == 1 and top[0].type == "group":  # one group alone: show its stage at once
+        top = top[0].entries
+    xa = copy.copy(x)
+    xa.prompt, xa.stage = "", ""  # a move made at any time means the same whatever the game asks others
+    if not answers:  # not waited on: only the moves of any time, under their own title
+        anytime = _tidy(_arrange(g, xa, legal, legal, ""), "")
+        while len(anytime) == 1 and anytime[0].type == "group":
+            anytime = anytime[0].entries
+        waiting = ", ".join(x.names[s] for s in g.to_act if s < len(x.names)) or "nobody"
+        title = f"Waiting on {waiting}. At any time you may:" if anytime else title_of(x)
+        return Menu(x.prompt, title, _fit(anytime, MAX_TOP))
+    if not extra:
+        return Menu(x.prompt, title_of(x), _fit(top, MAX_TOP))
+    said = {g.text(a) for a in answers}  # a copy of a card can make an answer's very text: listed once
+    rest = [a for a in legal if a in extra and g.text(a) not in said]
+    if not rest:
+        return Menu(x.prompt, title_of(x), _fit(top, MAX_TOP))
+    inner = _tidy(_arrange(g, xa, rest, legal, ANY_TIME + "/"), ANY_TIME)
+    group = Entry(
+        "group",
+        "Any time",
+        "moves you may make at any time, besides answering: "
+        + ", ".join(e.label for e in inner[:4]).lower()
+        + (", …" if len(inner) > 4 else ""),
+        id=ANY_TIME,
+        entries=_split(inner, ANY_TIME),
+    )
+    return Menu(x.prompt, title_of(x), _fit(top, MAX_TOP - 1) + [group])
 
 
 def _mean_groups(entries: list[Entry]) -> None:
@@ -619,4 +663,4 @@ def _mean_groups(entries: list[Entry]) -> None:
                 e.meaning = f"{len(e.moves())} choices"
 
 
-__all__ = ["Entry", "Menu", "build_menu", "meaning_of", "MAX_TOP"]
+__all__ = ["ANY_TIME", "Entry", "Menu", "build_menu", "meaning_of", "MAX_TOP"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from munchkin.agents.base import Agent, decide, make_agent
+from munchkin.agents.base import Agent, decide, interjection, make_agent
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.invariants import Checker
 
@@ -40,10 +40,13 @@ def play_game(
     bots: list[Agent] = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
     checker = Checker() if check else None
     problems: list[str] = []
+    by_seat = {i: b for i, b in enumerate(bots) if hasattr(b, "interject")}  # bots that act at any time
     while not g.over:
-        seat = g.to_act[0]
-        legal = g.legal_actions(seat)
-        g.apply(decide(bots[seat], g, seat, legal))
+        a = interjection(g, by_seat) if by_seat else None
+        if a is None:
+            seat = g.to_act[0]
+            a = decide(bots[seat], g, seat, g.legal_actions(seat))
+        g.apply(a)
         if checker is not None:
             v = checker.check(g)
             if v:

@@ -165,6 +165,7 @@ class Seat:
         self.echo = not self.lines.isatty()
         self._faces: dict[str, dict[str, Any]] | None = None  # the game's card faces by name, when first asked
         self._defs: dict[str, CardDef] | None = None
+        self.passed: set[tuple[int, str]] = set()  # another's moments the person let go by (Enter)
 
     # ------------------------------------------------------------------ loop
     def run(self) -> bool:
@@ -176,7 +177,13 @@ class Seat:
                     self.show()
                     self.decide()
                 elif g.to_act:
-                    self.bot_move(g.to_act[0])
+                    moment = self.any_time_moment()
+                    if moment is None:
+                        self.bot_move(g.to_act[0])
+                        continue
+                    self.show()
+                    if not self.decide(optional=True):
+                        self.passed.add(moment)  # Enter: no more at this moment
                 else:
                     self.out.print("[red]Error:[/red] the game waits on nobody; stopping.")
                     return False
@@ -188,6 +195,22 @@ class Seat:
         self.show_narration(view)
         self.show_end(view)
         return True
+
+    def any_time_moment(self) -> tuple[int, str] | None:
+        """Another player's turn at its start or right after its door, when the person has something
+        they may do at any time and has not yet let that moment go by: the pauses of the terminal,
+        whose bots otherwise move at once (in windows the person is asked anyway)."""
+        g = self.g
+        if g.prompt.kind != "main":
+            return None
+        view = g.view(self.me)
+        stage = view["moment"].get("stage")
+        if view["active"] == self.me or stage not in ("start", "door"):
+            return None
+        moment = (int(view["turn"]), str(stage))
+        if moment in self.passed or not g.any_time(self.me):
+            return None
+        return moment
 
     def bot_move(self, seat: int) -> None:
         """The bot at `seat` makes its move (the one place the bots are asked)."""
@@ -207,13 +230,17 @@ class Seat:
             self.out.print(escape(line), highlight=False)
         return line
 
-    def decide(self) -> None:
+    def decide(self, optional: bool = False) -> bool:
+        """Read lines until one is a move, and make it (True); with `optional`, an empty line lets
+        the moment go by (False)."""
         g = self.g
         path: list[str] = []  # the groups of the staged moves opened so far (show() listed the top level)
         while True:
             line = self.read()
             low = line.lower()
             if not line:
+                if optional:
+                    return False
                 continue
             if low in ("quit", "exit", "q"):
                 raise Quit
@@ -253,7 +280,7 @@ class Seat:
             except MunchkinError as exc:
                 self.error(str(exc))
                 continue
-            return
+            return True
 
     def error(self, msg: str) -> None:
         self.out.print(f"[red]Error:[/red] {escape(msg)}")
@@ -509,6 +536,12 @@ class Seat:
             return str(players[seat]["name"]) if 0 <= seat < len(players) else f"seat {seat}"
 
         words = view["phase_words"]
+        if self.me not in view["to_act"]:  # asked nothing: the pause of another's turn, for any-time moves
+            waiting = ", ".join(n(s) for s in view["to_act"]) or "nobody"
+            return (
+                f"Waiting on {waiting}. You may act at any time (a Curse, a trade, an Item): choose a move, "
+                "or press Enter to let play go on."
+            )
         if k == "main":
             kick = words.get("kick_open_the_door", "Kick Open The Door")
             trouble = words.get("look_for_trouble", "Look For Trouble")

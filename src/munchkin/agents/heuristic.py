@@ -200,6 +200,20 @@ class HeuristicAgent:
             return legal[0]
         return self.choose(obs.world(), obs.seat, legal)
 
+    INTERJECT_AT = frozenset({("main", "start"), ("main", "door")})  # another's turn, around its door
+
+    def interject(self, obs: Observation) -> Action | None:
+        """Off its own turn: a Curse on the player whose turn it is, before or right after their door,
+        when that player leads the table (Level 4 or more, and not below this seat) and it hurts enough."""
+        curses = [a for a in obs.any_time if a.kind == A.PLAY and a.target >= 0 and a.flag != "sidekick"]
+        if not curses:
+            return None
+        g = obs.world()
+        p, lead = g.players[obs.seat], self.leader(g, obs.seat)
+        if lead is None or lead.seat != g.active or lead.level < max(4, p.level):
+            return None
+        return self._curse_on(g, p, [a for a in curses if a.target == lead.seat], lead)
+
     def choose(self, game: Game, seat: int, legal: list[Action]) -> Action:
         """The action for `seat` among `legal` in `game` (a world of the seat's observation)."""
         if len(legal) == 1:

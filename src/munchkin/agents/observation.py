@@ -25,13 +25,16 @@ if TYPE_CHECKING:
 
 
 class Observation:
-    """One seat's moment to act: `seat`, `legal`, `view`, `world()`. Valid until the agent answers."""
+    """One seat's moment to act: `seat`, `legal` (among them `any_time`, what it may do at any time),
+    `view`, `world()`. Valid until the agent answers."""
 
-    __slots__ = ("seat", "legal", "_view", "__game")
+    __slots__ = ("seat", "legal", "any_time", "_view", "__game")
 
     def __init__(self, game: Game, seat: int, legal: list[Action]) -> None:
         self.seat = seat
         self.legal = legal
+        extra = game.any_time(seat)  # what the seat may do at any time, besides answering the game
+        self.any_time: list[Action] = [a for a in legal if a in set(extra)] if extra else []
         self._view: dict[str, Any] | None = None
         self.__game: Game | None = game
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import HOOKS, CardHook
@@ -159,6 +159,13 @@ class GameCore:
         p.hand.append(c)
         p.received.add(c)
         self.hand_seen[c] = seen_by | (1 << p.seat)
+
+    def show_to(self, seat: int, cards: Iterable[int]) -> None:
+        """`seat` is told which cards these are (named in an offer made to it): those in a hand stay
+        known to it there, so a determinized copy for that seat never deals them anew."""
+        for c in cards:
+            if c >= 0 and c in self.hand_seen:
+                self.hand_seen[c] |= 1 << seat
 
     def _deal_new_hand(self, p: Player) -> None:
         self.draw_to_hand(p, "door", STARTING_CARDS)

@@ -265,6 +265,7 @@ class AskForHelp(Step):
             c.helper, c.forced_help = helper, True
             g.events.append(E.Compelled(helper, c.fighter, by))
             return Done(True)  # no reward may be demanded
+        g.show_to(helper, act.cards)  # a bribe named to the one asked
         return self.then("answer", D.Help((helper,), act))
 
     def answer(self, g: Game, answer: Action) -> Out:

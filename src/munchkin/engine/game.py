@@ -233,7 +233,12 @@ class Game(GameCore):
         """Store a seat's legal actions already computed for the prompt about to open."""
         if self._cache_version != self.version:
             self._legal_cache.clear()
+            self._any_time_cache.clear()
             self._cache_version = self.version
+        extra = legal.any_time_extras(self, seat, acts)  # as `legal_actions` lists them
+        if extra:
+            self._any_time_cache[seat] = extra
+            acts = acts + extra
         self._legal_cache[seat] = acts
 
     # ------------------------------------------------------------------ copies
@@ -309,6 +314,14 @@ class Game(GameCore):
                 cached = legal.any_time_actions(self, seat) if 0 <= seat < len(self.players) else []
             self._legal_cache[seat] = cached
         return cached
+
+    def any_time(self, seat: int) -> list[Action]:
+        """The part of `legal_actions(seat)` that the seat may take at any time rather than as the answer
+        the game waits for: all of it for a seat not in `to_act`, the extras listed last for one in it."""
+        acts = self.legal_actions(seat)
+        if seat not in self._prompt.seats:
+            return acts
+        return self._any_time_cache.get(seat, [])
 
     def apply(self, action: Action) -> None:
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""

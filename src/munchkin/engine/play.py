@@ -225,6 +225,7 @@ class PlayFreeAction(Step):
                 p.equipped.add(act.card)
             else:
                 g.events.append(E.Offer(act.seat, act.target, act.card, -1))
+                g.show_to(act.target, (act.card,))
                 return self.then("gift_answered", D.Offer((act.target,), act))
         elif k == A.TRADE:
             g.events.append(E.Offer(act.seat, act.target, act.card, act.cards[0]))

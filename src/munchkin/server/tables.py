@@ -22,13 +22,13 @@ from typing import Any, Protocol
 
 from fastapi import HTTPException
 
-from munchkin.agents.base import Agent, decide, make_agent
+from munchkin.agents.base import Agent, decide, interjection, make_agent
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.chance import RecordedChance, SystemChance
 from munchkin.engine.game import WINNING_LEVEL, Game, Options, Setup, declared_sexes
 from munchkin.engine.notation import parse
-from munchkin.engine.state import CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
+from munchkin.engine.state import CHARITY, CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
 from munchkin.engine.view import narrate
 from munchkin.menu import build_menu
 from munchkin.server.store import DamagedTable, SeatRow, Store, TableRow, now, token_hash
@@ -147,6 +147,11 @@ class TableBots:
         if seat not in self.agents and seat not in self.stand_ins:
             self.stand_ins[seat] = make_agent("heuristic", self.seed * 7919 + seat)
 
+    def interjection(self, g: Game) -> Action | None:
+        """An any-time action a bot takes now while the game waits on another seat (its choice is
+        a pure function of what the seat sees, so a restarted server plays on unchanged), else None."""
+        return interjection(g, self.agents)
+
     def choose(self, g: Game, seat: int) -> Action:
         """The bot's action. Its dice are seeded from the table, the seat and the game's version, so
         the same position always gets the same answer: a restarted server plays on unchanged."""
@@ -155,9 +160,17 @@ class TableBots:
         if isinstance(rng, random.Random):
             rng.seed(f"{self.seed}:{seat}:{g.version}")
         legal = g.legal_actions(seat)
-        kept = [a for a in legal if not (a.kind in (A.GIVE, A.TRADE) and (g.turn, seat, a.target) in self.offered)]
-        a = decide(agent, g, seat, kept or legal)
-        if a.kind in (A.GIVE, A.TRADE) and a.target >= 0:
+        charity = g.prompt.kind == CHARITY  # Charity's gifts are no offers: nobody answers them
+        kept = [
+            a
+            for a in legal
+            if charity or not (a.kind in (A.GIVE, A.TRADE) and (g.turn, seat, a.target) in self.offered)
+        ]
+        extra = set(g.any_time(seat))
+        if all(a in extra for a in kept):  # nothing left that answers the game: the manners give way
+            kept = legal
+        a = decide(agent, g, seat, kept)
+        if a.kind in (A.GIVE, A.TRADE) and a.target >= 0 and not charity:
             self.offered.add((g.turn, seat, a.target))
         return a
 
@@ -329,6 +342,11 @@ class TableRunner:
         g = self.game
         n = 0
         while not g.over and n < BOT_BURST:
+            inter = self.bots.interjection(g)  # a bot acting at any time, on another's moment
+            if inter is not None:
+                g.apply(inter)
+                n += 1
+                continue
             standing = self._stand_ins()
             seat = next((s for s in g.to_act if s in self.bots or s in standing), None)
             clocked = False
@@ -489,10 +507,10 @@ class TableRunner:
             )
         if g.over:
             raise MunchkinError("the game is over")
-        if seat not in g.to_act:
+        if seat not in g.to_act and not g.any_time(seat):
             who = ", ".join(g.players[s].name for s in g.to_act) or "nobody"
             raise MunchkinError(f"it is not your turn to act; waiting on {who}")
-        acts = parse(g, text, seat)
+        acts = parse(g, text, seat)  # a seat not waited on: only what it may do at any time parses
         if len(acts) == 1:
             g.apply(acts[0])
         else:
@@ -558,10 +576,11 @@ class TableRunner:
             view = g.view(seat)
             view.pop("legal", None)
             actions: list[dict[str, Any]] = []
-            if seat is not None and seat in g.to_act and not g.over:
+            if seat is not None and not g.over:  # a seat not waited on may still act at any time
+                anytime = set(g.any_time(seat))
                 for a in g.legal_actions(seat):
                     cards = [x for x in (a.card, a.monster, *a.cards) if x >= 0]
-                    actions.append({"text": g.text(a), "kind": a.kind, "cards": cards})
+                    actions.append({"text": g.text(a), "kind": a.kind, "cards": cards, "any_time": a in anytime})
             menu = build_menu(g, seat, view).to_json() if actions and seat is not None else None
             body = json.dumps({"view": view, "actions": actions, "menu": menu})
             cached = (g.version, body)

@@ -106,6 +106,10 @@ def play_offline(
     bots, done = new_bots(), set[str]()
     out: Msg = {"moves": 0, "windows": 0, "asks": [], "fight_before_crash": False, "crash_turn": None}
     while not g.over:
+        inter = bots.interjection(g)  # a bot acting at any time goes first, as on the server
+        if inter is not None:
+            g.apply(inter)
+            continue
         bot = next((s for s in g.to_act if s in bots), None)
         if bot is not None:
             g.apply(bots.choose(g, bot))

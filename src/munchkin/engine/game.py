@@ -372,9 +372,14 @@ class Game(GameCore):
 
     def _apply_unchecked(self, action: Action) -> None:
         prompt = self._prompt
-        any_time = action.seat not in prompt.seats or (
-            self._cache_version == self.version and action in self._any_time_cache.get(action.seat, ())
-        )
+        if action.seat not in prompt.seats:
+            any_time = True
+        elif type(prompt) in legal.EXTRAS_AT and action.kind != A.PASS:  # an answer, or one of the extras?
+            if self._cache_version != self.version or action.seat not in self._legal_cache:
+                self.legal_actions(action.seat)  # a replay applies unlisted: list them to tell
+            any_time = action in self._any_time_cache.get(action.seat, ())
+        else:
+            any_time = False
         self.log.append(("act", action))
         self.decisions += 1
         self.version += 1

@@ -155,11 +155,16 @@ def any_time_actions(g: Game, seat: int) -> list[Action]:
     return free_actions(g, seat, own_turn=False)
 
 
+# the decisions whose own seats may also act at any time besides answering: there an action taken
+# is either an answer or one of those extras (`Game._apply_unchecked` tells them apart)
+EXTRAS_AT = (D.Window, D.Losing, D.Run, D.Charity)
+
+
 def any_time_extras(g: Game, seat: int, offered: list[Action]) -> list[Action]:
     """The any-time actions of a seat the game waits on that its decision does not offer (a
     bystander in a combat window trades or equips; a fighter Running Away plays a Curse): taken,
     they come before the answer, which is asked for again."""
-    if type(g._prompt) not in (D.Window, D.Losing, D.Run, D.Charity):
+    if type(g._prompt) not in EXTRAS_AT:
         return []
     if not g.players[seat].items and not g._may_act_off_turn(seat):
         return []

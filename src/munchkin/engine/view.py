@@ -61,7 +61,8 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
 
 
 def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
-    """Own hand; every table, Level and hand size; discard piles; deck sizes only.
+    """Own hand; every table, Level and hand size; discard piles; deck sizes only; the seat's legal
+    actions (`any_time`: those besides answering; all of them for a seat not waited on).
     A spectator (seat None) sees the same table with no hand and no actions."""
     hand = g.players[seat].hand if seat is not None else []
     return {
@@ -79,7 +80,8 @@ def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
         "treasure_discard": [card_public(g, c) for c in g.treasure_discard],
         "combat": combat.combat_breakdown(g),
         "to_act": list(g.to_act),
-        "legal": [g.text(a) for a in g.legal_actions(seat)] if seat is not None and seat in g.to_act else [],
+        "legal": [g.text(a) for a in g.legal_actions(seat)] if seat is not None and not g.over else [],
+        "any_time": [g.text(a) for a in g.any_time(seat)] if seat is not None and not g.over else [],
         "prompt": g.prompt.kind,
         "races_in_game": g.has_races,
         "houses_in_game": bool(g.houses),

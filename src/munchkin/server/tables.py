@@ -574,7 +574,8 @@ class TableRunner:
         cached = self._view_cache.get(seat)
         if cached is None or cached[0] != g.version:
             view = g.view(seat)
-            view.pop("legal", None)
+            view.pop("legal", None)  # sent as `actions`, with their cards and any-time flags
+            view.pop("any_time", None)
             actions: list[dict[str, Any]] = []
             if seat is not None and not g.over:  # a seat not waited on may still act at any time
                 anytime = set(g.any_time(seat))

@@ -109,14 +109,19 @@
     return v > 0 ? `+${v}` : v < 0 ? `−${Math.abs(v)}` : "±0";
   }
 
-  /** Legal actions, one per text (copies of a card make the same text), cards merged. */
+  /** Legal actions, one per text (copies of a card make the same text), cards merged; `any_time`: a move besides answering. */
   function actions() {
     const out = new Map();
     for (const a of (S.msg && S.msg.actions) || []) {
       if (!a || typeof a.text !== "string") continue;
       const prev = out.get(a.text);
-      if (prev) prev.cards = [...new Set([...prev.cards, ...(a.cards || [])])];
-      else out.set(a.text, { text: a.text, kind: a.kind || a.text.split(" ")[0], cards: [...(a.cards || [])] });
+      if (prev) {
+        prev.cards = [...new Set([...prev.cards, ...(a.cards || [])])];
+        prev.any_time = prev.any_time && !!a.any_time;
+      } else {
+        const kind = a.kind || a.text.split(" ")[0];
+        out.set(a.text, { text: a.text, kind, cards: [...(a.cards || [])], any_time: !!a.any_time });
+      }
     }
     return [...out.values()];
   }
@@ -815,7 +820,10 @@
     const passInWindow = list.some((a) => a.text === "pass") && !!document.querySelector('#window-panel button.action[data-text="pass"]');
     const omit = new Set(passInWindow ? ["pass"] : []);
     const rest = list.filter((a) => !omit.has(a.text));
-    panel.classList.toggle("has-actions", list.length > 0);
+    // the panel stands out when the game waits on this seat; moves "at any time" alone keep it quiet
+    const answering = list.some((a) => !a.any_time);
+    panel.classList.toggle("has-actions", answering);
+    panel.classList.toggle("any-time-only", !answering && list.length > 0);
     if (!rest.length) {
       const toAct = (v && v.to_act) || [];
       fill(

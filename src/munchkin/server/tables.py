@@ -215,6 +215,9 @@ class TableRunner:
         self.decided_at = time.monotonic()  # when the game began waiting on its current decision
         self.committed_version = -1
         self.deadline: float | None = None  # monotonic time a response window closes (None: no countdown)
+        self.bots_wait_until = (
+            0.0  # after a person's move, a bot's own move waits `bot_delay` (time to act at any time)
+        )
         self.window_prompt: tuple[str, frozenset[int]] | None = None  # the window's kind and seats on its clock
         self.held_by: list[int] = []  # seats holding the window now (they said Wait!), in the order they said it
         self.waited: set[int] = set()  # seats that have said Wait! in this round of the window
@@ -308,6 +311,8 @@ class TableRunner:
                         await asyncio.sleep(self.bot_delay)
                     continue
                 wake_at = [t for t in (self.deadline, self._next_stand_in_time()) if t is not None]
+                if self.bots_wait_until:  # the bots wait for people to act at any time: wake up then
+                    wake_at.append(self.bots_wait_until)
                 timeout = None if not wake_at else max(0.0, min(wake_at) - time.monotonic())
                 try:
                     await asyncio.wait_for(self.wake.wait(), timeout)
@@ -337,10 +342,16 @@ class TableRunner:
         )
 
     def _bots_act(self) -> int:
-        """Bots answer at once; between their own-turn moves they wait `bot_delay`. A bot also plays
-        for a person who is away, and makes one move for a person whose turn clock ran out."""
+        """Bots answer at once; between their own-turn moves, and before their first after a person's
+        move, they wait `bot_delay` (so people may act at any time, e.g. curse a bot before its door
+        opens). A bot also plays for a person who is away, and makes one move for a person whose
+        turn clock ran out."""
         g = self.game
         n = 0
+        if self.bots_wait_until:
+            if self.bots_wait_until > time.monotonic() and self._next_is_bot_move():
+                return 0
+            self.bots_wait_until = 0.0
         while not g.over and n < BOT_BURST:
             inter = self.bots.interjection(g)  # a bot acting at any time, on another's moment
             if inter is not None:
@@ -516,6 +527,8 @@ class TableRunner:
         else:
             g.apply_sequence(acts)
         self._commit()
+        if self._next_is_bot_move():
+            self.bots_wait_until = time.monotonic() + self.bot_delay
         self.wake.set()
 
     # ------------------------------------------------------------------ commit & broadcast

@@ -1,7 +1,8 @@
 """Golden games: seeded bot games recorded with the engine as it was, to prove that a rebuild of the
 engine's inside changes no rule and no outcome. First recorded before issue 14's rebuild (which
 changed nothing in them); recorded anew, on purpose, when a rule change alters what is offered
-(issue 15: a seat waited on also finds its any-time actions, so the bots' games differ).
+(issue 15: a seat waited on also finds its any-time actions, and bots act at any time, so the bots'
+games differ; a move recorded by a seat the game did not wait on is such an action).
 
 Each game records its table (sets, players, seed, options), every decision as (seat, the action's
 canonical text), a digest of the legal actions' texts offered at every decision, and the final
@@ -25,7 +26,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from munchkin.agents.base import decide, make_agent
+from munchkin.agents.base import decide, interjection, make_agent
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.simulate import NAMES
 
@@ -65,14 +66,18 @@ def record_game(sets: list[str], seed: int) -> dict[str, Any]:
     setup = Setup(list(sets), NAMES[:players], seed, opts)
     g = Game(setup)
     bots = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
+    by_seat = {i: b for i, b in enumerate(bots) if hasattr(b, "interject")}  # bots that act at any time
     moves: list[list[Any]] = []
     h = hashlib.sha256()
     while not g.over:
-        seat = g.to_act[0]
-        offered_digest(g, seat, h)
-        legal = g.legal_actions(seat)
-        a = decide(bots[seat], g, seat, legal)
-        moves.append([seat, g.text(a)])
+        a = interjection(g, by_seat) if by_seat else None  # as `simulate` plays: any-time moves first
+        if a is None:
+            seat = g.to_act[0]
+            offered_digest(g, seat, h)
+            a = decide(bots[seat], g, seat, g.legal_actions(seat))
+        else:
+            offered_digest(g, a.seat, h)
+        moves.append([a.seat, g.text(a)])
         g.apply(a)
     return {
         "sets": sets,
@@ -94,7 +99,7 @@ def check_game(rec: dict[str, Any]) -> list[str]:
     for i, (seat, text) in enumerate(rec["moves"]):
         if g.over:
             return [f"{where}: the game ended before move {i} ({text!r})"]
-        if g.to_act[0] != seat:
+        if g.to_act[0] != seat and not g.any_time(seat):  # neither its answer nor a move at any time
             return [f"{where}: move {i} ({text!r}) is seat {seat}'s, but the game waits on {g.to_act}"]
         offered_digest(g, seat, h)
         try:
@@ -119,11 +124,14 @@ def rerun_agents(rec: dict[str, Any]) -> tuple[list[str], list[int]]:
     players, agents, _ = table(rec["seed"])
     g = Game(Game.setup_from_json({"setup": rec["setup"]}))
     bots = [make_agent(agents[i % len(agents)], rec["seed"] * 7919 + i) for i in range(players)]
+    by_seat = {i: b for i, b in enumerate(bots) if hasattr(b, "interject")}
     where = f"{'+'.join(rec['sets'])} seed {rec['seed']}"
     for i, (seat, text) in enumerate(rec["moves"]):
-        if g.over or g.to_act[0] != seat:
-            return [f"{where}: the game went differently before move {i}"], list(g.winners)
-        a = decide(bots[seat], g, seat)
+        a = None if g.over else interjection(g, by_seat)
+        if a is None:
+            if g.over or g.to_act[0] != seat:
+                return [f"{where}: the game went differently before move {i}"], list(g.winners)
+            a = decide(bots[seat], g, seat)
         if g.text(a) != text:
             return [f"{where}: move {i}: the agent now plays {g.text(a)!r}, recorded {text!r}"], list(g.winners)
         g.apply(a)

@@ -17,14 +17,16 @@ says what is wrong.
 from __future__ import annotations
 
 import json
+import lzma
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from editions import sets_for
 from munchkin.engine.actions import Action, MunchkinError
-from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.game import RULES, Game, Options, Setup
 from saves import refused
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
@@ -303,3 +305,28 @@ def test_deleted_and_added_entries_are_refused(save: dict[str, Any]) -> None:
         else:
             bad["log"].insert(i, "kick open the door")
         refused(json.dumps(bad))
+
+
+RULES1_SAVES = Path(__file__).parent / "data" / "rules1-saves.jsonl.xz"
+
+
+def test_saves_of_the_rules_before_any_time_actions_still_load() -> None:
+    """Fifteen finished games saved by the engine before issue 15 (no "rules" in the save; random and
+    heuristic bots, every edition and Star with Deluxe): each loads, checked entry by entry and
+    against its saved state, though the window before the next turn now also asks a player who may
+    only unequip (a pass is added for them); saved again, it is a save of today's rules."""
+    saves = [json.loads(line) for line in lzma.decompress(RULES1_SAVES.read_bytes()).decode().splitlines()]
+    assert len(saves) == 15 and all("rules" not in s for s in saves)
+    added = 0
+    for save in saves:
+        g = Game.from_json(json.dumps(save))
+        assert g.over and g.fingerprint() == save["state"]
+        ours = [e for e in g.log if e[0] == "act"]
+        theirs = [e for e in save["log"] if "act" in e]
+        added += len(ours) - len(theirs)
+        again = json.loads(g.to_json())
+        assert again["rules"] == RULES
+        assert Game.from_json(json.dumps(again)).fingerprint() == g.fingerprint()
+    assert added > 0  # some did need the passes of today's rules
+    with pytest.raises(MunchkinError, match="rules are 3"):
+        Game.from_json(json.dumps({**saves[0], "rules": 3}))

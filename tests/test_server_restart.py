@@ -348,3 +348,39 @@ def test_two_writers_storing_one_replay_both_succeed() -> None:
             assert store.replay("t1") == "third"
         finally:
             store.close()
+
+
+def test_a_table_stored_under_the_rules_before_any_time_actions_replays(tmp_path: Path) -> None:
+    """A table begun before issue 15 (its config has no "rules") whose stored actions never said the
+    passes the window before the next turn now asks: the server replays it, the passes added."""
+    import lzma
+
+    from munchkin.server.store import DamagedTable, Store
+    from munchkin.server.tables import TableRunner, new_table_row
+
+    data = Path(__file__).parent / "data" / "rules1-saves.jsonl.xz"
+    saves = [json.loads(line) for line in lzma.decompress(data.read_bytes()).decode().splitlines()]
+    save = next(s for s in saves if s["setup"]["sets"] == ["deluxe"] and s["setup"]["seed"] == 6)
+    setup = save["setup"]
+    seats = [{"name": n, "kind": "bot", "strength": "random"} for n in setup["players"]]
+    row, _ = new_table_row("old", setup["sets"], seats, setup["options"], 5.0, 0.0, setup["seed"])
+    del row.config["rules"]  # as a table made before the rules had a number
+    store = Store(f"sqlite:///{tmp_path / 'old.db'}")
+    try:
+        store.create_table(row, [])
+        acts = [[e["raw"], e["act"]] for e in save["log"] if "act" in e]
+        store.append_actions(row.id, 0, [(raw, text) for raw, text in acts], ("over", 0, []))
+        runner = TableRunner(store.tables()[0], store)
+        runner.replay_stored()
+        g = runner.game
+        assert g.over and g.fingerprint() == save["state"]
+        assert runner.stored == len(acts) < sum(1 for e in g.log if e[0] == "act")  # passes were added
+        row.config["rules"] = 2  # the same actions under today's rules: the first missing pass stops them
+        store2 = Store(f"sqlite:///{tmp_path / 'new.db'}")
+        store2.create_table(row, [])
+        store2.append_actions(row.id, 0, [(raw, text) for raw, text in acts], ("over", 0, []))
+        with pytest.raises(DamagedTable, match="does not replay"):
+            TableRunner(store2.tables()[0], store2).replay_stored()
+        store2.close()
+    finally:
+        store.close()

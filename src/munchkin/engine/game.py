@@ -20,9 +20,14 @@ from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.rules import HAND_LIMIT as HAND_LIMIT  # importable from here, as before
 from munchkin.engine.rules import WINNING_LEVEL as WINNING_LEVEL
 from munchkin.engine.run_away import RollState
-from munchkin.engine.state import Combat, Player
+from munchkin.engine.state import END_WINDOW, Combat, Player
 from munchkin.engine.table import arrange_table
 from munchkin.engine.turn import GameFlow
+
+# The rules a save was played under. 2: "at any time" (issue 15): players not waited on act, and the
+# window before the next turn also asks a player who may only unequip. A save without the number is
+# of rules 1 and still loads (`Game.apply_stored`).
+RULES = 2
 
 
 @dataclass
@@ -531,7 +536,13 @@ class Game(GameCore):
             raise MunchkinError("a determinized copy is a hypothesis, not a game that was played: it has no save")
         setup = asdict(self.setup)
         return json.dumps(
-            {"format": "munchkin-game/1", "setup": setup, "log": self.log_json(), "state": self.fingerprint()}
+            {
+                "format": "munchkin-game/1",
+                "rules": RULES,
+                "setup": setup,
+                "log": self.log_json(),
+                "state": self.fingerprint(),
+            }
         )
 
     @staticmethod
@@ -563,6 +574,10 @@ class Game(GameCore):
             g = cls(setup, recorded)
         except (KeyError, TypeError, ValueError) as exc:
             raise MunchkinError(f"the save's setup is broken: {exc}") from None
+        rules = data.get("rules", 1)
+        if not isinstance(rules, int) or not 1 <= rules <= RULES:
+            raise MunchkinError(f"the save's rules are {rules!r}; this engine plays rules 1 to {RULES}")
+        added: set[int] = set()  # log positions of the passes a save of older rules never had to say
         for i, entry in enumerate(saved):
             if not isinstance(entry, dict) or "act" not in entry:
                 continue
@@ -571,12 +586,15 @@ class Game(GameCore):
             try:
                 raw = list(entry["raw"])
                 raw[5] = tuple(raw[5])  # JSON gives a list for the card tuple
-                g.apply(Action(*raw))
+                added |= g.apply_stored(Action(*raw), rules)
             except (MunchkinError, KeyError, TypeError, ValueError, IndexError) as exc:
                 raise MunchkinError(f"log entry {i} ({entry.get('act')!r}) does not replay: {exc}") from None
         if recorded is not None and recorded.remaining:
             raise MunchkinError(f"the save records {recorded.remaining} chance outcomes that the game never used")
         replayed = json.loads(json.dumps(g.log_json()))
+        if added:  # leave out the passes added for older rules: the rest must be the save's own log
+            at = [i for i, e in enumerate(g.log) if e[0] in ("act", "roll", "shuffle", "pick")]  # as log_json
+            replayed = [e for e, i in zip(replayed, at, strict=True) if i not in added]
         if len(replayed) != len(saved) or not all(map(_same_entry, replayed, saved)):
             n = next(
                 (i for i, (x, y) in enumerate(zip(replayed, saved, strict=False)) if not _same_entry(x, y)),
@@ -588,6 +606,26 @@ class Game(GameCore):
         if "state" in data and g.fingerprint() != data["state"]:
             raise MunchkinError("the replayed game differs from the saved state")
         return g
+
+    def apply_stored(self, action: Action, rules: int = RULES) -> set[int]:
+        """Apply an action stored under `rules`. Under rules 1 (before any-time actions) the window
+        before the next turn skipped a player who could only unequip, where it now asks them: such a
+        player passes first, as they did then by not being asked. Returns the log positions of the
+        passes so added (none under today's rules)."""
+        if rules >= RULES:
+            self.apply(action)
+            return set()
+        added: set[int] = set()
+        while True:
+            try:
+                self.apply(action)
+                return added
+            except IllegalAction:
+                pr = self._prompt
+                if pr.kind != END_WINDOW or len(added) >= len(self.players):
+                    raise
+                added.add(len(self.log))
+                self.apply(Action(A.PASS, pr.seats[0]))
 
     @classmethod
     def from_log(cls, setup: Setup, log: Iterable[tuple[Any, ...]]) -> Game:

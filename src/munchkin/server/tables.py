@@ -26,7 +26,7 @@ from munchkin.agents.base import Agent, decide, interjection, make_agent
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.chance import RecordedChance, SystemChance
-from munchkin.engine.game import WINNING_LEVEL, Game, Options, Setup, declared_sexes
+from munchkin.engine.game import RULES, WINNING_LEVEL, Game, Options, Setup, declared_sexes
 from munchkin.engine.notation import parse
 from munchkin.engine.state import CHARITY, CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
 from munchkin.engine.view import narrate
@@ -202,6 +202,7 @@ class TableRunner:
             sexes=cfg.get("sexes") if self.seed is None else declared_sexes(cfg.get("sexes"), self.seed),
             houses=cfg.get("houses"),
         )
+        self.rules = int(cfg.get("rules", 1))  # the rules the table began under (see `munchkin.engine.game.RULES`)
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
         bot_seed = cfg.get("bot_seed", self.seed)
         if bot_seed is None:
@@ -269,7 +270,7 @@ class TableRunner:
             if a.seat in self.bots and a.seat in g.to_act:
                 self.bots.choose(g, a.seat)  # the bot goes through its moves again: what it remembers comes back
             try:
-                g.apply(a)
+                g.apply_stored(a, self.rules)  # a table begun under older rules replays under them
             except MunchkinError as exc:
                 raise DamagedTable(f"stored action {i} does not replay: {exc}") from exc
             self.stored += 1
@@ -812,6 +813,7 @@ def new_table_row(
         "away_seconds": away_seconds,
         "turn_clock": turn_clock,
         "allow_wait": allow_wait,
+        "rules": RULES,
     }
     if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn by the game
         cfg["sexes"] = [s.get("sex") for s in seats]

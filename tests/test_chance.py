@@ -181,7 +181,7 @@ def test_failed_sequence_rewinds_an_unseeded_game() -> None:
     twin = Game(Setup(["deluxe"], NAMES, None), SeededChance(11))  # the same game, which never tries
     bots = [make_agent("random", i) for i in range(4)]
     tried = drew = 0
-    while not g.over and tried < 300 and not (tried >= 30 and drew >= 3):
+    while not g.over and tried < 1000 and not (tried >= 30 and drew >= 3):
         seat = g.to_act[0]
         legal = g.legal_actions(seat)
         a = decide(bots[seat], g, seat, legal)

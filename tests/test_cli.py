@@ -470,7 +470,7 @@ def test_the_terminal_seat_in_a_harry_potter_game_reads_houses_roles_and_allies_
     from munchkin.engine.game import Game, Options, Setup
 
     g = Game(Setup(["harry-potter"], ["Player", "Ann", "Bob"], 11, Options(turn_cap=6), houses=["Slytherin"]))
-    seat, _, buf = guarded_seat(g, "card Slytherin\ncard net troll.\ncard Nobody\n" + "1\n" * 800)
+    seat, _, buf = guarded_seat(g, "card Slytherin\ncard net troll.\ncard Nobody\n" + "1\n\n" * 800)
     assert seat.run() is True
     out = " ".join(buf.getvalue().split())
     assert "You (Player): Level 1" in out and "Slytherin, no Role" in out

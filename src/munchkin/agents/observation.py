@@ -34,7 +34,11 @@ class Observation:
         self.seat = seat
         self.legal = legal
         extra = game.any_time(seat)  # what the seat may do at any time, besides answering the game
-        self.any_time: list[Action] = [a for a in legal if a in set(extra)] if extra else []
+        if extra:
+            anytime = set(extra)
+            self.any_time: list[Action] = [a for a in legal if a in anytime]
+        else:
+            self.any_time = []
         self._view: dict[str, Any] | None = None
         self.__game: Game | None = game
 

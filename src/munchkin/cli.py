@@ -23,6 +23,7 @@ from rich.table import Table
 from typer.core import TyperOption
 
 from munchkin.agents.base import Agent, make_agent
+from munchkin.balance.command import balance as balance_command
 from munchkin.cards.loader import CardError, available_sets, load_set
 from munchkin.cards.schema import House
 from munchkin.engine.actions import Action, MunchkinError
@@ -388,6 +389,9 @@ def simulate(
             out.print(f"Saved {summary['games']} game logs in {escape(str(save_log))}.")
     if summary["invariant_violations"] > 0:
         raise typer.Exit(1)
+
+
+app.command("balance")(balance_command)
 
 
 # ====================================================================== replay

@@ -36,10 +36,29 @@ def play_game(
 ) -> GameResult:
     """One game from a seed; with `check`, every invariant after every step;
     with `save_dir`, its log saved there as game-SEED.json."""
-    g = Game(Setup(list(sets), NAMES[:players], seed, options or Options(turn_cap=5000)))
-    bots: list[Agent] = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
     checker = Checker() if check else None
     problems: list[str] = []
+    g = run_game(sets, players, seed, agents, options, checker, problems)
+    if checker is not None and not problems:
+        problems += [f"seed {seed}: {x}" for x in checker.check(g)]
+    if save_dir is not None:
+        (save_dir / f"game-{seed}.json").write_text(g.to_json(), encoding="utf-8")
+    return GameResult(seed, g.turn, g.decisions, list(g.winners), g.capped, problems)
+
+
+def run_game(
+    sets: list[str],
+    players: int,
+    seed: int,
+    agents: list[str],
+    options: Options | None = None,
+    checker: Checker | None = None,
+    problems: list[str] | None = None,
+) -> Game:
+    """Play one game from a seed to its end between bots (seat i plays agents[i % len(agents)]);
+    with a `checker`, stop at the first broken invariant and add it to `problems`."""
+    g = Game(Setup(list(sets), NAMES[:players], seed, options or Options(turn_cap=5000)))
+    bots: list[Agent] = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
     by_seat = {i: b for i, b in enumerate(bots) if hasattr(b, "interject")}  # bots that act at any time
     while not g.over:
         a = interjection(g, by_seat) if by_seat else None
@@ -50,13 +69,10 @@ def play_game(
         if checker is not None:
             v = checker.check(g)
             if v:
-                problems += [f"seed {seed} turn {g.turn}: {x}" for x in v]
+                if problems is not None:
+                    problems += [f"seed {seed} turn {g.turn}: {x}" for x in v]
                 break
-    if checker is not None and not problems:
-        problems += [f"seed {seed}: {x}" for x in checker.check(g)]
-    if save_dir is not None:
-        (save_dir / f"game-{seed}.json").write_text(g.to_json(), encoding="utf-8")
-    return GameResult(seed, g.turn, g.decisions, list(g.winners), g.capped, problems)
+    return g
 
 
 def percentile(xs: list[int], q: float) -> float:

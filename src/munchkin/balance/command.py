@@ -1,0 +1,217 @@
+"""`munchkin balance`: play seeded bot games on every core (or Ray) and write a balance report."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from munchkin.balance import about, parse_options, play
+from munchkin.balance.runner import Plan, Runner, Version
+from munchkin.errors import CardError
+
+AGENTS = ("random", "heuristic")
+
+
+class _Speed(ProgressColumn):
+    """Games per second so far."""
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed or 0.0:.1f} games/s")
+
+
+def _split(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def _designer_sets(paths: list[Path], flag: str) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """Each designer folder checked (CardError names file, card, problem) and read as its files."""
+    out: list[tuple[tuple[str, str], ...]] = []
+    if not paths:
+        return ()
+    from munchkin.cards.loader import add_set_dir, set_dir_files
+
+    for p in paths:
+        try:
+            add_set_dir(p)
+            out.append(tuple(sorted(set_dir_files(p).items())))
+        except CardError as exc:
+            raise typer.BadParameter(str(exc), param_hint=flag) from None
+    return tuple(out)
+
+
+def _version(
+    sets: list[str], players: int, agents: list[str], options: list[str], set_dirs: list[Path], flag: str, label: str
+) -> Version:
+    from munchkin.cards.loader import load_set
+
+    if not agents:
+        raise typer.BadParameter("name at least one agent", param_hint="--agents")
+    for a in agents:
+        if a not in AGENTS:
+            raise typer.BadParameter(f"unknown agent {a!r}; choose {' or '.join(AGENTS)}", param_hint="--agents")
+    try:
+        opts = parse_options(options)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--option") from None
+    files = _designer_sets(set_dirs, flag)
+    if not sets:
+        raise typer.BadParameter("name at least one set", param_hint="--set")
+    for s in sets:
+        try:
+            load_set(s)
+        except CardError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--set") from None
+    if files:
+        from munchkin.cards.loader import clear_set_dirs
+
+        clear_set_dirs()  # each version registers its own folders where its games are played
+    return Version(tuple(sets), players, tuple(agents), opts, files, label)
+
+
+def balance(
+    set_: Annotated[str, typer.Option("--set", help="Card set(s), comma-separated.")] = "deluxe",
+    players: Annotated[int, typer.Option(min=3, max=6, help="Players per game (3 to 6).")] = 4,
+    games: Annotated[int, typer.Option(min=1, help="Number of games (of each version with --compare).")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
+    agents: Annotated[str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")] = "heuristic",
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="An optional rule, KEY=VALUE (e.g. listen_at_the_door=on).")
+    ] = None,
+    set_dir: Annotated[
+        list[Path] | None, typer.Option("--set-dir", help="A designer's set folder, used in place of its set.")
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", help="The report folder to write.")] = Path("balance-report"),
+    workers: Annotated[int, typer.Option(min=0, help="Local worker processes (0: one per core).")] = 0,
+    ray: Annotated[
+        str | None, typer.Option("--ray", help="Run on Ray: auto (a running cluster), an address, or local.")
+    ] = None,
+    batch: Annotated[int, typer.Option(min=0, help="Games per batch sent to a worker (0: chosen).")] = 0,
+    compare: Annotated[
+        bool, typer.Option("--compare", help="Also play version B (the --b-* flags) on the same seeds and compare.")
+    ] = False,
+    b_option: Annotated[
+        list[str] | None, typer.Option("--b-option", help="Version B's optional rules (replacing --option).")
+    ] = None,
+    b_set_dir: Annotated[
+        list[Path] | None, typer.Option("--b-set-dir", help="Version B's designer set folder(s) (replacing --set-dir).")
+    ] = None,
+    b_agents: Annotated[str | None, typer.Option("--b-agents", help="Version B's agents.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print summary.json (or comparison.json) on stdout.")] = False,
+) -> None:
+    """Play seeded bot games and write a balance report folder: index.html, summary.json and CSV tables.
+
+    The summary depends only on the games: the same seeds give the same summary on one worker,
+    on every core or on a Ray cluster. With --compare, version B (the --b-* flags; what they do not
+    name is as in version A) plays the same seeds and the report shows each difference with its
+    95% interval.
+    """
+    from munchkin.balance.report import write_compare, write_report
+    from munchkin.balance.summary import compare as compare_tallies
+    from munchkin.balance.summary import summarize
+
+    err = Console(stderr=True, highlight=False)
+    sets = _split(set_)
+    agent_list = _split(agents)
+    va = _version(sets, players, agent_list, option or [], set_dir or [], "--set-dir", "A")
+    b_named = b_option is not None or b_set_dir is not None or b_agents is not None
+    if b_named and not compare:
+        raise typer.BadParameter("the --b-* flags describe version B: add --compare", param_hint="--compare")
+    vb = None
+    if compare:
+        vb = _version(
+            sets,
+            players,
+            _split(b_agents) if b_agents is not None else agent_list,
+            b_option if b_option is not None else (option or []),
+            b_set_dir if b_set_dir is not None else (set_dir or []),
+            "--b-set-dir",
+            "B",
+        )
+        va = Version(va.sets, va.players, va.agents, va.options, va.set_files, _label(va, vb))
+        vb = Version(vb.sets, vb.players, vb.agents, vb.options, vb.set_files, _label(vb, va))
+    if ray is not None and ray not in ("auto", "local") and ":" not in ray:
+        raise typer.BadParameter(f"{ray!r}: give auto, local, or an address such as ray://HOST:10001", param_hint="--ray")
+    runner = Runner(workers=workers, ray=ray)
+    plan = Plan(seed, games, batch)
+    try:
+        results = []
+        for v in [va] + ([vb] if vb else []):
+            name = "games" if vb is None else "version " + ("A" if v is va else "B")
+            results.append(_run(v, plan, runner, err, name, quiet=as_json))
+    except RuntimeError as exc:  # Ray missing or unreachable
+        err.print(f"Error: {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    finally:
+        runner.close()
+    try:
+        if vb is None:
+            (tally, run), = results
+            s = summarize(tally, about(va, plan))
+            page = write_report(s, out, run)
+            shown: dict[str, Any] = s
+        else:
+            (ta, ra), (tb, rb) = results
+            sa, sb = summarize(ta, about(va, plan)), summarize(tb, about(vb, plan))
+            c = compare_tallies(ta, tb)
+            c["about"] = {"a": about(va, plan), "b": about(vb, plan)}
+            page = write_compare(c, sa, sb, out)
+            (out / "a" / "run.json").write_text(json.dumps(ra, indent=1) + "\n", encoding="utf-8")
+            (out / "b" / "run.json").write_text(json.dumps(rb, indent=1) + "\n", encoding="utf-8")
+            shown = c
+    except OSError as exc:
+        err.print(f"Error: cannot write the report in {escape(str(out))}: {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    except RuntimeError as exc:  # matplotlib missing
+        err.print(f"Error: {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(shown, sort_keys=True))
+    else:
+        Console(highlight=False).print(f"Report: {escape(str(page))}")
+
+
+def _label(v: Version, other: Version) -> str:
+    """A short name for a version: what sets it apart from the other."""
+    parts = []
+    if v.options != other.options:
+        parts.append(", ".join(f"{k}={val}" for k, val in v.options) or "default options")
+    if v.set_files != other.set_files:
+        parts.append(f"{len(v.set_files)} designer set folder(s)" if v.set_files else "stock sets")
+    if v.agents != other.agents:
+        parts.append("agents " + ",".join(v.agents))
+    return "; ".join(parts) or "as the other"
+
+
+def _run(v: Version, plan: Plan, runner: Runner, err: Console, name: str, quiet: bool) -> tuple[Any, dict[str, Any]]:
+    progress = Progress(
+        TextColumn(name),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _Speed(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal or bool(os.environ.get("MUNCHKIN_NO_PROGRESS")),
+    )
+    with progress:
+        task = progress.add_task("games", total=plan.games)
+        return play(v, plan, runner, lambda n: progress.advance(task, n))

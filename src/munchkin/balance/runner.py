@@ -1,0 +1,167 @@
+"""Plays a balance run's games in batches: in this process, on every local core, or on a Ray cluster.
+
+Seeds are split into batches; each batch is played and folded into a `Tally` where it runs, and
+only the tallies come back, so memory does not grow with the number of games. Tallies add up
+exactly, so the merged result does not depend on how the seeds were split or where they ran.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from munchkin.balance.record import record_game
+from munchkin.balance.tally import Tally
+from munchkin.engine.game import Options
+
+DEFAULT_TURN_CAP = 5000  # as `simulate`: long enough that bots' games end on their own
+
+
+@dataclass(frozen=True)
+class Version:
+    """What is played: the sets (with any designer's set folders, shipped as their files), the
+    seats' agents and the optional rules. A comparison plays two versions on the same seeds."""
+
+    sets: tuple[str, ...]
+    players: int
+    agents: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...] = ()  # Options fields that differ from the defaults
+    set_files: tuple[tuple[tuple[str, str], ...], ...] = ()  # each designer folder: (file name, text) pairs
+    label: str = ""
+
+    def game_options(self) -> Options:
+        values = {"turn_cap": DEFAULT_TURN_CAP, **dict(self.options)}
+        return Options(**values)
+
+    def describe(self) -> dict[str, Any]:
+        """The version as the report names it."""
+        return {
+            "label": self.label,
+            "sets": list(self.sets),
+            "players": self.players,
+            "agents": list(self.agents),
+            "options": {k: v for k, v in asdict(self.game_options()).items()},
+            "designer_sets": len(self.set_files),
+        }
+
+
+@dataclass
+class Plan:
+    """Which seeds to play and how to split them."""
+
+    seed: int
+    games: int
+    batch: int = 0  # games per batch; 0 chooses from the games and workers
+
+    def batches(self, workers: int) -> list[tuple[int, int]]:
+        """(first seed, count) of each batch: small enough to keep every worker busy to the end
+        and the progress bar moving, large enough that a batch's overhead does not count."""
+        size = self.batch or max(1, min(50, self.games // max(1, workers * 8)))
+        return [(self.seed + i, min(size, self.games - i)) for i in range(0, self.games, size)]
+
+
+_loaded: tuple[Any, ...] = ()  # the designer folders this process has registered (none at first)
+
+
+def _use_sets(v: Version) -> None:
+    """Register the version's designer folders in this process (once per distinct set of folders)."""
+    global _loaded
+    if _loaded == v.set_files:
+        return
+    from munchkin.cards.loader import add_set_files, clear_set_dirs
+
+    clear_set_dirs()
+    for files in v.set_files:
+        add_set_files(dict(files))
+    _loaded = v.set_files
+
+
+def play_batch(v: Version, first: int, count: int) -> Tally:
+    """Play seeds first .. first+count-1 of a version and return their tally."""
+    from munchkin.simulate import run_game
+
+    _use_sets(v)
+    t = Tally(v.players)
+    opts = v.game_options()
+    for seed in range(first, first + count):
+        g = run_game(list(v.sets), v.players, seed, list(v.agents), opts)
+        t.add_game(record_game(g))
+    return t
+
+
+def _batch_job(job: tuple[Version, int, int]) -> tuple[int, Tally]:
+    v, first, count = job
+    return count, play_batch(v, first, count)
+
+
+def _ray_batch(v: Version, first: int, count: int) -> tuple[int, Tally]:
+    return count, play_batch(v, first, count)
+
+
+@dataclass
+class Runner:
+    """Where the batches run: `workers` local processes (1: this process), or Ray when `ray` names
+    a cluster ("auto", an address) or "local" (a Ray runtime started here)."""
+
+    workers: int = 0  # 0: every core
+    ray: str | None = None
+    ray_cpus: int | None = None  # for a local Ray runtime: its CPUs (None: every core)
+    _ray_started: bool = field(default=False, repr=False)
+
+    def cores(self) -> int:
+        return self.workers or os.cpu_count() or 1
+
+    def run(self, v: Version, plan: Plan, progress: Callable[[int], None] | None = None) -> Tally:
+        """Play the plan's games of a version; `progress(n)` after each batch of n games."""
+        total = Tally(v.players)
+        for count, t in self._results(v, plan):
+            total.merge(t)
+            if progress:
+                progress(count)
+        return total
+
+    def _results(self, v: Version, plan: Plan) -> Iterator[tuple[int, Tally]]:
+        if self.ray:
+            yield from self._on_ray(v, plan)
+            return
+        n = self.cores()
+        jobs = [(v, first, count) for first, count in plan.batches(n)]
+        if n == 1 or len(jobs) == 1:
+            for job in jobs:
+                yield _batch_job(job)
+            return
+        import multiprocessing as mp
+
+        # "spawn": a fresh interpreter per worker (forking a process with threads is unsafe)
+        with mp.get_context("spawn").Pool(min(n, len(jobs))) as pool:
+            yield from pool.imap_unordered(_batch_job, jobs)
+
+    def _on_ray(self, v: Version, plan: Plan) -> Iterator[tuple[int, Tally]]:
+        try:
+            import ray
+        except ImportError:
+            raise RuntimeError("Ray is not installed: pip install 'munchkin[scale]'") from None
+        if not ray.is_initialized():
+            if self.ray == "local":
+                ray.init(num_cpus=self.ray_cpus, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=self.ray, log_to_driver=False)
+            self._ray_started = True
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        remote = ray.remote(_ray_batch)
+        version = ray.put(v)  # stored once in the cluster, not copied into every task
+        pending = [remote.remote(version, first, count) for first, count in plan.batches(cpus)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+
+    def close(self) -> None:
+        """Shut down a Ray runtime this runner started."""
+        if self._ray_started:
+            import ray
+
+            ray.shutdown()
+            self._ray_started = False

@@ -1,0 +1,153 @@
+"""Counts over many games, merged by adding: what a worker returns instead of its games.
+
+Every field is an integer count (or a table of them), so merging is exact and its order does
+not matter: the same seeds give the same tally on one worker, on every core or on a cluster.
+Its size depends on the cards and the longest game, never on the number of games.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from munchkin.balance.record import CardInfo, GameRecord, MonsterRecord
+
+FAR_BEHIND = 5  # Levels below the leader at a round's start that count as "left far behind"
+DECISION_BIN = 25  # the decisions histogram counts games in bins this wide
+MAX_ROUNDS = 100  # Levels by round are kept for this many rounds (longer games are counted up to it)
+
+
+@dataclass
+class CardTally:
+    """One card over all games: seat-games it was drawn or played in, and how those seats did."""
+
+    drawn: int = 0  # seat-games in which that seat drew it
+    drawn_wins: int = 0
+    played: int = 0  # times played
+    played_games: int = 0  # seat-games in which that seat played it
+    played_wins: int = 0
+    held: int = 0  # seat-games in which that seat had it in play (Races, Classes, ...)
+    held_wins: int = 0
+
+    def add(self, other: CardTally) -> None:
+        for f in self.__dataclass_fields__:
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+
+
+@dataclass
+class Tally:
+    """Everything the report needs, summed over games."""
+
+    players: int
+    games: int = 0
+    capped: int = 0
+    wins_by_seat: list[int] = field(default_factory=list)
+    turns: Counter[int] = field(default_factory=Counter)  # turns -> games
+    turns_sq: int = 0  # sum of squared turns (for the interval of a difference of means)
+    decisions: Counter[int] = field(default_factory=Counter)  # DECISION_BIN-wide bin start -> games
+    decisions_sum: int = 0
+    levels: dict[tuple[int, int], Counter[int]] = field(default_factory=dict)  # (seat, round) -> Level -> games
+    far_behind_games: int = 0  # games in which a seat was FAR_BEHIND Levels below the leader at a round's start
+    far_behind_end: int = 0  # seat-games that ended FAR_BEHIND Levels or more below the highest Level
+    cards: dict[str, CardTally] = field(default_factory=dict)
+    monsters: dict[str, MonsterRecord] = field(default_factory=dict)
+    help: Counter[str] = field(default_factory=Counter)
+    curses: Counter[str] = field(default_factory=Counter)
+    info: dict[str, CardInfo] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.wins_by_seat:
+            self.wins_by_seat = [0] * self.players
+
+    def _card(self, k: str) -> CardTally:
+        t = self.cards.get(k)
+        if t is None:
+            t = self.cards[k] = CardTally()
+        return t
+
+    def add_game(self, r: GameRecord) -> None:
+        """Count one game."""
+        if r.players != self.players:
+            raise ValueError(f"a {r.players}-player game in a tally of {self.players}-player games")
+        self.games += 1
+        self.capped += r.capped
+        won = [False] * r.players
+        for w in r.winners:
+            won[w] = True
+            self.wins_by_seat[w] += 1
+        self.turns[r.turns] += 1
+        self.turns_sq += r.turns * r.turns
+        self.decisions[r.decisions // DECISION_BIN * DECISION_BIN] += 1
+        self.decisions_sum += r.decisions
+        behind = False
+        for rnd, lv in enumerate(r.levels[:MAX_ROUNDS]):
+            top = max(lv)
+            behind = behind or any(top - x >= FAR_BEHIND for x in lv)
+            for seat, x in enumerate(lv):
+                c = self.levels.get((seat, rnd))
+                if c is None:
+                    c = self.levels[(seat, rnd)] = Counter()
+                c[x] += 1
+        self.far_behind_games += behind
+        if r.final_levels:
+            top = max(r.final_levels)
+            self.far_behind_end += sum(top - x >= FAR_BEHIND for x in r.final_levels)
+        for seat in range(r.players):
+            w = won[seat]
+            for k in r.drawn[seat]:
+                t = self._card(k)
+                t.drawn += 1
+                t.drawn_wins += w
+            for k, times in r.played[seat].items():
+                t = self._card(k)
+                t.played += times
+                t.played_games += 1
+                t.played_wins += w
+            for k in r.held[seat]:
+                t = self._card(k)
+                t.held += 1
+                t.held_wins += w
+        for k, m in r.monsters.items():
+            mine = self.monsters.get(k)
+            if mine is None:
+                mine = self.monsters[k] = MonsterRecord()
+            for f in MonsterRecord.__dataclass_fields__:
+                setattr(mine, f, getattr(mine, f) + getattr(m, f))
+        self.help.update(r.help)
+        self.curses.update(r.curses)
+        for k, info in r.cards.items():
+            self.info.setdefault(k, info)
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts to this one."""
+        if other.players != self.players:
+            raise ValueError("tallies of different player counts")
+        self.games += other.games
+        self.capped += other.capped
+        self.wins_by_seat = [a + b for a, b in zip(self.wins_by_seat, other.wins_by_seat)]
+        self.turns.update(other.turns)
+        self.turns_sq += other.turns_sq
+        self.decisions.update(other.decisions)
+        self.decisions_sum += other.decisions_sum
+        for key, c in other.levels.items():
+            self.levels.setdefault(key, Counter()).update(c)
+        self.far_behind_games += other.far_behind_games
+        self.far_behind_end += other.far_behind_end
+        for k, t in other.cards.items():
+            self._card(k).add(t)
+        for k, m in other.monsters.items():
+            mine = self.monsters.setdefault(k, MonsterRecord())
+            for f in MonsterRecord.__dataclass_fields__:
+                setattr(mine, f, getattr(mine, f) + getattr(m, f))
+        self.help.update(other.help)
+        self.curses.update(other.curses)
+        for k, info in other.info.items():
+            self.info.setdefault(k, info)
+
+    @property
+    def seat_games(self) -> int:
+        return self.games * self.players
+
+    @property
+    def wins(self) -> int:
+        return sum(self.wins_by_seat)

@@ -24,7 +24,7 @@ from typer.core import TyperOption
 
 from munchkin.agents.base import Agent, make_agent
 from munchkin.balance.command import balance as balance_command
-from munchkin.cards.loader import CardError, available_sets, load_set
+from munchkin.cards.loader import CardError, add_set_dir, available_sets, load_set, set_dirs
 from munchkin.cards.schema import House
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
@@ -76,6 +76,35 @@ def _err() -> Console:
 
 def _split(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
+
+
+SetDirs = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--set-dir",
+        help="A designer's set folder (docs/cards.md); it replaces a built-in set of its name. Repeatable.",
+    ),
+]
+
+
+def _add_set_dirs(folders: list[Path] | None) -> list[str]:
+    """Register each designer's set folder before anything reads a set; return their set names.
+    A bad folder is its one-line CardError on stderr and exit 1, never a traceback."""
+    names: list[str] = []
+    for folder in folders or []:
+        try:
+            names.append(add_set_dir(folder))
+        except CardError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+    return names
+
+
+def _game_sets(set_: str | None, designed: list[str]) -> list[str]:
+    """The sets a game is dealt from: --set, else the --set-dir folders' sets, else Deluxe."""
+    if set_ is not None:
+        return _split(set_)
+    return list(dict.fromkeys(designed)) or ["deluxe"]
 
 
 def _check_sets(sets: list[str]) -> None:
@@ -166,7 +195,10 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
 @app.command()
 def play(
     bots: Annotated[int, typer.Option(min=2, max=5, help="Number of bots (2 to 5).")] = 3,
-    set_: Annotated[str, typer.Option("--set", help="Card set(s), comma-separated.")] = "deluxe",
+    set_: Annotated[
+        str | None, typer.Option("--set", help="Card set(s), comma-separated (default: the --set-dir sets, or deluxe).")
+    ] = None,
+    set_dir: SetDirs = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (default: random).")] = None,
     name: Annotated[str, typer.Option(help="Your name.")] = "Player",
     sex: Annotated[str | None, typer.Option(help="Your character's sex, male or female (default: at random).")] = None,
@@ -184,6 +216,7 @@ def play(
 ) -> None:
     """Play Munchkin in the terminal against bots: you are seat 0. Answer by number or action text."""
     out = _out()
+    designed = _add_set_dirs(set_dir)
     _check_agents([bot_agent])
     if load is not None:
         try:
@@ -193,7 +226,7 @@ def play(
             raise typer.Exit(1) from None
         seed = g.setup.seed if g.setup.seed is not None else secrets.randbelow(1_000_000)  # the bots' dice
     else:
-        sets = _split(set_)
+        sets = _game_sets(set_, designed)
         _check_sets(sets)
         name = name.strip()
         if not name:
@@ -250,6 +283,7 @@ def serve(
     replays_per_second: Annotated[
         float, typer.Option(min=0, help="Replay downloads served a second, server-wide (0 = no limit).")
     ] = 20.0,
+    set_dir: SetDirs = None,
 ) -> None:
     """Serve the multiplayer table in the browser: a lobby, seats for people and bots, live play."""
     import logging
@@ -260,6 +294,7 @@ def serve(
     from munchkin.server.config import ServerSettings
     from munchkin.server.store import database_url
 
+    _add_set_dirs(set_dir)  # the lobby offers their sets, and tables deal their cards
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     figures = {
         "--tables-per-minute": tables_per_minute,
@@ -336,7 +371,10 @@ def _summary_table(s: dict[str, Any]) -> Table:
 
 @app.command()
 def simulate(
-    set_: Annotated[str, typer.Option("--set", help="Card set(s), comma-separated.")] = "deluxe",
+    set_: Annotated[
+        str | None, typer.Option("--set", help="Card set(s), comma-separated (default: the --set-dir sets, or deluxe).")
+    ] = None,
+    set_dir: SetDirs = None,
     players: Annotated[int, typer.Option(min=3, max=6, help="Players per game (3 to 6).")] = 4,
     games: Annotated[int, typer.Option(min=0, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
@@ -350,7 +388,7 @@ def simulate(
 
     from munchkin import simulate as sim
 
-    sets = _split(set_)
+    sets = _game_sets(set_, _add_set_dirs(set_dir))
     _check_sets(sets)
     agent_list = _split(agents)
     _check_agents(agent_list)
@@ -399,8 +437,12 @@ app.command("balance")(balance_command)
 def replay(
     file: Annotated[Path, typer.Argument(help="A saved game (JSON).")],
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every action and what it did.")] = False,
+    set_dir: SetDirs = None,
 ) -> None:
-    """Replay a saved game from its seed and log; check that it rebuilds the same state."""
+    """Replay a saved game from its seed and log; check that it rebuilds the same state.
+
+    A save names its sets only: replay a game dealt from a designer's folder with the same --set-dir."""
+    _add_set_dirs(set_dir)
     out = _out(lines=True)
     try:
         text = file.read_text(encoding="utf-8")
@@ -465,9 +507,14 @@ def _replay_verbose(out: Console, data: dict[str, Any], loaded: Game) -> None:
 @app.command()
 def scenario(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files, or folders of *.yaml files.")],
+    set_dir: SetDirs = None,
 ) -> None:
-    """Run scenario files: PASS or FAIL for each, with every failed expectation; exit 1 on any failure."""
+    """Run scenario files: PASS or FAIL for each, with every failed expectation; exit 1 on any failure.
+
+    With --set-dir, a scenario's `sets:` naming the folder's set is dealt from the folder."""
     from munchkin.scenario import run_scenario
+
+    _add_set_dirs(set_dir)
 
     out = _out(lines=True)
     files: list[Path] = []
@@ -509,11 +556,17 @@ def scenario(
 # ====================================================================== cards
 @cards_app.command("check")
 def cards_check(
-    set_: Annotated[str | None, typer.Option("--set", help="Only this set (default: every set).")] = None,
+    set_: Annotated[
+        str | None, typer.Option("--set", help="Only this set (default: the --set-dir sets, or every set).")
+    ] = None,
+    set_dir: SetDirs = None,
 ) -> None:
-    """Load and validate every set: schema, deck counts, hooks. Exit 1 on the first problem in a set."""
+    """Load and validate every set: schema, deck counts, hooks. Exit 1 on the first problem in a set.
+
+    With --set-dir, check a designer's set folder (the error, if any, on stderr)."""
+    designed = _add_set_dirs(set_dir)
     out = _out(lines=True)
-    names = _split(set_) if set_ else available_sets()
+    names = _split(set_) if set_ else list(dict.fromkeys(designed)) or available_sets()
     bad = 0
     for name in names:
         try:
@@ -525,20 +578,25 @@ def cards_check(
         doors = sum(c.copies for c in cs.cards if c.deck == "door")
         treasures = sum(c.copies for c in cs.cards if c.deck == "treasure")
         houses = f" (and {len(cs.house_cards)} House cards showing {len(cs.houses)} Houses)" if cs.houses else ""
-        out.print(f"{escape(name)}: {doors} Door, {treasures} Treasure cards OK{houses}")
+        folder = f" (from {escape(str(set_dirs()[name]))})" if name in set_dirs() else ""
+        out.print(f"{escape(name)}: {doors} Door, {treasures} Treasure cards OK{houses}{folder}")
     if bad:
         raise typer.Exit(1)
 
 
 @cards_app.command("list")
 def cards_list(
-    set_: Annotated[str | None, typer.Option("--set", help="Set(s), comma-separated (default: every set).")] = None,
+    set_: Annotated[
+        str | None, typer.Option("--set", help="Set(s), comma-separated (default: the --set-dir sets, or every set).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="A JSON array with one object per physical card.")] = False,
+    set_dir: SetDirs = None,
 ) -> None:
     """List the cards of a set: a table, or with --json one object per physical card (copies counted)."""
     from munchkin.engine.cards import build_def
 
-    names = _split(set_) if set_ else available_sets()
+    designed = _add_set_dirs(set_dir)
+    names = _split(set_) if set_ else list(dict.fromkeys(designed)) or available_sets()
     records: list[dict[str, Any]] = []
     house_rows: list[dict[str, Any]] = []
     defs: list[tuple[CardDef, int]] = []
@@ -579,6 +637,37 @@ def cards_list(
             powers = "; ".join(f"{f['name']}: {f['text']}" for f in r["faces"])
             t.add_row(escape(r["id"]), escape(" / ".join(f["name"] for f in r["faces"])), escape(powers))
         out.print(t)
+
+
+@cards_app.command("copy")
+def cards_copy(
+    set_: Annotated[str, typer.Argument(help="The set to copy, e.g. deluxe.")],
+    folder: Annotated[Path, typer.Argument(help="A new folder for the copy.")],
+) -> None:
+    """Copy a set's YAML files to a new folder: the start of your own set (see docs/cards.md).
+
+    The copy keeps the set's name, so with --set-dir it replaces that set; its cards use the set's hooks."""
+    import shutil
+
+    try:
+        cs = load_set(set_)
+    except CardError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        typer.echo(f"Error: {folder} already exists: name a new folder", err=True)
+        raise typer.Exit(1)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        files = sorted(cs.path.glob("*.yaml"))
+        for f in files:
+            shutil.copyfile(f, folder / f.name)
+    except OSError as exc:
+        typer.echo(f"Error: cannot write {folder}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(
+        f"Copied {len(files)} files of {set_} to {folder}. Edit them, then: munchkin cards check --set-dir {folder}"
+    )
 
 
 def house_records(set_name: str, cs: Any) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from munchkin.cards.loader import available_sets, load_set
+from munchkin.cards.loader import available_sets, load_set, when_sets_change
 from munchkin.cards.schema import Condition, ConditionalValue, Effect, LoseItems
 
 if TYPE_CHECKING:
@@ -125,6 +125,9 @@ def _printed_names() -> dict[str, str]:
         out.update({c.name.lower(): c.name for c in cs.cards if c.kind in ("race", "class", "role")})
         out.update({h.name.lower(): h.name for h in cs.houses})
     return out
+
+
+when_sets_change(_printed_names.cache_clear)  # a designer's set folder may add names
 
 
 def _title(value: str) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from munchkin.errors import CardError
@@ -85,14 +86,71 @@ class CardHook:
 # the engine looks them up here, so it needs neither the set files nor the loader that reads them.
 HOOKS: dict[str, Any] = {}
 
+# A designer's set folder (`munchkin.cards.loader.add_set_dir`) may bring its own hooks.py, which may
+# replace the hooks of the set it replaces (a copy of Deluxe with Deluxe's hooks.py) and its own from an
+# earlier registration of the same folder; `_loading` holds (owner, id prefix, what it changed) while one
+# is imported. `_BEFORE` keeps each hook as it was before any designer's folder changed it.
+_loading: list[tuple[str, str, dict[str, tuple[Any, str | None, bool]]]] = []
+_OWNER: dict[str, str] = {}  # hook name -> the designer's hooks.py that registered it last
+_BEFORE: dict[str, Any] = {}  # hook name -> the hook before designers' folders (None: there was none)
+
 
 def hook(name: str) -> Callable[[Any], Any]:
     """Register a card hook (a function, or a CardHook object) under `name`, the card id."""
 
     def register(fn: Any) -> Any:
-        if name in HOOKS and HOOKS[name] is not fn:
-            raise CardError(f"hook {name!r} registered twice")
+        old = HOOKS.get(name)
+        if old is not None and old is not fn and not _may_replace(name):
+            by = f"{_loading[-1][0]}: " if _loading else ""
+            raise CardError(f"{by}hook {name!r} registered twice (another set or the library already has it)")
+        if _loading:
+            owner, _, changed = _loading[-1]
+            changed.setdefault(name, (old, _OWNER.get(name), name in _BEFORE))
+            _BEFORE.setdefault(name, old)
+            _OWNER[name] = owner
         HOOKS[name] = fn
         return fn
 
     return register
+
+
+def _may_replace(name: str) -> bool:
+    if not _loading:
+        return False
+    owner, prefix, _ = _loading[-1]
+    return name.startswith(prefix) or _OWNER.get(name) == owner
+
+
+@contextmanager
+def designer_hooks(owner: str, prefix: str) -> Iterator[None]:
+    """Around importing and checking a designer's set: its hooks.py may replace hooks whose ids start
+    with `prefix` (the set it replaces) or that `owner` registered before; on an error, every hook it
+    changed is put back, so a folder that fails to register leaves no trace."""
+    changed: dict[str, tuple[Any, str | None, bool]] = {}
+    _loading.append((owner, prefix, changed))
+    try:
+        yield
+    except BaseException:
+        for name, (old, old_owner, had_before) in changed.items():
+            _put(HOOKS, name, old)
+            _put(_OWNER, name, old_owner)
+            if not had_before:
+                _BEFORE.pop(name, None)
+        raise
+    finally:
+        _loading.pop()
+
+
+def restore_hooks() -> None:
+    """Undo every designer's folder: each hook as the package and the built-in sets registered it."""
+    for name, old in _BEFORE.items():
+        _put(HOOKS, name, old)
+    _BEFORE.clear()
+    _OWNER.clear()
+
+
+def _put(d: dict[str, Any], key: str, value: Any) -> None:
+    if value is None:
+        d.pop(key, None)
+    else:
+        d[key] = value

@@ -14,7 +14,7 @@ from importlib import resources
 
 from markdown_it import MarkdownIt
 
-from munchkin.cards.loader import load_set
+from munchkin.cards.loader import load_set, set_dirs, when_sets_change
 
 __all__ = ["EDITIONS", "HelpNotFound", "help_page", "not_found_page", "rules_markdown"]
 
@@ -181,16 +181,18 @@ def help_page(path: str) -> str:
         body = re.sub(r"<h1[^>]*>.*?</h1>", "", body, count=1, flags=re.S)  # the page has its own h1
         return _page("Munchkin — action notation", "The action notation", body, toc, NOTATION)
     editions = [e.strip() for e in path.split(",")]
-    unknown = [e for e in editions if e not in EDITIONS]
+    designed = [e for e in editions if e not in EDITIONS and e in set_dirs()]  # has no rules of its own here
+    unknown = [e for e in editions if e not in EDITIONS and e not in designed]
     if unknown or len(editions) > MAX_EDITIONS_IN_PATH or len(set(editions)) != len(editions):
         shown = ", ".join(repr(e[:40]) for e in unknown) or repr(path[:80])
         raise HelpNotFound(
             f"there is no rules help for {shown}: the editions are {', '.join(EDITIONS)} "
             "(several may be joined with commas), and the notation is at /help/notation"
         )
-    names = " + ".join(edition_title(e) for e in editions)
+    names = " + ".join(edition_title(e) if e in EDITIONS else load_set(e).title for e in editions)
+    editions = [e for e in editions if e not in designed]  # a designer's own set: the shared rules
     body, toc = _with_ids(_md().render(rules_markdown(editions)), "")
-    current = editions[0] if len(editions) == 1 else ""
+    current = editions[0] if len(editions) == 1 and not designed else ""
     return _page(f"Munchkin — rules: {names}", f"Rules: {html.escape(names)}", body, toc, current)
 
 
@@ -202,3 +204,8 @@ def not_found_page(message: str) -> str:
 
 def _index_links() -> str:
     return '<p><a href="/help">See every edition\'s rules</a> or go back to the <a href="/">lobby</a>.</p>'
+
+
+# the pages list an edition's cards: a designer's set folder that replaces the edition changes them
+when_sets_change(_edition_markdown.cache_clear)
+when_sets_change(help_page.cache_clear)

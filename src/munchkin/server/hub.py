@@ -25,7 +25,7 @@ REPLAY_CACHE_BYTES = 32 * 1024 * 1024  # finished games' saves kept in memory fo
 
 
 def available_sets() -> list[dict[str, str]]:
-    """Every card set shipped in the package."""
+    """Every card set: those shipped in the package and designers' folders (`munchkin serve --set-dir`)."""
     return [{"id": name, "name": load_set(name).title} for name in set_names()]
 
 

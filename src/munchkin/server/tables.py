@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from fastapi import HTTPException
 
 from munchkin.agents.base import Agent, decide, interjection, make_agent
+from munchkin.cards.loader import add_set_dir, set_dirs
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.chance import RecordedChance, SystemChance
@@ -49,20 +50,24 @@ _replay_pool: ProcessPoolExecutor | None = None
 
 
 def replay_pool() -> ProcessPoolExecutor:
-    """One worker process, started on first use, that makes finished games' saves."""
+    """One worker process, started on first use, that makes finished games' saves; it registers the
+    designers' set folders registered here then (`munchkin serve --set-dir`), so it deals the same cards."""
     global _replay_pool
     if _replay_pool is None:
         _replay_pool = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_follow_parent,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), [str(path) for path in set_dirs().values()]),
         )
     return _replay_pool
 
 
-def _follow_parent(parent: int) -> None:
-    """In the worker: end when the server does, even when it was killed (no orphan left behind)."""
+def _follow_parent(parent: int, folders: list[str] | None = None) -> None:
+    """In the worker: end when the server does, even when it was killed (no orphan left behind);
+    register the server's set folders first."""
+    for folder in folders or []:
+        add_set_dir(folder)
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -1,0 +1,386 @@
+"""A card designer's own set folder (`add_set_dir`, `--set-dir`): a changed copy of Deluxe replaces
+the stock set until cleared, a brand-new set plays, and every mistake is one clear CardError."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from munchkin.cards.hooks import HOOKS
+from munchkin.cards.loader import (
+    SETS_DIR,
+    CardError,
+    add_set_dir,
+    add_set_files,
+    available_sets,
+    clear_set_dirs,
+    load_set,
+    set_dir_files,
+    set_dirs,
+)
+from munchkin.cli import app
+from munchkin.engine.game import Game, Setup
+from munchkin.help import HelpNotFound, help_page
+
+runner = CliRunner()
+DELUXE = SETS_DIR / "deluxe"
+NAMES = ["Ann", "Ben", "Cy"]
+NET_TROLL = "    name: Net Troll\n"
+TROLL_LEVEL = "    monster:\n      level: 10\n      treasures: 3\n"
+
+TINY_SET = """\
+set: my-set
+title: My Tiny Set
+door_cards: 24
+treasure_cards: 20
+cards:
+  - id: my_set.gelatinous_octahedron
+    name: Gelatinous Octahedron
+    deck: door
+    kind: monster
+    copies: 16
+    provenance: original
+    text: "Level 2, 1 Treasure. Bad Stuff: lose a Level."
+    monster: {level: 2, treasures: 1, bad_stuff: [{lose_levels: 1}]}
+  - id: my_set.big_slug
+    name: Big Slug
+    deck: door
+    kind: monster
+    copies: 8
+    provenance: original
+    text: "Level 6, 2 Treasures. Bad Stuff: lose 2 Levels."
+    monster: {level: 6, treasures: 2, bad_stuff: [{lose_levels: 2}]}
+  - id: my_set.pointy_stick
+    name: Pointy Stick
+    deck: treasure
+    kind: item
+    copies: 20
+    provenance: original
+    text: "1 Hand, +2. Worth 200 Gold Pieces."
+    item: {bonus: 2, gold: 200, slot: hands, hands: 1}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _forget_set_dirs() -> Iterator[None]:
+    clear_set_dirs()
+    yield
+    clear_set_dirs()
+
+
+def run(*args: str):  # noqa: ANN201 - typer's Result
+    return runner.invoke(app, list(args))
+
+
+def copy_deluxe(to: Path, with_hooks: bool = False) -> Path:
+    """The Deluxe set's YAML files (and its hooks.py if asked) in a new folder."""
+    to.mkdir(parents=True)
+    for f in DELUXE.glob("*.yaml"):
+        shutil.copyfile(f, to / f.name)
+    if with_hooks:
+        shutil.copyfile(DELUXE / "hooks.py", to / "hooks.py")
+    return to
+
+
+def edit(folder: Path, file: str, old: str, new: str, after: str = "") -> None:
+    """Replace the first `old` after `after` in one of the folder's files (the edit must apply)."""
+    path = folder / file
+    text = path.read_text(encoding="utf-8")
+    start = text.index(after) if after else 0
+    at = text.index(old, start)
+    path.write_text(text[:at] + new + text[at + len(old) :], encoding="utf-8")
+
+
+def troll_level(sets: list[str]) -> int:
+    g = Game(Setup(sets, NAMES, 1))
+    return next(d.level for d in g.defs if d.name == "Net Troll")
+
+
+def my_deluxe(tmp_path: Path, level: int = 17) -> Path:
+    """A copy of Deluxe whose Net Troll is of `level`."""
+    folder = copy_deluxe(tmp_path / "my-deluxe")
+    edit(folder, "doors.yaml", TROLL_LEVEL, TROLL_LEVEL.replace("10", str(level)), after=NET_TROLL)
+    return folder
+
+
+# ---------------------------------------------------------------- replacing a built-in set
+def test_changed_copy_replaces_deluxe_until_cleared(tmp_path: Path) -> None:
+    assert troll_level(["deluxe"]) == 10
+    folder = my_deluxe(tmp_path)
+    assert add_set_dir(folder) == "deluxe"
+    assert set_dirs() == {"deluxe": folder.resolve()}
+    assert available_sets().count("deluxe") == 1
+    assert load_set("deluxe").path == folder.resolve()
+    assert troll_level(["deluxe"]) == 17
+    clear_set_dirs()
+    assert set_dirs() == {}
+    assert load_set("deluxe").path == DELUXE
+    assert troll_level(["deluxe"]) == 10
+
+
+def test_copy_keeps_the_builtin_hooks_and_may_be_registered_again(tmp_path: Path) -> None:
+    """A copy without hooks.py plays with Deluxe's hooks; a copy with Deluxe's hooks.py replaces them
+    (even registered twice) until cleared."""
+    stock = HOOKS["deluxe.pukachu"]
+    add_set_dir(my_deluxe(tmp_path))
+    assert HOOKS["deluxe.pukachu"] is stock
+    with_hooks = copy_deluxe(tmp_path / "with-hooks", with_hooks=True)
+    assert add_set_dir(with_hooks) == "deluxe"
+    first = HOOKS["deluxe.pukachu"]
+    assert first is not stock and type(first).__name__ == type(stock).__name__
+    assert add_set_dir(with_hooks) == "deluxe"  # the same folder again: no "registered twice"
+    assert HOOKS["deluxe.pukachu"] is not first
+    assert set_dirs() == {"deluxe": with_hooks.resolve()}
+    assert troll_level(["deluxe"]) == 10
+    clear_set_dirs()
+    assert HOOKS["deluxe.pukachu"] is stock
+
+
+def test_cli_lists_and_checks_the_copy(tmp_path: Path) -> None:
+    folder = my_deluxe(tmp_path)
+    r = run("cards", "check", "--set-dir", str(folder))
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("deluxe: 95 Door, 73 Treasure cards OK")
+    assert "star" not in r.stdout  # only the folder's set, not every set
+    r = run("cards", "list", "--json", "--set-dir", str(folder))
+    assert r.exit_code == 0, r.output
+    troll = next(c for c in json.loads(r.stdout) if c["name"] == "Net Troll")
+    assert troll["level"] == 17
+
+
+def test_cards_copy_makes_a_folder_to_edit(tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    r = run("cards", "copy", "deluxe", str(folder))
+    assert r.exit_code == 0, r.output
+    assert sorted(f.name for f in folder.iterdir()) == sorted(f.name for f in DELUXE.glob("*.yaml"))
+    again = run("cards", "copy", "deluxe", str(folder))
+    assert again.exit_code == 1 and "already exists" in again.stderr
+    assert run("cards", "copy", "no-such-set", str(tmp_path / "x")).exit_code == 1
+
+
+def test_simulate_with_the_copy(tmp_path: Path) -> None:
+    r = run("simulate", "--set-dir", str(my_deluxe(tmp_path)), "--set", "deluxe", "--games", "2", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)
+    assert summary["games"] == 2 and summary["sets"] == ["deluxe"]
+    assert set_dirs()["deluxe"] == (tmp_path / "my-deluxe").resolve()  # the command registered it
+
+
+SCENARIO = """\
+name: Strong Flying Frogs
+sets: [deluxe]
+seed: 1
+players:
+  - {name: Ann, level: 2, classes: [Warrior]}
+  - {name: Ben}
+  - {name: Cy}
+door_deck: [Flying Frogs]
+steps:
+  - do: kick open the door
+    expect:
+      combat: {fighters: 2, monsters: 9, winning: false}
+"""
+
+
+def test_scenario_sets_resolve_to_the_folder(tmp_path: Path) -> None:
+    folder = copy_deluxe(tmp_path / "frogs")
+    edit(folder, "doors.yaml", "level: 2\n", "level: 9\n", after="    name: Flying Frogs\n")
+    scenario = tmp_path / "frogs.yaml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    stock = run("scenario", str(scenario))
+    assert stock.exit_code == 1 and "FAIL" in stock.stdout
+    r = run("scenario", "--set-dir", str(folder), str(scenario))
+    assert r.exit_code == 0, r.output
+    assert "1 passed, 0 failed" in r.stdout
+
+
+def test_help_pages_follow_the_folder(tmp_path: Path) -> None:
+    """The help page's list of Races is made from the cards: a copy with a new Race shows it."""
+    folder = copy_deluxe(tmp_path / "gnomes")
+    gnome = "  - id: deluxe.gnome\n    name: Gnome\n    deck: door\n    kind: race\n    provenance: original\n"
+    gnome += '    text: "You may carry any number of Big items."\n    race:\n      abilities: [carry_any_big]\n\n'
+    edit(folder, "doors.yaml", "  - id: deluxe.dwarf\n", gnome + "  - id: deluxe.dwarf\n")
+    edit(folder, "set.yaml", "door_cards: 95", "door_cards: 96")
+    assert "Gnome" not in help_page("deluxe")
+    add_set_dir(folder)
+    assert "Gnome" in help_page("deluxe")
+    clear_set_dirs()
+    assert "Gnome" not in help_page("deluxe")
+
+
+# ---------------------------------------------------------------- a set of one's own
+def test_brand_new_tiny_set(tmp_path: Path) -> None:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    assert add_set_dir(folder) == "my-set"
+    assert "my-set" in available_sets() and "deluxe" in available_sets()
+    g = Game(Setup(["my-set"], NAMES, 3))
+    assert "Rules: My Tiny Set" in help_page("my-set")  # the shared rules, under the set's title
+    assert {d.name for d in g.defs} == {"Gelatinous Octahedron", "Big Slug", "Pointy Stick"}
+    r = run("simulate", "--set-dir", str(folder), "--games", "2", "--json")  # --set defaults to the folder's
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["sets"] == ["my-set"]
+    clear_set_dirs()
+    assert "my-set" not in available_sets()
+    with pytest.raises(CardError, match="unknown set 'my-set'"):
+        load_set("my-set")
+    with pytest.raises(HelpNotFound):
+        help_page("my-set")
+
+
+def test_renamed_copy_of_deluxe_plays_beside_deluxe(tmp_path: Path) -> None:
+    """A copy of Deluxe under a new name: its ids renamed, its cards still naming Deluxe's hooks."""
+    folder = my_deluxe(tmp_path)
+    for f in folder.glob("*.yaml"):
+        text = f.read_text(encoding="utf-8").replace("- id: deluxe.", "- id: my_deluxe.")
+        f.write_text(text.replace("set: deluxe", "set: my-deluxe"), encoding="utf-8")
+    assert add_set_dir(folder) == "my-deluxe"
+    assert troll_level(["my-deluxe"]) == 17
+    assert troll_level(["deluxe"]) == 10
+    r = run("simulate", "--set-dir", str(folder), "--set", "my-deluxe", "--games", "2", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["games"] == 2
+
+
+def test_files_travel_to_another_folder(tmp_path: Path) -> None:
+    files = set_dir_files(my_deluxe(tmp_path))
+    assert sorted(files) == sorted(f.name for f in DELUXE.glob("*.yaml"))
+    assert add_set_files(files) == "deluxe"
+    assert set_dirs()["deluxe"] != (tmp_path / "my-deluxe").resolve()
+    assert troll_level(["deluxe"]) == 17
+    with pytest.raises(CardError, match="only"):
+        add_set_files({"../evil.yaml": "set: x"})
+
+
+def test_the_lobby_offers_the_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    add_set_dir(folder)
+    from munchkin.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}")) as client:
+        assert {"id": "my-set", "name": "My Tiny Set"} in client.get("/api/sets").json()
+        seats = [{"name": "Ann", "kind": "human"}, {"name": "B", "kind": "bot"}, {"name": "C", "kind": "bot"}]
+        r = client.post("/api/tables", json={"name": "t", "sets": ["my-set"], "seats": seats, "bot_delay": 0})
+        assert r.status_code == 201, r.text
+        catalog = client.get(f"/api/tables/{r.json()['table']['id']}/cards").json()
+        assert set(catalog) == {"gelatinous octahedron", "big slug", "pointy stick"}
+
+
+def test_the_replay_worker_registers_the_folders(tmp_path: Path) -> None:
+    """The server makes finished games' saves in a spawned process: it registers the same folders."""
+    from munchkin.server import tables
+
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    add_set_dir(folder)
+    g = Game(Setup(["my-set"], NAMES, 5))
+    spawn = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(
+        1, mp_context=spawn, initializer=tables._follow_parent, initargs=(os.getpid(), [str(folder)])
+    )
+    with pool:
+        saved = pool.submit(tables.make_replay, g.setup, list(g.log)).result(timeout=120)
+    assert json.loads(saved)["setup"]["sets"] == ["my-set"]
+
+
+# ---------------------------------------------------------------- mistakes
+def _wrong_type(folder: Path) -> None:
+    edit(folder, "doors.yaml", "level: 10", "level: ten", after=NET_TROLL)
+
+
+def _duplicate_id(folder: Path) -> None:
+    edit(folder, "doors.yaml", "  - id: deluxe.net_troll\n", "  - id: deluxe.flying_frogs\n")
+
+
+def _no_header(folder: Path) -> None:
+    (folder / "set.yaml").unlink()
+
+
+def _unknown_hook(folder: Path) -> None:
+    edit(folder, "doors.yaml", "hook: deluxe.pukachu\n", "hook: deluxe.no_such_hook\n")
+
+
+MISTAKES = {
+    "wrong type": (_wrong_type, ["doors.yaml", "card 'Net Troll'", "monster.level", "valid integer"]),
+    "duplicate id": (_duplicate_id, ["doors.yaml", "card 'Net Troll'", "duplicate id 'deluxe.flying_frogs'"]),
+    "no header": (_no_header, ["no file carries the set header"]),
+    "unknown hook": (_unknown_hook, ["doors.yaml", "card 'Pukachu'", "hook 'deluxe.no_such_hook' is not registered"]),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_a_mistake_is_one_clear_error(tmp_path: Path, mistake: str) -> None:
+    make, words = MISTAKES[mistake]
+    folder = copy_deluxe(tmp_path / "bad")
+    make(folder)
+    with pytest.raises(CardError) as err:
+        add_set_dir(folder)
+    for w in words:
+        assert w in str(err.value)
+    assert str(err.value).startswith(str(folder))  # the folder as it was given, then its file
+    assert set_dirs() == {} and load_set("deluxe").path == DELUXE  # nothing registered
+    r = run("cards", "check", "--set-dir", str(folder))
+    assert r.exit_code == 1
+    assert r.stderr.startswith("Error: ") and all(w in r.stderr for w in words)
+    assert "Traceback" not in r.output and r.stdout == ""
+    assert isinstance(r.exception, SystemExit)
+
+
+def test_a_missing_or_empty_folder(tmp_path: Path) -> None:
+    with pytest.raises(CardError, match="no such folder"):
+        add_set_dir(tmp_path / "nowhere")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CardError, match=r"empty: no set files"):
+        add_set_dir(tmp_path / "empty")
+    (tmp_path / "file.yaml").write_text("set: x\n", encoding="utf-8")
+    with pytest.raises(CardError, match="not a folder"):
+        add_set_dir(tmp_path / "file.yaml")
+    r = run("simulate", "--set-dir", str(tmp_path / "nowhere"), "--games", "1")
+    assert r.exit_code == 1 and "nowhere: no such folder" in r.stderr and "Traceback" not in r.output
+
+
+def test_a_bad_set_name(tmp_path: Path) -> None:
+    folder = my_deluxe(tmp_path)
+    edit(folder, "set.yaml", "set: deluxe", "set: My Deluxe")
+    with pytest.raises(CardError, match=r"set.yaml: set 'My Deluxe': a set's name is lower-case"):
+        add_set_dir(folder)
+
+
+def test_a_hook_clash_is_refused_and_leaves_no_trace(tmp_path: Path) -> None:
+    """A new set's hooks.py may not take a hook of another set (or the library) for its own."""
+    stock = HOOKS["deluxe.pukachu"]
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    (folder / "hooks.py").write_text(
+        "from munchkin.cards.loader import hook\n\n"
+        "hook('my_set.first')(lambda g, p, card: True)\n"
+        "hook('deluxe.pukachu')(lambda g, p, card: True)\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(CardError, match=r"tiny/hooks.py: hook 'deluxe.pukachu' registered twice"):
+        add_set_dir(folder)
+    assert HOOKS["deluxe.pukachu"] is stock and "my_set.first" not in HOOKS
+    (folder / "hooks.py").write_text("hook('my_set.first')(None)\n", encoding="utf-8")  # no import: a NameError
+    with pytest.raises(CardError, match=r"hooks.py: cannot import: NameError"):
+        add_set_dir(folder)
+    (folder / "hooks.py").write_text(
+        "from munchkin.cards.loader import hook\n\nhook('my_set.first')(lambda g, p, card: True)\n", encoding="utf-8"
+    )
+    assert add_set_dir(folder) == add_set_dir(folder) == "my-set"  # its own hook, registered twice: fine
+    assert "my_set.first" in HOOKS
+    clear_set_dirs()
+    assert "my_set.first" not in HOOKS

@@ -212,15 +212,15 @@ def test_comparing_a_version_with_itself_finds_nothing(runs: dict[str, Tally]) -
     assert all(r["change"]["diff"] == 0 for r in c["cards"])
 
 
-def _weaker_copy(tmp: Path, monster: str) -> Path:
-    """A copy of the set's folder with one monster made Level 1."""
+def _weaker_copy(tmp: Path, monster: str, level: object = 1) -> Path:
+    """A copy of the set's folder with one monster made Level 1 (or given another `level`)."""
     folder = tmp / "my-set"
     shutil.copytree(SETS_DIR / SET.replace("-", "_"), folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     for f in folder.glob("*.yaml"):
         data = yaml.safe_load(f.read_text(encoding="utf-8"))
         for card in data.get("cards") or []:
             if card.get("name") == monster:
-                card["monster"]["level"] = 1
+                card["monster"]["level"] = level
                 f.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
                 return folder
     raise AssertionError(f"no monster {monster!r}")
@@ -237,7 +237,7 @@ def test_compare_finds_a_monster_made_far_weaker(runs: dict[str, Tally], tmp_pat
     c = compare(runs["one"], b)
     row = {r["id"]: r for r in c["monsters"]}[monster["id"]]
     assert row["kill_change"]["significant"] and row["kill_change"]["diff"] > 0.3, row
-    assert row["kill_rate"][1] > 0.9
+    assert row["kill_rate"][1] > 0.75  # a Level 1 monster still has Wandering Monsters and enhancers beside it
     card = {r["id"]: r for r in c["cards"]}[monster["id"]]
     assert card["change"]["diff"] > 0, card  # its drawers win more often
     assert row["death_change"]["diff"] <= 0
@@ -282,12 +282,11 @@ def test_bad_flags_get_a_clear_error(args: list[str], says: str, tmp_path: Path)
 
 
 def test_a_designer_folder_with_a_mistake_is_named(tmp_path: Path) -> None:
-    folder = _weaker_copy(tmp_path, "Tumbleweed")
+    folder = _weaker_copy(tmp_path, "Tumbleweed", level="one")
     f = next(p for p in folder.glob("*.yaml") if "Tumbleweed" in p.read_text(encoding="utf-8"))
-    f.write_text(f.read_text(encoding="utf-8").replace("level: 1\n", "level: one\n", 1), encoding="utf-8")
     result = CliRunner().invoke(app, ["balance", "--set-dir", str(folder), "--out", str(tmp_path / "r")])
-    assert result.exit_code == 2 and "Traceback" not in result.output
-    assert f.name in result.output and "level" in result.output
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{f.name}: card 'Tumbleweed'" in result.output and "monster.level" in result.output
 
 
 @pytest.fixture(scope="module")
@@ -310,12 +309,13 @@ def test_the_report_folder_holds_the_page_the_summary_and_the_tables(report: Pat
     cards = (report / "cards.csv").read_text(encoding="utf-8").splitlines()
     assert len(cards) == 1 + len(s["cards"]) and cards[0].startswith("id,name,set")
     page = (report / "index.html").read_text(encoding="utf-8")
-    assert "http://" not in page.replace("http://www.w3.org", "") and "<script src" not in page
+    assert "http://" not in page.replace("http://www.w3.org/", "") and "<script src" not in page  # offline
     assert page.count("<svg") >= 6
 
 
 def test_the_report_opens_in_chromium_with_its_plots(report: Path) -> None:
     from playwright.sync_api import sync_playwright
+
     from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages
 
     ensure_debian_packages("chromium")

@@ -40,26 +40,27 @@ def _split(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
 
-def _designer_sets(paths: list[Path], flag: str) -> tuple[tuple[tuple[str, str], ...], ...]:
-    """Each designer folder checked (CardError names file, card, problem) and read as its files."""
-    out: list[tuple[tuple[str, str], ...]] = []
-    if not paths:
-        return ()
+def _designer_sets(paths: list[Path]) -> tuple[list[str], tuple[tuple[tuple[str, str], ...], ...]]:
+    """Each designer folder checked and read as its files, with the names of its sets; a folder with a
+    mistake stops the command with the CardError (naming file, card and problem), as in every command."""
     from munchkin.cards.loader import add_set_dir, set_dir_files
 
+    names, out = [], []
     for p in paths:
         try:
-            add_set_dir(p)
+            names.append(add_set_dir(p))
             out.append(tuple(sorted(set_dir_files(p).items())))
         except CardError as exc:
-            raise typer.BadParameter(str(exc), param_hint=flag) from None
-    return tuple(out)
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+    return names, tuple(out)
 
 
 def _version(
-    sets: list[str], players: int, agents: list[str], options: list[str], set_dirs: list[Path], flag: str, label: str
+    sets: list[str] | None, players: int, agents: list[str], options: list[str], set_dirs: list[Path], label: str
 ) -> Version:
-    from munchkin.cards.loader import load_set
+    """A version from the flags, every name checked; `sets` None: the folders' sets, else Deluxe."""
+    from munchkin.cards.loader import clear_set_dirs, load_set
 
     if not agents:
         raise typer.BadParameter("name at least one agent", param_hint="--agents")
@@ -70,7 +71,10 @@ def _version(
         opts = parse_options(options)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--option") from None
-    files = _designer_sets(set_dirs, flag)
+    clear_set_dirs()
+    designed, files = _designer_sets(set_dirs)
+    if sets is None:
+        sets = list(dict.fromkeys(designed)) or ["deluxe"]
     if not sets:
         raise typer.BadParameter("name at least one set", param_hint="--set")
     for s in sets:
@@ -78,19 +82,20 @@ def _version(
             load_set(s)
         except CardError as exc:
             raise typer.BadParameter(str(exc), param_hint="--set") from None
-    if files:
-        from munchkin.cards.loader import clear_set_dirs
-
-        clear_set_dirs()  # each version registers its own folders where its games are played
+    clear_set_dirs()  # each version registers its own folders where its games are played
     return Version(tuple(sets), players, tuple(agents), opts, files, label)
 
 
 def balance(
-    set_: Annotated[str, typer.Option("--set", help="Card set(s), comma-separated.")] = "deluxe",
+    set_: Annotated[
+        str | None, typer.Option("--set", help="Card set(s), comma-separated (default: the --set-dir sets, or deluxe).")
+    ] = None,
     players: Annotated[int, typer.Option(min=3, max=6, help="Players per game (3 to 6).")] = 4,
     games: Annotated[int, typer.Option(min=1, help="Number of games (of each version with --compare).")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
-    agents: Annotated[str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")] = "heuristic",
+    agents: Annotated[
+        str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")
+    ] = "heuristic",
     option: Annotated[
         list[str] | None, typer.Option("--option", help="An optional rule, KEY=VALUE (e.g. listen_at_the_door=on).")
     ] = None,
@@ -127,27 +132,28 @@ def balance(
     from munchkin.balance.summary import summarize
 
     err = Console(stderr=True, highlight=False)
-    sets = _split(set_)
+    sets = _split(set_) if set_ is not None else None
     agent_list = _split(agents)
-    va = _version(sets, players, agent_list, option or [], set_dir or [], "--set-dir", "A")
+    va = _version(sets, players, agent_list, option or [], set_dir or [], "A")
     b_named = b_option is not None or b_set_dir is not None or b_agents is not None
     if b_named and not compare:
         raise typer.BadParameter("the --b-* flags describe version B: add --compare", param_hint="--compare")
     vb = None
     if compare:
         vb = _version(
-            sets,
+            list(va.sets),
             players,
             _split(b_agents) if b_agents is not None else agent_list,
             b_option if b_option is not None else (option or []),
             b_set_dir if b_set_dir is not None else (set_dir or []),
-            "--b-set-dir",
             "B",
         )
         va = Version(va.sets, va.players, va.agents, va.options, va.set_files, _label(va, vb))
         vb = Version(vb.sets, vb.players, vb.agents, vb.options, vb.set_files, _label(vb, va))
     if ray is not None and ray not in ("auto", "local") and ":" not in ray:
-        raise typer.BadParameter(f"{ray!r}: give auto, local, or an address such as ray://HOST:10001", param_hint="--ray")
+        raise typer.BadParameter(
+            f"{ray!r}: give auto, local, or an address such as ray://HOST:10001", param_hint="--ray"
+        )
     runner = Runner(workers=workers, ray=ray)
     plan = Plan(seed, games, batch)
     try:
@@ -162,7 +168,7 @@ def balance(
         runner.close()
     try:
         if vb is None:
-            (tally, run), = results
+            ((tally, run),) = results
             s = summarize(tally, about(va, plan))
             page = write_report(s, out, run)
             shown: dict[str, Any] = s

@@ -118,7 +118,11 @@ def record_game(g: Game) -> GameRecord:
             rec.held[seat].add(cid(card))
 
     guals = {d.name: i for i, d in enumerate(cdef) if d.is_gual}
-    level = [1] * n
+    change = [0] * n
+    for ev in g.events:
+        if ev[0] == "level":
+            change[ev[1]] += ev[2]
+    level = [p.level - change[p.seat] for p in g.players]  # the Levels the game began with (a scenario's may differ)
     fight: list[int] = []  # the monsters of the fight going on
     bad: dict[int, int] = {}  # seat -> the monster whose Bad Stuff just struck it
     for ev in g.events:

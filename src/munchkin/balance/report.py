@@ -11,6 +11,7 @@ import csv
 import html
 import io
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
@@ -40,6 +41,7 @@ def _svg(fig: Any) -> str:
     fig.savefig(buf, format="svg", bbox_inches="tight")
     plt.close(fig)
     text = buf.getvalue()
+    text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)  # the date drawn and RDF addresses
     return text[text.index("<svg") :]  # the inline element, without the XML prologue and doctype
 
 
@@ -289,7 +291,7 @@ def html_report(s: dict[str, Any], run: dict[str, Any] | None = None) -> str:
     body.append("<h2>Cards: improvement when drawn</h2>")
     body.append(
         "<p class=note>For each card: the win rate of the players who drew it in a game, against the win rate "
-        "of those who did not (17lands' \"improvement when drawn\"). Players who draw more cards win more, "
+        'of those who did not (17lands\' "improvement when drawn"). Players who draw more cards win more, '
         "so most cards show a gain: read a card against the others, not against zero. A Curse drawn is a "
         "card its drawer may play on someone else; a monster drawn face-down can be played to Look For "
         f"Trouble. The plot shows the 15 strongest and 15 weakest of the cards drawn in {FEW} or more "
@@ -421,7 +423,11 @@ def write_tables(s: dict[str, Any], out: Path) -> None:
     _csv(
         out / "levels.csv",
         ["seat", "round", "games", "q1", "median", "q3"],
-        [[row["seat"] + 1, r["round"], r["games"], r["q1"], r["median"], r["q3"]] for row in s["levels"] for r in row["rounds"]],
+        [
+            [row["seat"] + 1, r["round"], r["games"], r["q1"], r["median"], r["q3"]]
+            for row in s["levels"]
+            for r in row["rounds"]
+        ],
     )
     _csv(
         out / "cards.csv",

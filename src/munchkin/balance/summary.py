@@ -62,7 +62,7 @@ def _length(t: Tally) -> dict[str, Any]:
 
 
 def _levels(t: Tally) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     rounds = 1 + max((r for _, r in t.levels), default=-1)
     for seat in range(t.players):
         rows = []
@@ -85,7 +85,7 @@ def _levels(t: Tally) -> list[dict[str, Any]]:
 
 def _cards(t: Tally) -> list[dict[str, Any]]:
     seat_games, wins = t.seat_games, t.wins
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, c in t.cards.items():
         info = t.info.get(k)
         if info is None or info.kind == "house":
@@ -116,7 +116,7 @@ def _cards(t: Tally) -> list[dict[str, Any]]:
 
 
 def _monsters(t: Tally) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, m in t.monsters.items():
         info = t.info.get(k)
         if info is None:
@@ -149,7 +149,7 @@ def _monsters(t: Tally) -> list[dict[str, Any]]:
 
 def _characters(t: Tally) -> list[dict[str, Any]]:
     seat_games, wins = t.seat_games, t.wins
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, c in t.cards.items():
         info = t.info.get(k)
         if info is None or info.kind not in CHARACTER_KINDS or not c.held:
@@ -259,7 +259,7 @@ def compare(a: Tally, b: Tally) -> dict[str, Any]:
         "high": _r(hi),
         "significant": bool(lo > 0 or hi < 0),
     }
-    cards = []
+    cards: list[dict[str, Any]] = []
     for k in sorted(set(a.cards) | set(b.cards)):
         info = b.info.get(k) or a.info.get(k)
         if info is None or info.kind == "house":
@@ -277,7 +277,7 @@ def compare(a: Tally, b: Tally) -> dict[str, Any]:
                 "change": diff(kb, nb, ka, na),
             }
         )
-    monsters = []
+    monsters: list[dict[str, Any]] = []
     for k in sorted(set(a.monsters) | set(b.monsters)):
         info = b.info.get(k) or a.info.get(k)
         if info is None:

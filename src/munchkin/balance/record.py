@@ -118,6 +118,7 @@ def record_game(g: Game) -> GameRecord:
             rec.held[seat].add(cid(card))
 
     guals = {d.name: i for i, d in enumerate(cdef) if d.is_gual}
+    named = {d.name: i for i, d in reversed(list(enumerate(cdef)))}  # a name's first card
     change = [0] * n
     for ev in g.events:
         if ev[0] == "level":
@@ -144,6 +145,8 @@ def record_game(g: Game) -> GameRecord:
             seat, card = ev[1], ev[3] if kind == "looted" else ev[2]
             if 0 <= seat < n and card >= 0:
                 rec.drawn[seat].add(cid(card))
+            if kind == "dowse" and isinstance(ev[3], int) and ev[3] >= 0 and 0 <= seat < n:
+                rec.played[seat][cid(ev[3])] += 1  # the dowsing card itself
         elif kind in ("play", "enhance", "enhance_item", "face", "brew", "friendship", "slay", "remove", "wall"):
             seat, card = ev[1], ev[2] if kind not in ("slay", "remove") else ev[3]
             if 0 <= seat < n and card >= 0:
@@ -163,6 +166,9 @@ def record_game(g: Game) -> GameRecord:
                 monster(mc).other_end += 1
         elif kind == "cancel":
             rec.curses["cancelled"] += 1
+            by = named.get(ev[3]) if len(ev) > 3 else None  # the cancelling card, named by its name
+            if by is not None and 0 <= ev[1] < n:
+                rec.played[ev[1]][cid(by)] += 1
         elif kind == "curse":
             by, victim, card, face_up = ev[1], ev[2], ev[3], ev[4]
             if face_up or by < 0:

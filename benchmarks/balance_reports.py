@@ -1,0 +1,51 @@
+"""The committed balance reports in docs/balance/: heuristic bots at 4 players in each edition,
+and Deluxe at 3 and 6 players, each a `munchkin balance` run on every core.
+
+    .venv/bin/python benchmarks/balance_reports.py [--games 20000] [--only deluxe-4,star-4] [--out docs/balance]
+
+Each report goes to OUT/NAME (index.html, summary.json, CSV tables); the reading of them is
+docs/balance/README.md, written by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+RUNS = {  # name: (sets, players)
+    "deluxe-4": ("deluxe", 4),
+    "star-4": ("star", 4),
+    "good-bad-4": ("good-bad", 4),
+    "harry-potter-4": ("harry-potter", 4),
+    "deluxe-3": ("deluxe", 3),
+    "deluxe-6": ("deluxe", 6),
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20000, help="games per report (default 20000)")
+    ap.add_argument("--only", default="", help="comma-separated report names (default: all)")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs" / "balance"))
+    ap.add_argument("--workers", type=int, default=0, help="local workers (default: every core)")
+    args = ap.parse_args()
+    names = [n.strip() for n in args.only.split(",") if n.strip()] or list(RUNS)
+    unknown = [n for n in names if n not in RUNS]
+    if unknown:
+        ap.error(f"unknown report {', '.join(unknown)}; choose from {', '.join(RUNS)}")
+    for name in names:
+        sets, players = RUNS[name]
+        cmd = [sys.executable, "-m", "munchkin.cli", "balance", "--set", sets, "--players", str(players)]
+        cmd += ["--games", str(args.games), "--agents", "heuristic", "--workers", str(args.workers)]
+        cmd += ["--out", str(Path(args.out) / name)]
+        print(" ".join(cmd[2:]), flush=True)
+        code = subprocess.call(cmd)
+        if code:
+            return code
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

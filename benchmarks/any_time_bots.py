@@ -13,11 +13,11 @@ played off their turn.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 
 from munchkin.agents.base import Agent, decide, interjection
 from munchkin.agents.heuristic import HeuristicAgent
+from munchkin.balance.stats import wilson
 from munchkin.engine.game import Game, Options, Setup
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -27,16 +27,6 @@ class Plain(HeuristicAgent):
     """The heuristic bot that acts only when the game waits on it (as before issue 15)."""
 
     INTERJECT_AT: frozenset[tuple[str, str]] = frozenset()
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (mid - half, mid + half)
 
 
 def play(sets: list[str], seed: int, acting: set[int]) -> tuple[list[int], int, int]:

@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from golden import BATCHES, check_game, games, rerun_agents, seat_agents  # noqa: E402
+from munchkin.balance.stats import wilson  # noqa: E402
 
 Tally = dict[str, list[int]]  # "recorded heuristic" etc.: [seats that played, seats that won]
 
@@ -45,16 +46,6 @@ def check_batch(batch: str, agents: bool = False) -> tuple[str, int, int, list[s
 
 def rerun_batch(batch: str) -> tuple[str, int, int, list[str], Tally]:
     return check_batch(batch, agents=True)
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-    return mid - half, mid + half
 
 
 def main() -> int:

@@ -242,6 +242,33 @@ def test_compare_finds_a_monster_made_far_weaker(runs: dict[str, Tally], tmp_pat
     assert card["change"]["diff"] > 0, card  # its drawers win more often
     assert row["death_change"]["diff"] <= 0
     assert c["monsters"][0]["id"] == monster["id"]  # the largest significant change comes first
+    from munchkin.balance.command import changed_cards
+
+    stock = Version((SET,), 4, ("heuristic",))
+    assert changed_cards(stock, Version((SET,), 4, ("heuristic",), set_files=(files,))) == [
+        {
+            "id": monster["id"],
+            "name": monster["name"],
+            "change": "changed",
+            "fields": [{"field": "monster.level", "a": monster["level"], "b": 1}],
+        }
+    ]
+    assert changed_cards(stock, stock) == []
+
+
+def test_compare_from_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "cmp"
+    args = ["balance", "--set", SET, "--games", "12", "--workers", "1", "--compare", "--out", str(out), "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    c = json.loads(result.output)
+    assert c["significant"]["cards"] == c["significant"]["monsters"] == c["significant"]["seats"] == 0
+    assert c["changed_cards"] == [] and c["games"] == [12, 12]
+    for f in ("index.html", "comparison.json", "a/index.html", "a/summary.json", "b/summary.json", "b/run.json"):
+        assert (out / f).exists(), f
+    a = json.loads((out / "a" / "summary.json").read_text(encoding="utf-8"))
+    b = json.loads((out / "b" / "summary.json").read_text(encoding="utf-8"))
+    assert a["cards"] == b["cards"] and a["seats"] == b["seats"] and a["monsters"] == b["monsters"]
 
 
 # ------------------------------------------------------------------ the command and the page

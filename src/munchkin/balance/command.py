@@ -177,6 +177,7 @@ def balance(
             sa, sb = summarize(ta, about(va, plan)), summarize(tb, about(vb, plan))
             c = compare_tallies(ta, tb)
             c["about"] = {"a": about(va, plan), "b": about(vb, plan)}
+            c["changed_cards"] = changed_cards(va, vb)
             page = write_compare(c, sa, sb, out)
             (out / "a" / "run.json").write_text(json.dumps(ra, indent=1) + "\n", encoding="utf-8")
             (out / "b" / "run.json").write_text(json.dumps(rb, indent=1) + "\n", encoding="utf-8")
@@ -191,6 +192,49 @@ def balance(
         typer.echo(json.dumps(shown, sort_keys=True))
     else:
         Console(highlight=False).print(f"Report: {escape(str(page))}")
+
+
+def _card_data(v: Version) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every card of a version's sets: id -> (name, its data as the set files give it)."""
+    from munchkin.balance.runner import use_sets
+    from munchkin.cards.loader import clear_set_dirs, load_set
+
+    use_sets(v)
+    try:
+        return {
+            c.id: (c.name, c.model_dump(mode="json", exclude_none=True)) for s in v.sets for c in load_set(s).cards
+        }
+    finally:
+        clear_set_dirs()
+        use_sets(Version((), v.players, v.agents))
+
+
+def _flat(data: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(data, dict):
+        out: dict[str, Any] = {}
+        for k, val in data.items():
+            out.update(_flat(val, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    return {prefix: data}
+
+
+def changed_cards(a: Version, b: Version) -> list[dict[str, Any]]:
+    """The cards whose data differ between two versions (a designer's change), field by field."""
+    if a.set_files == b.set_files and a.sets == b.sets:
+        return []
+    da, db = _card_data(a), _card_data(b)
+    out: list[dict[str, Any]] = []
+    for k in sorted(set(da) | set(db)):
+        if k not in da or k not in db:
+            out.append({"id": k, "name": (da.get(k) or db[k])[0], "change": "only in B" if k in db else "only in A"})
+            continue
+        fa, fb = _flat(da[k][1]), _flat(db[k][1])
+        fields = [
+            {"field": f, "a": fa.get(f), "b": fb.get(f)} for f in sorted(set(fa) | set(fb)) if fa.get(f) != fb.get(f)
+        ]
+        if fields:
+            out.append({"id": k, "name": db[k][0], "change": "changed", "fields": fields})
+    return out
 
 
 def _label(v: Version, other: Version) -> str:

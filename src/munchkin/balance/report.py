@@ -503,6 +503,16 @@ def html_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str
         f"{sig['cards_of'] / 20:.0f} and {sig['monsters_of'] / 20:.0f}). The full reports of each version are "
         '<a href="a/index.html">A</a> and <a href="b/index.html">B</a>.</p>'
     )
+    changed = c.get("changed_cards") or []
+    if changed:
+        body.append("<h2>Cards that differ in B</h2><ul>")
+        for ch in changed:
+            if ch["change"] != "changed":
+                body.append(f"<li>{_e(ch['name'])}: {_e(ch['change'])}</li>")
+                continue
+            fields = "; ".join(f"{_e(f['field'])}: {_e(f['a'])} → {_e(f['b'])}" for f in ch["fields"])
+            body.append(f"<li><b>{_e(ch['name'])}</b>: {fields}</li>")
+        body.append("</ul>")
     mt = c["mean_turns"]
     body.append(
         f"<h2>Headlines</h2><p>Mean game length: {mt['a']:.1f} → {mt['b']:.1f} turns "
@@ -528,7 +538,7 @@ def html_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str
             [
                 [
                     _e(r["name"]),
-                    str(r["level"]),
+                    " → ".join(dict.fromkeys(str(x) for x in r["level"] if x is not None)),
                     f"{r['fought'][0]} / {r['fought'][1]}",
                     _pct(r["kill_rate"][0]),
                     _pct(r["kill_rate"][1]),

@@ -65,7 +65,7 @@ class Plan:
 _loaded: tuple[Any, ...] = ()  # the designer folders this process has registered (none at first)
 
 
-def _use_sets(v: Version) -> None:
+def use_sets(v: Version) -> None:
     """Register the version's designer folders in this process (once per distinct set of folders)."""
     global _loaded
     if _loaded == v.set_files:
@@ -82,7 +82,7 @@ def play_batch(v: Version, first: int, count: int) -> Tally:
     """Play seeds first .. first+count-1 of a version and return their tally."""
     from munchkin.simulate import run_game
 
-    _use_sets(v)
+    use_sets(v)
     t = Tally(v.players)
     opts = v.game_options()
     for seed in range(first, first + count):

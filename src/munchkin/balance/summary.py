@@ -291,7 +291,7 @@ def compare(a: Tally, b: Tally) -> dict[str, Any]:
             {
                 "id": k,
                 "name": info.name,
-                "level": info.level,
+                "level": [x.level if x else None for x in (a.info.get(k), b.info.get(k))],
                 "fought": [fa_, fb_],
                 "kill_rate": [rate(ka_, fa_)["rate"], rate(kb_, fb_)["rate"]],
                 "kill_change": diff(kb_, fb_, ka_, fa_),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import time
 
 from munchkin.balance.runner import Plan, Runner, Version
@@ -21,10 +22,14 @@ from munchkin.balance.runner import Plan, Runner, Version
 CLUSTER_CORES = 64
 
 
-def timed(runner: Runner, v: Version, plan: Plan) -> float:
+def timed(runner: Runner, v: Version, plan: Plan, sizes: list[int] | None = None) -> float:
+    """Seconds for a whole run; with `sizes`, the pickled size of the tally it sent back is added."""
     t0 = time.perf_counter()
-    runner.run(v, plan)
-    return time.perf_counter() - t0
+    tally = runner.run(v, plan)
+    seconds = time.perf_counter() - t0
+    if sizes is not None:
+        sizes.append(len(pickle.dumps(tally)))
+    return seconds
 
 
 def main() -> None:
@@ -42,7 +47,11 @@ def main() -> None:
 
     for agent, games in (("heuristic", args.games), ("random", args.random_games)):
         v = Version(sets, args.players, (agent,))
-        one = timed(Runner(workers=1), v, Plan(args.seed, games))
+        sizes: list[int] = []
+        one = timed(Runner(workers=1), v, Plan(args.seed, games), sizes)
+        if agent == "heuristic":  # what a worker sends back does not grow with its games
+            timed(Runner(workers=1), v, Plan(args.seed, max(1, games // 10)), sizes)
+            out["tally_bytes_after_games"] = {games: sizes[0], max(1, games // 10): sizes[1]}
         out[f"{agent}_games_per_hour_per_core"] = round(games / one * 3600)
         out[f"{agent}_one_worker_seconds"] = round(one, 2)
         if agent == "heuristic":

@@ -97,10 +97,10 @@ def balance(
         str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")
     ] = "heuristic",
     option: Annotated[
-        list[str] | None, typer.Option("--option", help="An optional rule, KEY=VALUE (e.g. listen_at_the_door=on).")
+        list[str] | None, typer.Option("--option", metavar="KEY=VALUE", help="An optional rule, KEY=VALUE (e.g. listen_at_the_door=on).")
     ] = None,
     set_dir: Annotated[
-        list[Path] | None, typer.Option("--set-dir", help="A designer's set folder, used in place of its set.")
+        list[Path] | None, typer.Option("--set-dir", metavar="FOLDER", help="A designer's set folder, used in place of its set.")
     ] = None,
     out: Annotated[Path, typer.Option("--out", help="The report folder to write.")] = Path("balance-report"),
     workers: Annotated[int, typer.Option(min=0, help="Local worker processes (0: one per core).")] = 0,
@@ -112,10 +112,10 @@ def balance(
         bool, typer.Option("--compare", help="Also play version B (the --b-* flags) on the same seeds and compare.")
     ] = False,
     b_option: Annotated[
-        list[str] | None, typer.Option("--b-option", help="Version B's optional rules (replacing --option).")
+        list[str] | None, typer.Option("--b-option", metavar="KEY=VALUE", help="Version B's optional rules (replacing --option).")
     ] = None,
     b_set_dir: Annotated[
-        list[Path] | None, typer.Option("--b-set-dir", help="Version B's designer set folder(s) (replacing --set-dir).")
+        list[Path] | None, typer.Option("--b-set-dir", metavar="FOLDER", help="Version B's designer set folder(s) (replacing --set-dir).")
     ] = None,
     b_agents: Annotated[str | None, typer.Option("--b-agents", help="Version B's agents.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print summary.json (or comparison.json) on stdout.")] = False,

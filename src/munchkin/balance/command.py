@@ -97,10 +97,12 @@ def balance(
         str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")
     ] = "heuristic",
     option: Annotated[
-        list[str] | None, typer.Option("--option", metavar="KEY=VALUE", help="An optional rule, KEY=VALUE (e.g. listen_at_the_door=on).")
+        list[str] | None,
+        typer.Option("--option", metavar="KEY=VALUE", help="An optional rule, KEY=VALUE (e.g. listen_at_the_door=on)."),
     ] = None,
     set_dir: Annotated[
-        list[Path] | None, typer.Option("--set-dir", metavar="FOLDER", help="A designer's set folder, used in place of its set.")
+        list[Path] | None,
+        typer.Option("--set-dir", metavar="FOLDER", help="A designer's set folder, used in place of its set."),
     ] = None,
     out: Annotated[Path, typer.Option("--out", help="The report folder to write.")] = Path("balance-report"),
     workers: Annotated[int, typer.Option(min=0, help="Local worker processes (0: one per core).")] = 0,
@@ -112,10 +114,12 @@ def balance(
         bool, typer.Option("--compare", help="Also play version B (the --b-* flags) on the same seeds and compare.")
     ] = False,
     b_option: Annotated[
-        list[str] | None, typer.Option("--b-option", metavar="KEY=VALUE", help="Version B's optional rules (replacing --option).")
+        list[str] | None,
+        typer.Option("--b-option", metavar="KEY=VALUE", help="Version B's optional rules (replacing --option)."),
     ] = None,
     b_set_dir: Annotated[
-        list[Path] | None, typer.Option("--b-set-dir", metavar="FOLDER", help="Version B's designer set folder(s) (replacing --set-dir).")
+        list[Path] | None,
+        typer.Option("--b-set-dir", metavar="FOLDER", help="Version B's designer set folder(s) (replacing --set-dir)."),
     ] = None,
     b_agents: Annotated[str | None, typer.Option("--b-agents", help="Version B's agents.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print summary.json (or comparison.json) on stdout.")] = False,
@@ -201,9 +205,7 @@ def _card_data(v: Version) -> dict[str, tuple[str, dict[str, Any]]]:
 
     use_sets(v)
     try:
-        return {
-            c.id: (c.name, c.model_dump(mode="json", exclude_none=True)) for s in v.sets for c in load_set(s).cards
-        }
+        return {c.id: (c.name, c.model_dump(mode="json", exclude_none=True)) for s in v.sets for c in load_set(s).cards}
     finally:
         clear_set_dirs()
         use_sets(Version((), v.players, v.agents))

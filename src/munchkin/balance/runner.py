@@ -144,10 +144,14 @@ class Runner:
         except ImportError:
             raise RuntimeError("Ray is not installed: pip install 'munchkin[scale]'") from None
         if not ray.is_initialized():
-            if self.ray == "local":
-                ray.init(num_cpus=self.ray_cpus, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=self.ray, log_to_driver=False)
+            try:
+                if self.ray == "local":
+                    ray.init(num_cpus=self.ray_cpus, include_dashboard=False, log_to_driver=False)
+                else:
+                    ray.init(address=self.ray, log_to_driver=False)
+            except (ConnectionError, ValueError, OSError) as exc:  # no cluster there, or a bad address
+                where = "start one with `ray start --head`" if self.ray == "auto" else "check the address"
+                raise RuntimeError(f"no Ray cluster at {self.ray!r} ({where}): {exc}") from None
             self._ray_started = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         remote = ray.remote(_ray_batch)

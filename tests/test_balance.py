@@ -170,6 +170,11 @@ def test_a_real_games_record_agrees_with_its_events() -> None:
         dealt = {g.cdef[c].id for e in g.events if e[0] == "draw" and e[1] == 0 for c in e[3]}
         assert dealt <= r.drawn[0]
         assert r.help["asked"] == sum(1 for e in g.events if e[0] == "ask")
+        for e in g.events:  # a card played on a monster or a player was played by that seat
+            if e[0] in ("oneshot", "enhance"):
+                assert r.played[e[1]][g.cdef[e[2]].id] >= 1, e
+        played = sum(sum(c.values()) for c in r.played)
+        assert played >= sum(1 for e in g.events if e[0] in ("oneshot", "enhance", "play", "curse") and e[1] >= 0)
         assert all(r.cards[k].kind in ("monster", "steed") for k in r.monsters)
 
 

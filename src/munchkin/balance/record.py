@@ -11,9 +11,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from munchkin.engine import actions as A
+
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
 
+# the actions that play a card from the hand or use one in play: counted as its plays
+PLAYED = frozenset({A.PLAY, A.USE, A.TROUBLE})
 # the kinds of card whose holders' win rate the report gives (a House is chosen, not drawn)
 CHARACTER_KINDS = ("race", "class", "role", "house", "steed", "sidekick")
 
@@ -117,8 +121,6 @@ def record_game(g: Game) -> GameRecord:
         if 0 <= seat < n and card >= 0 and _info_kind(cdef[card]) in CHARACTER_KINDS:
             rec.held[seat].add(cid(card))
 
-    guals = {d.name: i for i, d in enumerate(cdef) if d.is_gual}
-    named = {d.name: i for i, d in reversed(list(enumerate(cdef)))}  # a name's first card
     change = [0] * n
     for ev in g.events:
         if ev[0] == "level":
@@ -135,9 +137,6 @@ def record_game(g: Game) -> GameRecord:
             bad.clear()
         elif kind == "level":
             level[ev[1]] = ev[3]
-            gual = guals.get(ev[4]) if ev[2] > 0 else None
-            if gual is not None:  # a Go Up a Level card names itself as the reason; it has no event of its own
-                rec.played[ev[1]][cid(gual)] += 1
         elif kind == "draw":
             for c in ev[3]:
                 rec.drawn[ev[1]].add(cid(c))
@@ -145,43 +144,26 @@ def record_game(g: Game) -> GameRecord:
             seat, card = ev[1], ev[3] if kind == "looted" else ev[2]
             if 0 <= seat < n and card >= 0:
                 rec.drawn[seat].add(cid(card))
-            if kind == "dowse" and isinstance(ev[3], int) and ev[3] >= 0 and 0 <= seat < n:
-                rec.played[seat][cid(ev[3])] += 1  # the dowsing card itself
-        elif kind in ("play", "enhance", "enhance_item", "face", "brew", "friendship", "slay", "remove", "wall"):
-            seat, card = ev[1], ev[2] if kind not in ("slay", "remove") else ev[3]
-            if 0 <= seat < n and card >= 0:
-                rec.played[seat][cid(card)] += 1
-                if kind == "play":
-                    hold(seat, card)
-            if kind in ("slay", "remove"):
-                monster(ev[2]).other_end += 1
-            elif kind == "friendship":
-                for mc in fight:
-                    monster(mc).other_end += 1
-        elif kind == "oneshot":
-            rec.played[ev[1]][cid(ev[2])] += 1
-        elif kind == "out_to_lunch":
-            rec.played[ev[1]][cid(ev[3])] += 1
+        elif kind == "play":
+            hold(ev[1], ev[2])
+        elif kind in ("slay", "remove"):
+            monster(ev[2]).other_end += 1
+        elif kind in ("friendship", "out_to_lunch"):
             for mc in fight:
                 monster(mc).other_end += 1
         elif kind == "cancel":
             rec.curses["cancelled"] += 1
-            by = named.get(ev[3]) if len(ev) > 3 else None  # the cancelling card, named by its name
-            if by is not None and 0 <= ev[1] < n:
-                rec.played[ev[1]][cid(by)] += 1
         elif kind == "curse":
             by, victim, card, face_up = ev[1], ev[2], ev[3], ev[4]
             if face_up or by < 0:
                 rec.curses["face_up"] += 1
             else:
-                rec.played[by][cid(card)] += 1
                 rec.curses["played"] += 1
                 top = max(level)
                 rec.curses["on_leader"] += level[victim] == top
                 rec.curses["on_self"] += victim == by
                 rec.curses["on_lower"] += level[victim] < level[by]
         elif kind == "illusion":
-            rec.played[ev[1]][cid(ev[4])] += 1
             fightable.add(ev[3])
             monster(ev[3]).fought += 1
             fight.append(ev[3])
@@ -190,8 +172,6 @@ def record_game(g: Game) -> GameRecord:
             fight = [ev[2]]
             monster(ev[2]).fought += 1
         elif kind == "join":
-            if 0 <= ev[1] < n:
-                rec.played[ev[1]][cid(ev[2])] += 1
             fightable.add(ev[2])
             monster(ev[2]).fought += 1
             fight.append(ev[2])
@@ -244,6 +224,12 @@ def record_game(g: Game) -> GameRecord:
             hold(taker, card)
             if kind == "trade":
                 hold(ev[1], ev[4])
+    for entry in g.log:  # what each seat played, as the actions it chose say (not every play has an event)
+        act = entry[1] if entry[0] in ("act", "forced") else None
+        if act is None or act.kind not in PLAYED or act.card < 0 or not 0 <= act.seat < n:
+            continue
+        if act.flag != "retry":  # a card discarded to run again is fuel, not played
+            rec.played[act.seat][cid(act.card)] += 1
     for p in g.players:
         for c in (*p.races, *p.classes, *p.roles, *p.sidekicks, *p.items):
             hold(p.seat, c)

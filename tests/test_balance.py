@@ -23,7 +23,7 @@ from munchkin.cli import app
 from munchkin.simulate import run_game
 
 SET = "good-bad"  # the quickest edition for the bots: the runs below stay short
-GAMES = 160
+GAMES = 200  # a few hundred games: enough for the weakened monster to show
 SETS_DIR = Path(__file__).resolve().parent.parent / "src" / "munchkin" / "sets"
 
 

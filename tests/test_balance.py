@@ -375,3 +375,14 @@ def test_the_report_opens_in_chromium_with_its_plots(report: Path) -> None:
         page.screenshot(path=str(artifacts / "report.png"), full_page=True)
         browser.close()
     assert errors == []
+
+
+def test_without_matplotlib_the_command_says_what_to_install_before_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    result = CliRunner().invoke(app, ["balance", "--games", "100000", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 2 and "munchkin[balance]" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()

@@ -131,11 +131,16 @@ def balance(
     name is as in version A) plays the same seeds and the report shows each difference with its
     95% interval.
     """
-    from munchkin.balance.report import write_compare, write_report
+    from munchkin.balance.report import require_plots, write_compare, write_report
     from munchkin.balance.summary import compare as compare_tallies
     from munchkin.balance.summary import summarize
 
     err = Console(stderr=True, highlight=False)
+    try:
+        require_plots()  # before any game is played, not after hours of them
+    except RuntimeError as exc:
+        err.print(f"Error: {escape(str(exc))}")
+        raise typer.Exit(2) from None
     sets = _split(set_) if set_ is not None else None
     agent_list = _split(agents)
     va = _version(sets, players, agent_list, option or [], set_dir or [], "A")
@@ -188,9 +193,6 @@ def balance(
             shown = c
     except OSError as exc:
         err.print(f"Error: cannot write the report in {escape(str(out))}: {escape(str(exc))}")
-        raise typer.Exit(2) from None
-    except RuntimeError as exc:  # matplotlib missing
-        err.print(f"Error: {escape(str(exc))}")
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(shown, sort_keys=True))

@@ -35,6 +35,11 @@ def _pyplot() -> Any:
     return plt
 
 
+def require_plots() -> None:
+    """RuntimeError naming the extra to install when matplotlib is missing."""
+    _pyplot()
+
+
 def _svg(fig: Any) -> str:
     plt = _pyplot()
     buf = io.StringIO()

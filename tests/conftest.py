@@ -1,4 +1,5 @@
-"""Batch-wide checks of the game suite (tests/test_games.py), also under pytest-xdist.
+"""The order of the tests, and batch-wide checks of the game suite (tests/test_games.py), also
+under pytest-xdist.
 
 Each chunk of games records its games and capped seeds as a `game_batch` user property; the
 reports reach the controlling process, which adds them up per batch (agent) and fails the
@@ -13,6 +14,29 @@ import pytest
 
 CAP_SHARE = 0.01
 _batches: dict[str, dict[str, Any]] = {}
+
+
+# The suites whose tests run longest run first, so that under pytest-xdist (`--dist worksteal`,
+# pyproject.toml) the last tests are short ones and neither worker waits long for the other.
+LONG_FIRST = (
+    "test_e2e_",
+    "test_server_restart",
+    "test_games",
+    "test_view",
+    "test_clone",
+    "test_properties",
+    "test_determinize",
+    "test_golden",
+    "test_server_leaks",
+    "test_menu",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, p in enumerate(LONG_FIRST) if item.path.name.startswith(p)), len(LONG_FIRST))
+
+    items.sort(key=rank)  # a stable sort: each module's tests stay together, in their order
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -85,17 +85,23 @@ def hidden_from(g: Game, seat: int | None) -> set[int]:
 def card_ids(obj: Any) -> set[int]:
     """Every card id a message shows: card objects, and the cards each action names."""
     found: set[int] = set()
+    _collect_ids(obj, found)
+    return found
+
+
+def _collect_ids(obj: Any, found: set[int]) -> None:
     if isinstance(obj, dict):
         if "id" in obj and "name" in obj and "deck" in obj and isinstance(obj["id"], int):
             found.add(obj["id"])
         if "cards" in obj and "text" in obj:
             found.update(x for x in obj["cards"] if isinstance(x, int))
         for v in obj.values():
-            found |= card_ids(v)
+            if isinstance(v, (dict, list)):  # a string or a number shows no card
+                _collect_ids(v, found)
     elif isinstance(obj, list):
         for v in obj:
-            found |= card_ids(v)
-    return found
+            if isinstance(v, (dict, list)):
+                _collect_ids(v, found)
 
 
 def whereabouts(g: Game, c: int) -> list[str]:
@@ -139,6 +145,8 @@ class Oracle:
         )
         self.pattern = re.compile("|".join(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])" for n in names))
         self.seen: dict[int | None, set[str]] = {}
+        self.seen_ids: dict[int | None, set[int]] = {}  # the cards behind `seen`
+        self.all_ids = frozenset(range(g.ncards))
         self.events_seen = 0
         self.public_names: set[str] = set()
         self.private: dict[int | None, set[str]] = {}  # what one seat alone was shown
@@ -170,8 +178,10 @@ class Oracle:
                     self.private.setdefault(s, set()).add(g.cdef[ev[3]].name)
         self.events_seen = len(g.events)
         hidden = hidden_from(g, seat)
-        seen = self.seen.setdefault(seat, set())
-        seen.update(g.cdef[c].name for c in range(g.ncards) if c not in hidden)
+        seen_ids = self.seen_ids.setdefault(seat, set())
+        newly = self.all_ids - hidden - seen_ids
+        seen_ids |= newly
+        self.seen.setdefault(seat, set()).update(g.cdef[c].name for c in newly)
         return hidden
 
     def check(self, g: Game, seat: int | None, msg: dict[str, Any]) -> None:

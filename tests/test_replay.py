@@ -1,7 +1,8 @@
 """Replays: a game rebuilds exactly from its log, from its save, and from the text of its actions.
 
-For 60 seeded games between random agents (3, 4 and 6 players, with and without the Faster
-Play Rules), played to the end:
+For 42 seeded games between random agents, played to the end: every edition alone and each
+shuffled with Deluxe (tests/editions.py), with 3, 4 and 6 players, with and without the Faster
+Play Rules, each of these 42 tables once (`MUNCHKIN_SOAK=N`: N times as many games):
 
 (a) `Game.from_log(setup, log)` rebuilds the same state;
 (b) `Game.from_json(g.to_json())` loads and rebuilds the same state;
@@ -28,9 +29,10 @@ from editions import sets_for
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.game import RULES, Game, Options, Setup
 from saves import refused
+from soak import SOAK
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
-CASES = [(seed, [4, 3, 6][seed % 3], seed % 2 == 0) for seed in range(1, 61)]
+CASES = [(seed, [4, 3, 6][seed % 3], seed % 2 == 0) for seed in range(1, 42 * SOAK + 1)]  # 7 x 3 x 2 tables
 
 
 def setup_for(seed: int, players: int, fast: bool) -> Setup:

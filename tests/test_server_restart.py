@@ -72,7 +72,8 @@ class Server:
 
     def ws(self, table: str, token: str | None = None) -> ClientConnection:
         q = f"?token={token}" if token else ""
-        return connect(f"ws://127.0.0.1:{self.port}/ws/{table}{q}", open_timeout=10)
+        # closing a socket of a killed server otherwise waits 10 s now and then for a closing handshake
+        return connect(f"ws://127.0.0.1:{self.port}/ws/{table}{q}", open_timeout=10, close_timeout=1)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -26,24 +26,36 @@ def card_places(g: Game) -> Counter[int]:
     return seen
 
 
+def each_card_once(g: Game) -> bool:
+    """Whether every card is in exactly one place (the quick test; `card_places` says where)."""
+    cards = [*g.door_deck, *g.treasure_deck, *g.door_discard, *g.treasure_discard, *g.limbo, *g.set_aside]
+    for p in g.players:
+        cards += p.hand
+        cards += set(p.in_play())
+    if g.combat is not None:
+        cards += g.combat.played
+    return len(cards) == g.ncards and set(cards) == set(range(g.ncards))
+
+
 def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[str]:
     """Every broken invariant, in words; empty when all hold. Events before `since` are
     taken as already checked; `dead` holds the seats dead at that point (updated here)."""
     out: list[str] = []
     dead = set() if dead is None else dead
-    places = card_places(g)
-    for c in range(g.ncards):
-        n = places.get(c, 0)
-        if n != 1:
-            out.append(f"card {c} ({g.name(c)}) is in {n} places")
+    if not each_card_once(g):
+        places = card_places(g)
+        for c in range(g.ncards):
+            n = places.get(c, 0)
+            if n != 1:
+                out.append(f"card {c} ({g.name(c)}) is in {n} places")
     for p in g.players:
         if not 1 <= p.level <= WINNING_LEVEL:
             out.append(f"{p.name} is at Level {p.level}")
         if p.equipped - set(p.items):
             out.append(f"{p.name} has equipped Items not carried")
-        for what, c in [(f"{g.name(k)}'s Item", it) for k, it in p.carried.items()]:
+        for k, c in p.carried.items():
             if c >= 0 and c not in p.items:
-                out.append(f"{p.name}'s {what} {g.name(c)} is not among their Items")
+                out.append(f"{p.name}'s {g.name(k)}'s Item {g.name(c)} is not among their Items")
         if p.cheat_item >= 0 and p.cheat_item not in p.items + p.sidekicks:
             out.append(f"{p.name}'s Cheat! card {g.name(p.cheat_item)} is not among their Items or Sidekicks")
         if (p.cheat >= 0) != (p.cheat_item >= 0):

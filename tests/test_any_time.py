@@ -6,6 +6,7 @@ game comes back to the decision it was waiting on, and it plays on legally to th
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 from tests.editions import EDITIONS
@@ -33,7 +34,7 @@ def _answer_until(g: Game, kind: str, rng: random.Random) -> None:
 
 @pytest.mark.parametrize("sets", ALL_SETS, ids=lambda s: "+".join(s))
 def test_any_time_actions_then_the_game_goes_on_where_it_was(sets: tuple[str, ...]) -> None:
-    rng = random.Random(hash(sets) & 0xFFFF)
+    rng = random.Random(zlib.crc32("+".join(sets).encode()))  # the same games in every process
     tried = 0
     seen_kinds: set[str] = set()
     for seed in range(3):
@@ -52,7 +53,8 @@ def test_any_time_actions_then_the_game_goes_on_where_it_was(sets: tuple[str, ..
                 seen_kinds.add(before_kind)
                 tried += 1
                 assert h.log[-1] == ("act", act) or ("act", act) in h.log[-3:]
-                if not h.over and h.prompt.kind == before_kind and before_kind != "window":
+                # a window waits on every seat with something to do, so an action may change who that is
+                if not h.over and h.prompt.kind == before_kind and before_kind not in ("window", "end_window"):
                     assert h.to_act == before_seats, f"{g.text(act)} at {before_kind}: waits on {h.to_act}"
                 _answer_until(h, before_kind, rng)
                 assert not violations(h), violations(h)

@@ -3,8 +3,13 @@ and Deluxe at 3 and 6 players, each a `munchkin balance` run on every core.
 
     .venv/bin/python benchmarks/balance_reports.py [--games 20000] [--only deluxe-4,star-4] [--out docs/balance]
 
-Each report goes to OUT/NAME (index.html, summary.json, CSV tables); the reading of them is
-docs/balance/README.md, written by hand.
+Each report goes to OUT/NAME (index.html, summary.json, tally.json, CSV tables); the reading of
+them is docs/balance/README.md, written by hand. A long report can be played in parts on other
+seeds and merged into exactly the report one run would give:
+
+    .venv/bin/python benchmarks/balance_reports.py --games 10000 --only deluxe-6 --out part1
+    .venv/bin/python benchmarks/balance_reports.py --games 10000 --seed 10001 --only deluxe-6 --out part2
+    .venv/bin/python -m munchkin.cli balance-merge part1/deluxe-6 part2/deluxe-6 --out docs/balance/deluxe-6
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=20000, help="games per report (default 20000)")
     ap.add_argument("--only", default="", help="comma-separated report names (default: all)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs" / "balance"))
+    ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     ap.add_argument("--workers", type=int, default=0, help="local workers (default: every core)")
     args = ap.parse_args()
     names = [n.strip() for n in args.only.split(",") if n.strip()] or list(RUNS)
@@ -38,7 +44,16 @@ def main() -> int:
     for name in names:
         sets, players = RUNS[name]
         cmd = [sys.executable, "-m", "munchkin.cli", "balance", "--set", sets, "--players", str(players)]
-        cmd += ["--games", str(args.games), "--agents", "heuristic", "--workers", str(args.workers)]
+        cmd += [
+            "--games",
+            str(args.games),
+            "--seed",
+            str(args.seed),
+            "--agents",
+            "heuristic",
+            "--workers",
+            str(args.workers),
+        ]
         cmd += ["--out", str(Path(args.out) / name)]
         print(" ".join(cmd[2:]), flush=True)
         code = subprocess.call(cmd)

@@ -335,7 +335,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_report_folder_holds_the_page_the_summary_and_the_tables(report: Path) -> None:
-    for name in ("index.html", "summary.json", "run.json", "cards.csv", "monsters.csv", "characters.csv"):
+    for name in ("index.html", "summary.json", "run.json", "tally.json", "cards.csv", "monsters.csv", "characters.csv"):
         assert (report / name).stat().st_size > 0, name
     s = json.loads((report / "summary.json").read_text(encoding="utf-8"))
     assert "seconds" not in json.dumps(s)  # the time of the run is in run.json, never in the summary
@@ -344,6 +344,65 @@ def test_the_report_folder_holds_the_page_the_summary_and_the_tables(report: Pat
     page = (report / "index.html").read_text(encoding="utf-8")
     assert "http://" not in page.replace("http://www.w3.org/", "") and "<script src" not in page  # offline
     assert page.count("<svg") >= 6
+
+
+def test_a_tally_reads_back_from_its_json_unchanged() -> None:
+    t = _hand_made()
+    back = Tally.from_json(json.loads(json.dumps(t.to_json())))
+    assert back == t and summarize(back) == summarize(t)
+    with pytest.raises(ValueError, match="format"):
+        Tally.from_json({**t.to_json(), "format": 99})
+    with pytest.raises(ValueError, match="'turns'"):
+        Tally.from_json({k: v for k, v in t.to_json().items() if k != "turns"})
+
+
+def _part(tmp: Path, seed: int, games: int, *extra: str) -> Path:
+    out = tmp / f"part-{seed}-{games}{'-'.join(extra)}"
+    args = ["balance", "--set", SET, "--seed", str(seed), "--games", str(games), "--workers", "1", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, *extra])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_runs_on_consecutive_seeds_merge_into_the_report_of_one_run(report: Path, tmp_path: Path) -> None:
+    # the fixture's run played seeds 1 to 40 at once; here they are played in two parts, later part first
+    later, earlier = _part(tmp_path, 16, 25), _part(tmp_path, 1, 15)
+    out = tmp_path / "merged"
+    result = CliRunner().invoke(app, ["balance-merge", str(later), str(earlier), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "40 games from 2 runs" in result.output
+    merged = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert merged == json.loads((report / "summary.json").read_text(encoding="utf-8"))
+    assert "seeds 1 to 40;" in (out / "index.html").read_text(encoding="utf-8")
+    again = tmp_path / "again"  # a merged report merges further, like any run
+    result = CliRunner().invoke(app, ["balance-merge", str(out), str(_part(tmp_path, 60, 5)), "--out", str(again)])
+    assert result.exit_code == 0, result.output
+    s = json.loads((again / "summary.json").read_text(encoding="utf-8"))
+    assert s["games"] == 45 and s["about"]["seed_ranges"] == [[1, 40], [60, 64]]
+    assert "seeds 1 to 40, 60 to 64;" in (again / "index.html").read_text(encoding="utf-8")
+
+
+def test_merging_runs_that_do_not_fit_together_says_why(report: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "tally.json").write_text("{", encoding="utf-8")
+    old = tmp_path / "old"
+    shutil.copytree(report, old)
+    data = json.loads((old / "tally.json").read_text(encoding="utf-8"))
+    data["tally"]["format"] = 0
+    (old / "tally.json").write_text(json.dumps(data), encoding="utf-8")
+    cases = [
+        ([report, report], "overlap"),
+        ([report, _part(tmp_path, 41, 5, "--option", "turn_cap=800")], "differ in options"),
+        ([report, tmp_path], "no such file"),
+        ([report, bad], "cannot read it"),
+        ([report, old], "tally format 0"),
+    ]
+    for folders, says in cases:
+        out = tmp_path / "merged"
+        result = CliRunner().invoke(app, ["balance-merge", *map(str, folders), "--out", str(out)])
+        assert result.exit_code == 2 and says in result.output and "Traceback" not in result.output, result.output
+        assert not out.exists()
 
 
 def test_the_report_opens_in_chromium_with_its_plots(report: Path) -> None:

@@ -24,6 +24,7 @@ from typer.core import TyperOption
 
 from munchkin.agents.base import Agent, make_agent
 from munchkin.balance.command import balance as balance_command
+from munchkin.balance.command import balance_merge as balance_merge_command
 from munchkin.cards.loader import CardError, add_set_dir, available_sets, load_set, set_dirs
 from munchkin.cards.schema import House
 from munchkin.engine.actions import Action, MunchkinError
@@ -430,6 +431,7 @@ def simulate(
 
 
 app.command("balance")(balance_command)
+app.command("balance-merge")(balance_merge_command)
 
 
 # ====================================================================== replay

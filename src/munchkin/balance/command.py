@@ -24,6 +24,7 @@ from rich.text import Text
 
 from munchkin.balance import about, parse_options, play
 from munchkin.balance.runner import Plan, Runner, Version
+from munchkin.balance.tally import Tally
 from munchkin.errors import CardError
 
 AGENTS = ("random", "heuristic")
@@ -180,6 +181,7 @@ def balance(
             ((tally, run),) = results
             s = summarize(tally, about(va, plan))
             page = write_report(s, out, run)
+            write_tally(out, about(va, plan), tally)
             shown: dict[str, Any] = s
         else:
             (ta, ra), (tb, rb) = results
@@ -188,6 +190,8 @@ def balance(
             c["about"] = {"a": about(va, plan), "b": about(vb, plan)}
             c["changed_cards"] = changed_cards(va, vb)
             page = write_compare(c, sa, sb, out)
+            write_tally(out / "a", about(va, plan), ta)
+            write_tally(out / "b", about(vb, plan), tb)
             (out / "a" / "run.json").write_text(json.dumps(ra, indent=1) + "\n", encoding="utf-8")
             (out / "b" / "run.json").write_text(json.dumps(rb, indent=1) + "\n", encoding="utf-8")
             shown = c
@@ -269,3 +273,105 @@ def _run(v: Version, plan: Plan, runner: Runner, err: Console, name: str, quiet:
     with progress:
         task = progress.add_task("games", total=plan.games)
         return play(v, plan, runner, lambda n: progress.advance(task, n))
+
+
+TALLY_FILE = "tally.json"
+
+
+def write_tally(out: Path, about_run: dict[str, Any], tally: Tally) -> None:
+    """The run's counts beside its report, so a later run on other seeds can be merged with it."""
+    data = {"about": about_run, "tally": tally.to_json()}
+    (out / TALLY_FILE).write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+
+
+def read_tally(folder: Path) -> tuple[dict[str, Any], Tally]:
+    """A report folder's run (version and seeds) and counts; ValueError naming the file and the problem."""
+    path = folder / TALLY_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file (is {folder} a report folder of `munchkin balance`?)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read it: {exc}") from None
+    try:
+        if not isinstance(data, dict) or not isinstance(data.get("about"), dict):
+            raise ValueError("it names no run ('about')")
+        a = data["about"]
+        if not isinstance(a.get("version"), dict) or not isinstance(a.get("seed"), int):
+            raise ValueError("its 'about' names no version and first seed")
+        tally = Tally.from_json(data.get("tally"))
+        if tally.games != a.get("games"):
+            raise ValueError(f"it counts {tally.games} games but says it played {a.get('games')}")
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    return a, tally
+
+
+def merge_runs(runs: list[tuple[dict[str, Any], Tally]]) -> tuple[dict[str, Any], Tally]:
+    """Runs of one version on disjoint seeds as one: the counts added, the seeds named. Runs on
+    consecutive seeds give exactly the summary one run over all of them would."""
+    runs = sorted(runs, key=lambda r: r[0]["seed"])
+    first = runs[0][0]
+    for a, _ in runs[1:]:
+        if a["version"] != first["version"]:
+            differ = sorted(
+                k for k in set(a["version"]) | set(first["version"]) if a["version"].get(k) != first["version"].get(k)
+            )
+            raise ValueError(f"the runs played different versions (they differ in {', '.join(differ)})")
+    ranges = [(a["seed"], a["games"]) for a, _ in runs]
+    for (s1, n1), (s2, n2) in zip(ranges, ranges[1:]):
+        if s2 < s1 + n1:
+            raise ValueError(f"seeds {s1} to {s1 + n1 - 1} and {s2} to {s2 + n2 - 1} overlap: a game would count twice")
+    total = Tally(runs[0][1].players)
+    for _, t in runs:
+        total.merge(t)
+    merged: dict[str, Any] = {"version": first["version"], "seed": ranges[0][0], "games": total.games}
+    if any(s2 != s1 + n1 for (s1, n1), (s2, _) in zip(ranges, ranges[1:])):
+        merged["seed_ranges"] = [[s, s + n - 1] for s, n in ranges]
+    return merged, total
+
+
+def balance_merge(
+    folders: Annotated[
+        list[Path],
+        typer.Argument(metavar="FOLDER", help="Report folders of runs of one version on different seeds."),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="The merged report folder to write.")] = Path("balance-report"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the merged summary.json on stdout.")] = False,
+) -> None:
+    """Merge balance runs of one version on different seeds into one report, as if one run had played
+    them all: split a long run over sessions or machines (`--seed` sets where each part starts)."""
+    from munchkin.balance.report import require_plots, write_report
+    from munchkin.balance.summary import summarize
+
+    err = Console(stderr=True, highlight=False)
+    try:
+        require_plots()
+        runs = [read_tally(f) for f in folders]
+        merged, tally = merge_runs(runs)
+    except (RuntimeError, ValueError) as exc:
+        err.print(f"Error: {escape(str(exc))}", soft_wrap=True)  # a file's path is never broken
+        raise typer.Exit(2) from None
+    seconds = 0.0
+    for f in folders:
+        try:
+            seconds += float(json.loads((f / "run.json").read_text(encoding="utf-8"))["seconds"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # the time is shown only for information
+    run = {
+        "seconds": round(seconds, 3),
+        "games": tally.games,
+        "games_per_second": round(tally.games / seconds, 3) if seconds else 0.0,
+        "where": f"{len(folders)} merged runs",
+    }
+    s = summarize(tally, merged)
+    try:
+        page = write_report(s, out, run)
+        write_tally(out, merged, tally)
+    except OSError as exc:
+        err.print(f"Error: cannot write the report in {escape(str(out))}: {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(s, sort_keys=True))
+    else:
+        Console(highlight=False).print(f"Report: {escape(str(page))} ({tally.games} games from {len(folders)} runs)")

@@ -82,8 +82,7 @@ class GameRecord:
 
 
 def _info(d: Any) -> CardInfo:
-    kind = "steed" if getattr(d, "steed", False) else ("sidekick" if d.is_sidekick else d.kind)
-    return CardInfo(d.name, d.set, d.deck, kind, d.provenance, d.level)
+    return CardInfo(d.name, d.set, d.deck, _info_kind(d), d.provenance, d.level)
 
 
 def record_game(g: Game) -> GameRecord:

@@ -228,12 +228,17 @@ def _about(s: dict[str, Any]) -> str:
     return (
         f"<p>{s['games']} games ({s['finished']} won, {s['capped']} stopped at the turn cap) of "
         f"<b>{_e(', '.join(v.get('sets', [])))}</b> at {s['players']} players, agents "
-        f"{_e(', '.join(v.get('agents', [])))}; seeds {a.get('seed', '?')} to "
-        f"{a.get('seed', 0) + s['games'] - 1}; optional rules {_e(opts)}"
+        f"{_e(', '.join(v.get('agents', [])))}; seeds {_seeds(a, s['games'])}; optional rules {_e(opts)}"
         + (f"; {v['designer_sets']} designer set folder(s)" if v.get("designer_sets") else "")
         + ". Every rate comes with its 95% interval (Wilson) and the count behind it; rows resting on fewer "
         f"than {FEW} seat-games or fights are marked <span class=badge>few</span> and greyed, not hidden.</p>"
     )
+
+
+def _seeds(a: dict[str, Any], games: int) -> str:
+    """The seeds a report rests on: one range, or the ranges of merged runs."""
+    ranges = a.get("seed_ranges") or [[a.get("seed", 0), a.get("seed", 0) + games - 1]]
+    return ", ".join(f"{lo} to {hi}" for lo, hi in ranges)
 
 
 def html_report(s: dict[str, Any], run: dict[str, Any] | None = None) -> str:

@@ -8,13 +8,15 @@ Its size depends on the cards and the longest game, never on the number of games
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from munchkin.balance.record import CardInfo, GameRecord, MonsterRecord
 
 FAR_BEHIND = 5  # Levels below the leader at a round's start that count as "left far behind"
 DECISION_BIN = 25  # the decisions histogram counts games in bins this wide
 MAX_ROUNDS = 100  # Levels by round are kept for this many rounds (longer games are counted up to it)
+TALLY_FORMAT = 1  # tally.json's layout; raised when it changes, so an old file is refused, not misread
 
 
 @dataclass
@@ -144,6 +146,56 @@ class Tally:
         for k, info in other.info.items():
             self.info.setdefault(k, info)
 
+    def to_json(self) -> dict[str, Any]:
+        """The counts as plain JSON data (tally.json), so runs on other seeds can be merged later."""
+        return {
+            "format": TALLY_FORMAT,
+            "players": self.players,
+            "games": self.games,
+            "capped": self.capped,
+            "wins_by_seat": list(self.wins_by_seat),
+            "turns": _counts_out(self.turns),
+            "turns_sq": self.turns_sq,
+            "decisions": _counts_out(self.decisions),
+            "decisions_sum": self.decisions_sum,
+            "levels": [[seat, rnd, _counts_out(c)] for (seat, rnd), c in sorted(self.levels.items())],
+            "far_behind_games": self.far_behind_games,
+            "far_behind_end": self.far_behind_end,
+            "cards": {k: asdict(t) for k, t in sorted(self.cards.items())},
+            "monsters": {k: asdict(m) for k, m in sorted(self.monsters.items())},
+            "help": dict(sorted(self.help.items())),
+            "curses": dict(sorted(self.curses.items())),
+            "info": {k: asdict(i) for k, i in sorted(self.info.items())},
+        }
+
+    @classmethod
+    def from_json(cls, d: Any) -> Tally:
+        """A tally read back from `to_json`'s data; ValueError naming what is wrong."""
+        if not isinstance(d, dict):
+            raise ValueError("a tally is a JSON object")
+        if d.get("format") != TALLY_FORMAT:
+            raise ValueError(f"tally format {d.get('format')!r}; this version reads format {TALLY_FORMAT}")
+        try:
+            t = cls(int(d["players"]))
+            t.games, t.capped = int(d["games"]), int(d["capped"])
+            t.wins_by_seat = [int(x) for x in d["wins_by_seat"]]
+            if len(t.wins_by_seat) != t.players:
+                raise ValueError(f"wins_by_seat has {len(t.wins_by_seat)} seats, not {t.players}")
+            t.turns, t.turns_sq = _counts_in(d["turns"]), int(d["turns_sq"])
+            t.decisions, t.decisions_sum = _counts_in(d["decisions"]), int(d["decisions_sum"])
+            t.levels = {(int(seat), int(rnd)): _counts_in(c) for seat, rnd, c in d["levels"]}
+            t.far_behind_games, t.far_behind_end = int(d["far_behind_games"]), int(d["far_behind_end"])
+            t.cards = {str(k): CardTally(**v) for k, v in d["cards"].items()}
+            t.monsters = {str(k): MonsterRecord(**v) for k, v in d["monsters"].items()}
+            t.help = Counter({str(k): int(v) for k, v in d["help"].items()})
+            t.curses = Counter({str(k): int(v) for k, v in d["curses"].items()})
+            t.info = {str(k): CardInfo(**v) for k, v in d["info"].items()}
+        except KeyError as exc:
+            raise ValueError(f"the tally has no {exc.args[0]!r}") from None
+        except (TypeError, AttributeError) as exc:
+            raise ValueError(f"the tally is malformed: {exc}") from None
+        return t
+
     @property
     def seat_games(self) -> int:
         return self.games * self.players
@@ -151,3 +203,11 @@ class Tally:
     @property
     def wins(self) -> int:
         return sum(self.wins_by_seat)
+
+
+def _counts_out(c: Counter[int]) -> dict[str, int]:
+    return {str(k): v for k, v in sorted(c.items())}
+
+
+def _counts_in(d: Any) -> Counter[int]:
+    return Counter({int(k): int(v) for k, v in d.items()})

@@ -56,8 +56,17 @@ def test_a_monster_with_bad_stuff_and_will_not_pursue() -> None:
     amazon = card_face(card("deluxe", "Amazon"))
     assert amazon["will_not_attack"] == "a female character (who draws 1 Treasure instead)"
     assert amazon["bad_stuff"] == "Lose every Class; otherwise lose 3 levels."
-    # a monster whose Bad Stuff is too particular for the data points at its text
-    assert card_face(card("deluxe", "Net Troll"))["bad_stuff"] == "See the card's text."
+    # a monster whose Bad Stuff is too particular for the data (a hook) says it in its text's words
+    troll = card_face(card("deluxe", "Net Troll"))
+    assert troll["bad_stuff"] == "Each player of the highest Level takes one Item of their choice from you."
+    assert lines(troll)["Bad Stuff"] == troll["bad_stuff"]
+    # and a Curse or Trap of that kind shows its text once, not a "What it does" pointing at it
+    for set_name, name, starts in (
+        ("deluxe", "Lose Two Cards", "The player on your left"),
+        ("star", "Docking Fee", "Discard"),
+    ):
+        curse = card_face(card(set_name, name))
+        assert curse["effects"].startswith(starts) and "What it does" not in lines(curse)
     bigfoot = card_face(card("deluxe", "Bigfoot"))
     assert bigfoot["modifiers"] == ["+3 against a Dwarf", "+3 against a Halfling"]
 

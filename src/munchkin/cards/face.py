@@ -183,8 +183,12 @@ def _items_phrase(li: LoseItems) -> str:
     return f"lose {li.count} of your {words}s"
 
 
-def effect_phrase(e: Effect) -> str:
-    """One step of Bad Stuff or of a Curse in words ("lose 2 levels"; "if a Dwarf: die")."""
+HOOK_WORDS = "see the card's text"  # a step only a hook can do, when the card's text cannot be quoted
+
+
+def effect_phrase(e: Effect, hook_words: str = HOOK_WORDS) -> str:
+    """One step of Bad Stuff or of a Curse in words ("lose 2 levels"; "if a Dwarf: die"); a step a
+    hook does is `hook_words` (the card's own words for it)."""
     if e.lose_levels is not None:
         s = f"lose {_plural(e.lose_levels, 'level')}"
     elif e.gain_levels is not None:
@@ -222,17 +226,17 @@ def effect_phrase(e: Effect) -> str:
     elif e.lose_sidekick is not None:
         s = "lose every Sidekick" if e.lose_sidekick == "all" else "lose a Sidekick"
     else:
-        s = "see the card's text"
+        s = hook_words
     if e.if_ is not None:
         s = f"if you are {condition_phrase(e.if_)}: {s}"
     if e.otherwise:
-        s += "; otherwise " + ", then ".join(effect_phrase(o) for o in e.otherwise)
+        s += "; otherwise " + ", then ".join(effect_phrase(o, hook_words) for o in e.otherwise)
     return s
 
 
-def effects_phrase(effects: Iterable[Effect]) -> str:
+def effects_phrase(effects: Iterable[Effect], hook_words: str = HOOK_WORDS) -> str:
     """A list of effect steps as one sentence, capitalised."""
-    s = ", then ".join(effect_phrase(e) for e in effects)
+    s = ", then ".join(effect_phrase(e, hook_words) for e in effects)
     return (s[:1].upper() + s[1:] + ".") if s else ""
 
 
@@ -322,6 +326,18 @@ def _edition(set_name: str) -> str:
         return set_name
 
 
+BAD_STUFF = "Bad Stuff:"  # where a monster's text states its Bad Stuff
+TRAP = "Trap!"  # how Star's Curses (Traps) open their text
+
+
+def _hook_words(text: str, marker: str) -> str:
+    """What a hook does, in the card's own words: its text from just after `marker` (all of it when
+    the marker is not there), to stand as a step of a sentence."""
+    head, found, rest = text.partition(marker)
+    words = (rest if found else head).strip().rstrip(".")
+    return (words[:1].lower() + words[1:]) if words else HOOK_WORDS
+
+
 def card_face(d: CardDef) -> dict[str, Any]:
     """Everything the card's data knows, as plain JSON, with `lines` in display order for any reader."""
     face: dict[str, Any] = {
@@ -386,8 +402,8 @@ def card_face(d: CardDef) -> dict[str, Any]:
         if rules:
             face["rules"] = rules
             line("In this fight", "; ".join(rules))
-        bad = effects_phrase(d.bad_stuff)
-        face["bad_stuff"] = bad or ("See the card's text." if d.hook else "None.")
+        bad = effects_phrase(d.bad_stuff, _hook_words(d.text, BAD_STUFF))
+        face["bad_stuff"] = bad or ("As the card's text says." if d.hook else "None.")
         line("Bad Stuff", face["bad_stuff"])
         if d.even_if_escaped:
             face["even_if_escaped"] = effects_phrase(d.even_if_escaped)
@@ -440,9 +456,13 @@ def card_face(d: CardDef) -> dict[str, Any]:
             f"{_signed(d.treasures)} {'Treasure' if abs(d.treasures) == 1 else 'Treasures'}" if d.treasures else "",
         )
     if d.is_curse:
-        face["effects"] = effects_phrase(d.effects) or "See the card's text."
+        if all(effect_phrase(e) == HOOK_WORDS for e in d.effects):
+            # what it does is only a hook's: the card's own text, shown below, says it all
+            face["effects"] = d.text.removeprefix(TRAP).strip()
+        else:
+            face["effects"] = effects_phrase(d.effects, _hook_words(d.text, TRAP))
+            line("What it does", face["effects"])
         face["duration"] = DURATION_WORDS.get(d.duration, d.duration)
-        line("What it does", face["effects"])
         line("How long", face["duration"])
     if d.is_sidekick:
         line("Sex", d.sex)

@@ -1,6 +1,6 @@
 """Pages a new user met by mistake, in Chromium: a table address that does not exist is a page with the
 way to the lobby; the lobby offers the House choice only with the Harry Potter set, laid out whole on a
-laptop and a phone; a seat link with a bad token stops trying to connect and says what to do instead.
+laptop, a phone and the widths between (every seat choice wide enough for "at random"); a seat link with a bad token stops trying to connect and says what to do instead.
 Screenshots go to test-artifacts/e2e/ (pages-*.png)."""
 
 from __future__ import annotations
@@ -38,6 +38,26 @@ HOUSE_JS = """() => [...document.querySelectorAll('#seat-rows .house-field')].ma
 })"""
 
 
+# Every choice in the seat rows: wide enough for its longest option ("at random" was cut at 600 px)
+SELECTS_JS = """() => [...document.querySelectorAll('#seat-rows select')].filter((s) => s.getClientRects().length > 0)
+  .map((sel) => {
+    const cs = getComputedStyle(sel);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = cs.font;
+    const longest = Math.max(...[...sel.options].map((o) => ctx.measureText(o.text).width));
+    return {id: sel.id, width: sel.getBoundingClientRect().width,
+            need: longest + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 16};
+  })"""
+WIDTHS = (720, 700, 600)  # between the phone's one column and the laptop's four
+
+
+def cut_choices(page: Page) -> list[dict[str, object]]:
+    """The seat rows' choices too narrow for their longest option."""
+    shown: list[dict[str, object]] = page.evaluate(SELECTS_JS)
+    assert len(shown) >= 12, shown  # four seats: who plays, bot strength, sex (and House)
+    return [s for s in shown if float(s["width"]) < float(s["need"])]  # type: ignore[arg-type]
+
+
 def house_fields(page: Page) -> list[dict[str, object]]:
     fields: list[dict[str, object]] = page.evaluate(HOUSE_JS)
     assert len(fields) == 4, fields  # the lobby's four seats by default
@@ -69,6 +89,11 @@ def test_missing_table_lobby_house_choice_and_a_bad_seat_link(server: Server) ->
                 assert not f["labelClipped"] and f["labelLines"] == 1, (name, f)
                 assert float(f["selectWidth"]) >= float(f["need"]), (name, f)  # type: ignore[arg-type]
             page.locator("#seat-rows").screenshot(path=str(ARTIFACTS / f"pages-lobby-houses-{name}.png"))
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 800})
+            assert cut_choices(page) == [], width
+            assert all(f["labelLines"] == 1 and not f["labelClipped"] for f in house_fields(page)), width
+        page.locator("#seat-rows").screenshot(path=str(ARTIFACTS / "pages-lobby-houses-600.png"))
         page.set_viewport_size(LAPTOP)
         page.uncheck("#set-harry-potter")
         assert all(not f["shown"] for f in house_fields(page))

@@ -1,6 +1,7 @@
 """Pages a new user met by mistake, in Chromium: a table address that does not exist is a page with the
 way to the lobby; the lobby offers the House choice only with the Harry Potter set, laid out whole on a
-laptop, a phone and the widths between (every seat choice wide enough for "at random"); a seat link with a bad token stops trying to connect and says what to do instead.
+laptop, a phone and the widths between (every seat choice wide enough for "at random"); a seat link
+with a bad token stops trying to connect and says what to do instead.
 Screenshots go to test-artifacts/e2e/ (pages-*.png)."""
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ def test_a_fight_shows_its_natural_moves_first() -> None:
         spec(
             players=[
                 {"name": "Aric", "sex": "male", "level": 4, "hand": ["Magic Missile", "Change Sex"]},
-                {"name": "Suzan", "sex": "female", "level": 2, "hand": ["Enraged"]},
+                {"name": "Suzan", "sex": "female", "level": 2, "hand": ["Enraged", "Baby"]},
                 {"name": "Ben", "sex": "male"},
             ],
             door_deck=["Net Troll"],
@@ -158,7 +158,14 @@ def test_a_fight_shows_its_natural_moves_first() -> None:
     assert all(m.text.startswith("ask ") for m in asks.moves())
     onlooker = check_menu(g, 1)
     assert next(m for m in onlooker.moves() if m.text == "pass").meaning == "don't interfere: let the fight go on"
-    assert "play Enraged on Net Troll" in {m.text for m in onlooker.moves()}
+    meanings = {m.text: m.meaning for m in onlooker.moves()}
+    # a Monster Enhancer says which way it turns the fight (and the Treasures)
+    assert meanings["play Enraged on Net Troll"] == (
+        "Enraged makes the Net Troll stronger by 5 (harder to beat; 1 more Treasure for killing it)"
+    )
+    assert meanings["play Baby on Net Troll"] == (
+        "Baby makes the Net Troll weaker by 5 (easier to beat; 1 fewer Treasure for killing it)"
+    )
 
 
 def test_a_curse_on_yourself_is_set_apart() -> None:

@@ -110,6 +110,15 @@ def _slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "x"
 
 
+def _enhancer_words(d: Any) -> str:
+    """What a Monster Enhancer does to the fight, and so whom it helps: stronger is harder to beat."""
+    n, t = d.strength, d.treasures
+    s = f"stronger by {n} (harder to beat" if n > 0 else f"weaker by {-n} (easier to beat" if n < 0 else "(changed"
+    if t:
+        s += f"; {abs(t)} {'more' if t > 0 else 'fewer'} Treasure{'s' if abs(t) != 1 else ''} for killing it"
+    return s + ")"
+
+
 class _Ctx:
     """What the meanings need to know about the moment, read from the seat's view."""
 
@@ -216,7 +225,7 @@ def _play_meaning(x: _Ctx, a: Action, text: str) -> str:
             return f"curse yourself with {card}"
         return f"curse {x.who(a.target)} with {card}" if a.target >= 0 else f"play the Curse {card}"
     if a.monster >= 0 and kind == "enhancer":
-        return f"{card} changes the {x.name(a.monster)}'s strength (and often its Treasures)"
+        return f"{card} makes the {x.name(a.monster)} {_enhancer_words(x.g.cdef[a.card])}"
     if a.monster >= 0:
         return f"use {card} on the {x.name(a.monster)}"
     if x.prompt == "curse_window":

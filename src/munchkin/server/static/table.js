@@ -865,7 +865,10 @@
       }
     }
     const holder = el("div", { class: "menu" });
-    fill(box, bar, menu.title && !S.filter ? el("p", { class: "menu-title" }, menu.title) : null, holder);
+    // while the character-creation box above explains the moment, the menu's title would repeat it
+    const explained = $("setup-explain") && !$("setup-explain").hidden;
+    const title = menu.title && !S.filter && !explained ? el("p", { class: "menu-title" }, menu.title) : null;
+    fill(box, bar, title, holder);
     Moves.render(holder, { menu, onAct: act, disabled: blocked(), omit, keep, key, rerender: renderActions });
   }
 

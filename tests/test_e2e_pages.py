@@ -123,3 +123,58 @@ def test_missing_table_lobby_house_choice_and_a_bad_seat_link(server: Server) ->
         page.clock.run_for(1_000)
         expect(page.locator("#conn-status")).to_be_hidden()
         expect(page.locator("#you-name")).to_have_text("watching")
+
+
+# every scrollIntoView's behaviour, recorded before the page's own scripts run
+RECORD_SCROLLS = """(() => {
+  window.scrolls = [];
+  const scroll = Element.prototype.scrollIntoView;
+  Element.prototype.scrollIntoView = function (o) {
+    window.scrolls.push(o && o.behavior);
+    return scroll.call(this, o);
+  };
+})()"""
+# how a new line of the fight and the window's countdown bar would move
+MOTION_JS = """() => {
+  const panel = document.createElement('div'), fresh = document.createElement('div');
+  const bar = document.createElement('span');
+  panel.className = 'combat-panel'; fresh.className = 'fresh'; bar.className = 'countdown-fill';
+  panel.append(fresh, bar); document.body.append(panel);
+  const out = [getComputedStyle(fresh).animationName, getComputedStyle(bar).transitionDuration];
+  panel.remove();
+  return out;
+}"""
+
+
+def test_the_pages_honour_a_request_for_less_motion(server: Server) -> None:
+    """With the system's "reduce motion" on, nothing flashes or slides: the fight's fresh lines do not
+    flash, the countdown bar does not glide, and the lobby jumps to a new table's links rather than
+    scrolling smoothly (a script's "smooth" would override the style sheet); without it, all three move."""
+    from playwright.sync_api import sync_playwright
+
+    from system import CHROMIUM, CHROMIUM_ARGS
+
+    ensure_debian_packages("chromium")
+    table = post_table(server, "Motion", ("human", "bot", "bot"), bot_delay=0)
+    seat_link = server.url + table["links"][0]["url"]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            for motion, scroll, moves in (
+                ("reduce", "auto", ["none", "0s"]),
+                ("no-preference", "smooth", ["look-fresh", "0.1s"]),
+            ):
+                context = browser.new_context(viewport={"width": 1280, "height": 500}, reduced_motion=motion)
+                context.add_init_script(RECORD_SCROLLS)
+                page = context.new_page()
+                page.goto(server.url + "/")
+                page.fill("#table-name", f"Motion {motion}")
+                page.click("#create-table")
+                expect(page.locator("#created-links")).to_contain_text("is ready")
+                assert page.evaluate("window.scrolls") == [scroll], motion
+                page.goto(seat_link)
+                expect(page.locator("#actions-panel")).to_be_visible()
+                assert page.evaluate(MOTION_JS) == moves, motion
+                context.close()
+        finally:
+            browser.close()

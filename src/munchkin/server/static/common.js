@@ -182,5 +182,11 @@ const M = (() => {
     }
   }
 
-  return { el, append, fill, api, detailText, kindLabel, deckLabel, plural, copyText, myTables, saveMyTables, absolute };
+  /** How to scroll something into view: at once for people who asked their system for less motion
+   * (a script's "smooth" would override the style sheet's `scroll-behavior`), else smoothly. */
+  function scrollMotion() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
+  }
+
+  return { el, append, fill, api, detailText, kindLabel, deckLabel, plural, copyText, myTables, saveMyTables, absolute, scrollMotion };
 })();

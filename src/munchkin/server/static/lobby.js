@@ -320,7 +320,7 @@
       el("p", { class: "hint" }, "These links are saved under “Your tables” in this browser.")
     );
     createdBox.hidden = false;
-    createdBox.scrollIntoView({ behavior: "smooth", block: "nearest" });
+    createdBox.scrollIntoView({ behavior: M.scrollMotion(), block: "nearest" });
   }
 
   // ------------------------------------------------------------------ your tables

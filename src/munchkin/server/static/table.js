@@ -906,7 +906,7 @@
     if (S.filter) {
       const panel = $("actions-panel");
       const r = panel.getBoundingClientRect();
-      if (r.top < 0 || r.top > window.innerHeight - 80) panel.scrollIntoView({ behavior: "smooth", block: "start" });
+      if (r.top < 0 || r.top > window.innerHeight - 80) panel.scrollIntoView({ behavior: M.scrollMotion(), block: "start" });
     }
   }
 

@@ -15,6 +15,7 @@ from importlib import resources
 from markdown_it import MarkdownIt
 
 from munchkin.cards.loader import load_set, set_dirs, when_sets_change
+from munchkin.webpage import site_page
 
 __all__ = ["EDITIONS", "HelpNotFound", "help_page", "not_found_page", "rules_markdown"]
 
@@ -131,17 +132,10 @@ def _page(title: str, heading: str, article: str, toc: list[tuple[str, str]], cu
     if len(toc) > 1:
         items = "".join(f'<li><a href="#{i}">{t}</a></li>' for i, t in toc)
         contents = f'<nav class="help-toc" aria-label="On this page"><h2>On this page</h2><ol>{items}</ol></nav>'
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>{html.escape(title)}</title>
-  <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="/static/style.css">
-</head>
-<body class="help-page">
-  <a class="skip-link" href="#help-main">Skip to the rules</a>
+    return site_page(
+        title,
+        "help-page",
+        f"""  <a class="skip-link" href="#help-main">Skip to the rules</a>
   <header class="site-header help-header">
     <p><a href="/" class="back-link">← Lobby</a></p>
     <nav aria-label="Rules help"><ul class="help-nav">{nav}</ul></nav>
@@ -150,10 +144,8 @@ def _page(title: str, heading: str, article: str, toc: list[tuple[str, str]], cu
     <h1>{heading}</h1>
     {contents}
     <article class="help-doc">{article}</article>
-  </main>
-</body>
-</html>
-"""
+  </main>""",
+    )
 
 
 def _index() -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 
+from munchkin.webpage import site_page
+
 MAX_SHOWN = 80  # an address is shown cut to this many characters: it comes from whoever typed it
 
 
@@ -15,17 +17,10 @@ def _shown(text: str) -> str:
 
 def error_page(title: str, heading: str, message_html: str) -> str:
     """A page in the site's style (static/style.css) with one message and the way to the lobby."""
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>{html.escape(title)}</title>
-  <link rel="icon" href="data:,">
-  <link rel="stylesheet" href="/static/style.css">
-</head>
-<body class="error-page">
-  <header class="site-header">
+    return site_page(
+        title,
+        "error-page",
+        f"""  <header class="site-header">
     <p class="site-title"><span class="logo" aria-hidden="true">⚔</span> Munchkin</p>
   </header>
   <main class="missing-page">
@@ -34,10 +29,8 @@ def error_page(title: str, heading: str, message_html: str) -> str:
       <p>{message_html}</p>
       <p><a class="button-link" id="to-lobby" href="/">Go to the lobby</a></p>
     </section>
-  </main>
-</body>
-</html>
-"""
+  </main>""",
+    )
 
 
 def table_missing_page(table_id: str) -> str:

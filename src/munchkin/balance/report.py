@@ -128,18 +128,42 @@ def plot_cards(rows: list[dict[str, Any]], n: int = 15) -> str:
     return _svg(fig)
 
 
+MONSTERS_NAMED = 8  # the monsters named on the kill-rate plot: those furthest from the Level trend
+
+
+def _off_the_line(xs: list[float], ys: list[float]) -> list[int]:
+    """Indices of the points, furthest first from the least-squares line through them."""
+    n = len(xs)
+    if n < 3:
+        return list(range(n))
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx if sxx else 0.0
+    return sorted(range(n), key=lambda i: -abs(ys[i] - (my + slope * (xs[i] - mx))))
+
+
 def plot_monsters(rows: list[dict[str, Any]]) -> str:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(PLOT_W, PLOT_H))
+    from matplotlib.ticker import MaxNLocator
+
     rows = [r for r in rows if r["fought"]]
+    xs = [r["level"] for r in rows]
+    ys = [100 * r["kill_rate"]["rate"] for r in rows]
     ax.scatter(
-        [r["level"] for r in rows],
-        [100 * r["kill_rate"]["rate"] for r in rows],
-        s=[8 + 60 * r["fought"] / max(x["fought"] for x in rows) for r in rows],
-        alpha=0.6,
-        color="#8e6bb7",
+        xs, ys, s=[8 + 60 * r["fought"] / max(x["fought"] for x in rows) for r in rows], alpha=0.6, color="#8e6bb7"
     )
-    ax.set_xlabel("monster Level (dot size: times fought)")
+    per_point = (max(ys) - min(ys) or 1) / (PLOT_H * 72 * 0.75)  # data units of y in one typographic point
+    named: list[tuple[float, float]] = []  # where names went: Level, height in data units
+    for i in _off_the_line(xs, ys)[:MONSTERS_NAMED]:  # the surprises are worth a name
+        for lift in (3, -10, 14, -21, 25):  # beside the dot, else below, above, ...: clear of the names so far
+            at = ys[i] + lift * per_point
+            if not any(abs(xs[i] - x) < 2 and abs(at - y) < 9 * per_point for x, y in named):
+                break
+        ax.annotate(rows[i]["name"], (xs[i], ys[i]), xytext=(5, lift), textcoords="offset points", fontsize=7)
+        named.append((xs[i], at))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(f"monster Level (dot size: times fought; named: the {MONSTERS_NAMED} furthest from the trend)")
     ax.set_ylabel("killed, % of fights")
     return _svg(fig)
 
@@ -179,7 +203,7 @@ def _few(flag: bool) -> str:
 
 
 STYLE = """
-body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1rem 1.2rem;color:#222}
+body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1280px;padding:1rem 1.2rem;color:#222}
 h1{font-size:1.6rem;margin:.2rem 0}h2{margin-top:2rem;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;font-size:13px;margin:.6rem 0;width:100%}
 th,td{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}
@@ -233,6 +257,11 @@ def _about(s: dict[str, Any]) -> str:
         + ". Every rate comes with its 95% interval (Wilson) and the count behind it; rows resting on fewer "
         f"than {FEW} seat-games or fights are marked <span class=badge>few</span> and greyed, not hidden.</p>"
     )
+
+
+def _kind(kind: str) -> str:
+    """A card kind as the page shows it ("one_shot" is "one-shot"); the CSV keeps the data's word."""
+    return {"one_shot": "one-shot"}.get(kind, kind.replace("_", " "))
 
 
 def _seeds(a: dict[str, Any], games: int) -> str:
@@ -316,7 +345,7 @@ def html_report(s: dict[str, Any], run: dict[str, Any] | None = None) -> str:
             [
                 [
                     _e(r["name"]) + _few(r["few"]),
-                    _e(r["kind"]),
+                    _e(_kind(r["kind"])),
                     _e(r["set"]) + ("" if r["provenance"] != "original" else " (original)"),
                     f"{r['drawn']} ({r['drawn_per_game']:.2f})",
                     _rate(r["win_when_drawn"]),
@@ -383,7 +412,7 @@ def html_report(s: dict[str, Any], run: dict[str, Any] | None = None) -> str:
             [
                 [
                     _e(r["name"]) + _few(r["few"]),
-                    _e(r["kind"]),
+                    _e(_kind(r["kind"])),
                     str(r["held"]),
                     _rate(r["win_when_held"]),
                     _diff(r["against_not_held"]),
@@ -568,7 +597,7 @@ def html_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str
             [
                 [
                     _e(r["name"]),
-                    _e(r["kind"]),
+                    _e(_kind(r["kind"])),
                     f"{r['drawn'][0]} / {r['drawn'][1]}",
                     _pct(r["win_when_drawn"][0]),
                     _pct(r["win_when_drawn"][1]),

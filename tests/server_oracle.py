@@ -31,6 +31,8 @@ PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
     "gift": (3,),
     "bribe": (2,),
     "chase": (2,),
+    "flees": (2,),
+    "barred": (3,),
     "dowse": (2,),
     "resurrect": (2,),
     "slay": (2, 3),

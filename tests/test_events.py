@@ -117,6 +117,12 @@ def legacy_event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"{n(ev[1])} backs out of {n(ev[2])}'s fight for the win."
     if k == "bribe":
         return f"{n(ev[1])} bribes {c(ev[2])} to go away."
+    if k == "flees":
+        return f"{c(ev[2])} flees from {n(ev[1])}, leaving its Treasure."
+    if k == "barred":
+        doing = "help anyone" if ev[2] == "help" else "sell an Item at double price"
+        by = f" ({c(ev[3])})" if ev[3] >= 0 else ""
+        return f"{n(ev[1])} may not {doing} until the end of their next turn{by}."
     if k == "chase":
         return f"{n(ev[1])} chases {c(ev[2])} away (booga booga!)."
     if k == "dowse":

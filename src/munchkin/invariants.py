@@ -91,7 +91,8 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
     for ev in g.events[since:]:
         if ev[0] == "level" and ev[3] >= WINNING_LEVEL and ev[2] > 0:
             why = ev[4]
-            if not (why.startswith("killing") or why == "Divine Intervention" or "Elf" in why):
+            helped = why.startswith("helping") and g.options.shared_victories  # a helper's levels (Elf, Starfish)
+            if not (why.startswith("killing") or why == "Divine Intervention" or "Elf" in why or helped):
                 out.append(f"{g.players[ev[1]].name} reached Level 10 by {why}")
         elif ev[0] == "charity_done" and ev[2] > ev[3]:
             out.append(f"{g.players[ev[1]].name} ends Charity with {ev[2]} cards (limit {ev[3]})")

@@ -456,6 +456,10 @@ class HeuristicAgent:
             return min(4.0, sum(self.table_value(g, p, c) for c in p.items))
         if e.change_sex:
             return 1.0
+        if e.discard_cards is not None:
+            return 0.6 * self._hand_worth(g, p, me) * min(1.0, e.discard_cards / max(1, len(p.hand)))
+        if e.bar is not None:
+            return 0.5
         if e.next_combat_bonus is not None:
             return max(0.0, -0.8 * e.next_combat_bonus)
         if e.hook is not None:
@@ -984,6 +988,18 @@ class HeuristicAgent:
         if h == "stoned_golem" and c is not None:
             fight = next((a for a in legal if a.kind == A.PASS), None)
             return fight if self.slack(g, c) >= 3 else decline
+        d = g.cdef[source]
+        if d.is_monster and c is not None and d.may_pass is not None:
+            fight = next((a for a in legal if a.kind == A.PASS), None)
+            return fight if fight is not None and self.slack(g, c) >= 3 else decline
+        if d.is_monster and c is not None and d.bribe is not None and uses:
+            reward = TREASURE * sum(e.draw_treasures or 0 for e in d.bribe.then)
+            if self.slack(g, c) >= 1 and not reward:
+                return decline
+            target = self.best_equip(g, p)
+            best = min(uses, key=lambda a: self.table_value(g, p, a.card, target))
+            gain = reward + (0.0 if self.slack(g, c) >= 1 else self.bad_severity(g, p, source, seat))
+            return best if self.table_value(g, p, best.card, target) < gain else decline
         return decline
 
     # ================================================================== combat
@@ -1075,6 +1091,11 @@ class HeuristicAgent:
                         removals.append((cost, a))
             elif a.kind == A.USE and a.flag == "monster":
                 removals.append((-TREASURE * self.treasures(g, c), a))  # chase it off: free
+            elif a.kind == A.USE and a.cards and a.flag.startswith("discarding") and not level_only:
+                # a monster that lets the fighters discard for strength (Space Cowboy): +2 a card
+                if any(m.card == a.card for m in c.monsters):
+                    k = a.cards[0]
+                    units.append(_Unit(2.0, self.card_value(g, p, k), a, k))
             elif a.kind == A.CHARM and len([m for m in c.monsters if m.mate_of is None]) == 1:
                 hand = sum(self.card_value(g, p, k) for k in p.hand)
                 removals.append((hand - TREASURE * self.treasures(g, c), a))
@@ -1236,6 +1257,11 @@ class HeuristicAgent:
                 v = self.card_value(g, p, a.card)
                 if v <= 2.5:
                     units.append(_Unit(2.0, v + 0.5, a, a.card))
+            elif a.kind == A.USE and a.cards and a.flag.startswith("discarding"):
+                # a monster fed by onlookers' discards (Space Vampire): +2 to it a card
+                if any(m.card == a.card for m in c.monsters):
+                    k = a.cards[0]
+                    units.append(_Unit(2.0, self.card_value(g, p, k), a, k))
         # one backstab per fighter is listed once per discard: keep the cheapest per victim
         stabs: dict[int, _Unit] = {}
         rest: list[_Unit] = []

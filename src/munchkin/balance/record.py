@@ -182,7 +182,7 @@ def record_game(g: Game) -> GameRecord:
                     m.killed_helped += 1
                 else:
                     m.killed_alone += 1
-        elif kind in ("bribe", "chase", "walk_past", "charm"):
+        elif kind in ("bribe", "chase", "walk_past", "charm", "flees"):
             mcs = [ev[2]] if ev[2] >= 0 else fight
             for mc in mcs:
                 if mc >= 0:

@@ -12,7 +12,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.loader import available_sets, load_set, when_sets_change
-from munchkin.cards.schema import Condition, ConditionalValue, Effect, LoseItems
+from munchkin.cards.schema import Condition, ConditionalValue, Effect, LoseItems, Reward
 
 if TYPE_CHECKING:
     from munchkin.engine.cards import CardDef
@@ -162,6 +162,8 @@ def condition_phrase(c: Condition) -> str:
         extra.append("with no Race" if c.no_race else "with a Race")
     if c.no_class is not None:
         extra.append("with no Class" if c.no_class else "with a Class")
+    if c.changed_sex is not None:
+        extra.append("who has changed sex during the game" if c.changed_sex else "who has never changed sex")
     nots = [_a(_title(v)) for v in (c.not_race, c.not_class, c.not_role) if v]
     nots += [f"of House {_title(c.not_house)}"] if c.not_house else []
     if nots:
@@ -174,6 +176,8 @@ def _items_phrase(li: LoseItems) -> str:
     words = " or ".join(ITEM_FILTER_WORDS.get(w, w.replace("_", " ")) for w in which)
     if li.count == "all":
         return f"lose every {words}" + ("" if "below the waist" in words else " you have")
+    if li.count == 1 and li.chosen_by != "self":
+        return f"lose {_a(words)} chosen by the player on your {li.chosen_by}"
     if li.count == 1:
         if which == ["biggest_bonus"]:
             return f"lose the {words}"
@@ -225,6 +229,11 @@ def effect_phrase(e: Effect, hook_words: str = HOOK_WORDS) -> str:
         s = f"draw {_plural(e.draw_doors, 'Door')}"
     elif e.lose_sidekick is not None:
         s = "lose every Sidekick" if e.lose_sidekick == "all" else "lose a Sidekick"
+    elif e.discard_cards is not None:
+        s = f"discard {_plural(e.discard_cards, 'card')} from your hand (your choice)"
+    elif e.bar is not None:
+        doing = "help anyone" if e.bar == "help" else "sell an Item at double price"
+        s = f"you may not {doing} until the end of your next turn"
     else:
         s = hook_words
     if e.if_ is not None:
@@ -242,6 +251,43 @@ def effects_phrase(effects: Iterable[Effect], hook_words: str = HOOK_WORDS) -> s
 
 def _values(values: Iterable[ConditionalValue], what: str) -> list[str]:
     return [f"{_signed(v.value)} {what} {condition_phrase(v.if_)}" for v in values]
+
+
+def _reward_phrase(v: Reward) -> str:
+    """An extra Treasure for a kill: "+1 Treasure for a Gadgeteer (fighter or helper)"."""
+    if v.who == "each":
+        return f"{_signed(v.value)} Treasure for each fighter who is {condition_phrase(v.if_)}"
+    tail = " (fighter or helper)" if v.who == "either" else ""
+    return f"{_signed(v.value)} Treasure for {condition_phrase(v.if_)}{tail}"
+
+
+def _lower(sentence: str) -> str:
+    """An effects sentence run into another: no capital, no full stop."""
+    return sentence[:1].lower() + sentence[1:].rstrip(".")
+
+
+def _before_fight_phrases(d: CardDef) -> list[str]:
+    """What a monster does before the fight: flees, may be passed by or bribed, takes a toll."""
+    out = []
+    if d.flees_from is not None:
+        out.append(f"it flees from {condition_phrase(d.flees_from)}, leaving its Treasure")
+    if d.may_pass is not None:
+        who = condition_phrase(d.may_pass.if_) if d.may_pass.if_ is not None else "anyone"
+        if d.may_pass.unless is not None:
+            who += f" who is not {condition_phrase(d.may_pass.unless)}"
+        then = effects_phrase(d.may_pass.then)
+        out.append(f"{who} may decline to fight it" + (f", and then {_lower(then)}" if then else ""))
+    if d.bribe is not None:
+        which = d.bribe.which if isinstance(d.bribe.which, list) else [d.bribe.which]
+        words = " or ".join(ITEM_FILTER_WORDS.get(w, w.replace("_", " ")) for w in which)
+        gold = f" worth {d.bribe.min_gold} gold or more" if d.bribe.min_gold else ""
+        then = effects_phrase(d.bribe.then)
+        out.append(
+            f"you may give it {_a(words)}{gold} instead of fighting" + (f", then {_lower(then)}" if then else "")
+        )
+    if d.before_fight:
+        out.append(_lower(effects_phrase(d.before_fight)))
+    return out
 
 
 def slot_word(d: CardDef) -> str:
@@ -372,10 +418,14 @@ def card_face(d: CardDef) -> dict[str, Any]:
             won.append(f"{_plural(d.bonus_doors, 'Door')} face-down")
         face["wins"] = "Killing it wins " + " and ".join(won)
         line("Killing it wins", " and ".join(won))
-        extra = _values(d.bonus_treasures, "Treasure for")
+        extra = [_reward_phrase(v) for v in d.bonus_treasures]
         if extra:
             face["bonus_treasures"] = extra
             line("Extra Treasures", "; ".join(extra))
+        more = [f"{_signed(v.value)} level for {condition_phrase(v.if_)} (fighter or helper)" for v in d.bonus_levels]
+        if more:
+            face["bonus_levels"] = more
+            line("Extra levels", "; ".join(more))
         mods = _values(d.modifiers, "against")
         if mods:
             face["modifiers"] = mods
@@ -392,7 +442,17 @@ def card_face(d: CardDef) -> dict[str, Any]:
                 wna += f" (who draws {_plural(d.wna_treasures, 'Treasure')} instead)"
             face["will_not_attack"] = wna
             line("Will not attack", wna)
+        before = _before_fight_phrases(d)
+        if before:
+            face["before_the_fight"] = before
+            line("Before the fight", "; ".join(before))
         rules = []
+        if d.defeated_by is not None:
+            rules.append(f"it loses at once to {condition_phrase(d.defeated_by)}")
+        if d.no_bonus_from:
+            rules.append(" and ".join(sorted(d.no_bonus_from)) + " Items give no bonus against it")
+        if d.no_sidekicks:
+            rules.append("Sidekicks add nothing and cannot be sacrificed to escape it")
         if d.level_only:
             rules.append("only Levels count in this fight: no Items or bonuses")
         if d.ignore_level:
@@ -405,6 +465,9 @@ def card_face(d: CardDef) -> dict[str, Any]:
         bad = effects_phrase(d.bad_stuff, _hook_words(d.text, BAD_STUFF))
         face["bad_stuff"] = bad or ("As the card's text says." if d.hook else "None.")
         line("Bad Stuff", face["bad_stuff"])
+        if d.escape_if is not None:
+            face["escape_if"] = condition_phrase(d.escape_if)
+            line("Escapes it without rolling", face["escape_if"])
         if d.even_if_escaped:
             face["even_if_escaped"] = effects_phrase(d.even_if_escaped)
             line("Even if you escape", face["even_if_escaped"])
@@ -514,11 +577,12 @@ def catalog(g: Game) -> dict[str, dict[str, Any]]:
     return _catalog(g.cdef, g.houses.values())
 
 
-def sets_catalog(sets: list[str]) -> dict[str, dict[str, Any]]:
-    """The catalog of any game of these sets, built without a game (the same as `catalog` of one)."""
+def sets_catalog(sets: list[str], versions: dict[str, int] | None = None) -> dict[str, dict[str, Any]]:
+    """The catalog of any game of these sets (of the cards' `versions`, today's where not given), built
+    without a game (the same as `catalog` of one)."""
     from munchkin.engine.cards import build_houses, build_table
 
-    defs, physical = build_table(sets)
+    defs, physical = build_table(sets, versions)
     return _catalog([defs[i] for i in physical], build_houses(sets).values())
 
 

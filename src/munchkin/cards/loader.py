@@ -43,6 +43,7 @@ class CardSet:
     house_cards: tuple[HouseCard, ...] = ()
     card_files: tuple[Path, ...] = ()  # the file of each card, as errors name it
     header_file: Path | None = None  # the file with the set header
+    version: int = 1  # the cards' version (a built-in set keeps older versions in v<N>/ for old saves)
 
 
 # designers' set folders registered in this process: set name -> (folder, its validated set)
@@ -66,34 +67,53 @@ def _set_files(folder: Path) -> list[Path]:
 
 
 @cache
-def load_set(name: str) -> CardSet:
+def load_set(name: str, version: int | None = None) -> CardSet:
     """Read, validate and return one set; raise CardError naming file and card.
 
-    A designer's folder registered under `name` (`add_set_dir`) wins over the built-in set."""
+    A designer's folder registered under `name` (`add_set_dir`) wins over the built-in set.
+    `version` asks for an older version of a built-in set's cards (a save made with them): its
+    folder `v<version>/` holds the files that differ from today's."""
     if name in _REGISTERED:
-        return _REGISTERED[name][1]
+        cs = _REGISTERED[name][1]
+        if version is not None and version != cs.version:
+            raise CardError(f"set {name!r} is a designer's folder of version {cs.version}, not {version}")
+        return cs
     package = name.replace("-", "_")
     folder = SETS_DIR / package
     if name not in available_sets():
         raise CardError(f"unknown set {name!r}; known sets: {', '.join(available_sets())}")
     importlib.import_module("munchkin.cards.library")  # the shared hooks, before the set's own
     importlib.import_module(f"munchkin.sets.{package}.hooks") if (folder / HOOKS_FILE).exists() else None
-    cs = _build(folder, *_read_folder(folder, folder))
+    if version is not None and version != load_set(name).version:
+        older = folder / f"v{version}"
+        if not older.is_dir():
+            raise CardError(
+                f"set {name!r} has no cards of version {version} (this engine has version {load_set(name).version})"
+            )
+        cs = _build(folder, *_read_folder(folder, folder, older))
+    else:
+        cs = _build(folder, *_read_folder(folder, folder))
     check_set(cs)
     return cs
 
 
-def _read_folder(folder: Path, shown: Path) -> tuple[dict[str, Any], Path, list[tuple[Path, Any]]]:
+def _read_folder(
+    folder: Path, shown: Path, older: Path | None = None
+) -> tuple[dict[str, Any], Path, list[tuple[Path, Any]]]:
     """The set header, the file carrying it, and every raw card with its file; `shown` is the
-    folder as messages name it."""
+    folder as messages name it. With `older` (a folder of an older version's files), each of its
+    files replaces the file of the same name."""
     header: dict[str, Any] | None = None
     header_file = shown
     raw_cards: list[tuple[Path, Any]] = []
     files = _set_files(folder)
+    if older is not None:
+        replaced = {f.name: f for f in _set_files(older)}
+        files = sorted([replaced.pop(f.name, f) for f in files] + list(replaced.values()), key=lambda f: f.name)
     if not files:
         raise CardError(f"{shown}: no set files here (a set is a folder of *.yaml files, one with the set header)")
     for file in files:
-        path = shown / file.name
+        path = shown / file.relative_to(folder) if file.is_relative_to(folder) else shown / file.name
         try:
             data = yaml.safe_load(file.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
@@ -149,6 +169,7 @@ def _build(folder: Path, header: dict[str, Any], header_file: Path, raw_cards: l
         tuple(sf.house_cards),
         tuple(path for path, _ in raw_cards),
         header_file,
+        sf.version,
     )
 
 

@@ -84,6 +84,7 @@ class Condition(Strict):
     not_role: str | None = None
     house: str | None = None
     not_house: str | None = None
+    changed_sex: bool | None = None  # has (not) changed sex during the game
 
 
 ItemFilter = Literal[
@@ -108,6 +109,7 @@ class LoseItems(Strict):
 
     which: ItemFilter | list[ItemFilter] = "any"
     count: int | Literal["all"] = 1
+    chosen_by: Literal["self", "left", "right"] = "self"  # who picks: the victim, or the player on their left / right
 
 
 class Effect(Strict):
@@ -135,6 +137,8 @@ class Effect(Strict):
     lose_sidekick: Literal["one", "all"] | None = None
     lose_role: Literal["all", "one"] | None = None
     lose_proficiency: Literal["all", "one"] | None = None
+    discard_cards: int | None = None  # discard this many cards from the hand (the victim's choice)
+    bar: Literal["help", "double_sale"] | None = None  # may not help / sell double until their next turn ends
     hook: str | None = None
 
     @model_validator(mode="after")
@@ -158,6 +162,8 @@ class Effect(Strict):
                 "lose_sidekick",
                 "lose_role",
                 "lose_proficiency",
+                "discard_cards",
+                "bar",
                 "hook",
             )
             if getattr(self, k) is not None
@@ -172,6 +178,31 @@ class ConditionalValue(Strict):
 
     value: int
     if_: Condition = Field(alias="if")
+
+
+class Reward(ConditionalValue):
+    """An extra reward for killing a monster: for the fighter if they match (`fighter`), once if
+    the fighter or the helper matches (`either`), or once for each of them who matches (`each`)."""
+
+    who: Literal["fighter", "either", "each"] = "fighter"
+
+
+class MayPass(Strict):
+    """A character matching `if` (anyone, when absent) and not `unless` may decline to fight it;
+    the monster is discarded and `then` happens to them."""
+
+    if_: Condition | None = Field(default=None, alias="if")
+    unless: Condition | None = None
+    then: list[Effect] = []
+
+
+class Bribe(Strict):
+    """Before the fight the fighter may give it one Item in play of `which`, worth `min_gold` or
+    more: the monster leaves (no kill) and `then` happens to them."""
+
+    which: ItemFilter | list[ItemFilter] = "any"
+    min_gold: int = 0
+    then: list[Effect] = []
 
 
 class WillNotPursue(Strict):
@@ -202,8 +233,17 @@ class Monster(Strict):
     level_only: bool = False
     ignore_level: bool = False
     no_help: bool = False
-    bonus_treasures: list[ConditionalValue] = []
+    bonus_treasures: list[Reward] = []
+    bonus_levels: list[ConditionalValue] = []  # each fighter (helper too) who matches goes up this many more
     bonus_doors: int = 0  # its killer also draws this many face-down Doors
+    escape_if: Condition | None = None  # runners who match escape it without rolling
+    defeated_by: Condition | None = None  # the fighters win at once if one of them matches
+    flees_from: Condition | None = None  # leaves the fight (its Treasure stays) when a fighter matches
+    no_bonus_from: list[Literal["fire"]] = []  # equipped Items with these tags add nothing against it
+    no_sidekicks: bool = False  # Sidekicks add nothing and cannot be sacrificed to escape it
+    before_fight: list[Effect] = []  # happens to the fighter before the fight (Treasure-free tolls)
+    may_pass: MayPass | None = None
+    bribe: Bribe | None = None
     bad_stuff: list[Effect]
     hook: str | None = None
 
@@ -388,6 +428,7 @@ class HouseCard(Strict):
 class SetFile(Strict):
     set: str
     title: str
+    version: int = Field(default=1, ge=1)  # the cards' version: a save replays with the cards it was played with
     terms: dict[Term, str] = {}  # the set's own words in narration, e.g. {curse: Trap}
     door_cards: int
     treasure_cards: int

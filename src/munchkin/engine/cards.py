@@ -6,7 +6,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from munchkin.cards.schema import Card, CharacterCard, Condition, ConditionalValue, Effect, House, HouseCard
+from munchkin.cards.schema import (
+    Bribe,
+    Card,
+    CharacterCard,
+    Condition,
+    ConditionalValue,
+    Effect,
+    House,
+    HouseCard,
+    MayPass,
+    Reward,
+)
 from munchkin.errors import MunchkinError
 
 
@@ -28,19 +39,26 @@ class SetDefinitions(Protocol):
     def house_cards(self) -> Sequence[HouseCard]: ...
 
 
-_source: list[Callable[[str], SetDefinitions]] = []
+_source: list[Callable[..., SetDefinitions]] = []
 
 
-def provide_sets(source: Callable[[str], SetDefinitions]) -> None:
-    """Tell the engine where a set's definitions come from: a function of the set's name."""
+def provide_sets(source: Callable[..., SetDefinitions]) -> None:
+    """Tell the engine where a set's definitions come from: a function of the set's name (and,
+    for a save made with older cards, of their `version`)."""
     _source[:] = [source]
 
 
-def load_set(name: str) -> SetDefinitions:
-    """The definitions of the set named `name`, from the source given to `provide_sets`."""
+def load_set(name: str, version: int | None = None) -> SetDefinitions:
+    """The definitions of the set named `name` (today's, or those of `version`), from the source
+    given to `provide_sets`."""
     if not _source:
         raise MunchkinError("no card sets provided: import munchkin, or call provide_sets first")
-    return _source[0](name)
+    return _source[0](name) if version is None else _source[0](name, version)
+
+
+def card_version(name: str) -> int:
+    """The version of a set's cards today (1 for a source that does not say)."""
+    return int(getattr(load_set(name), "version", 1))
 
 
 SLOT_NONE, SLOT_HEAD, SLOT_ARMOR, SLOT_FEET, SLOT_HANDS = "none", "headgear", "armor", "footgear", "hands"
@@ -76,8 +94,17 @@ class CardDef:
     level_only: bool = False
     ignore_level: bool = False
     no_help: bool = False
-    bonus_treasures: tuple[ConditionalValue, ...] = ()
+    bonus_treasures: tuple[Reward, ...] = ()
+    bonus_levels: tuple[ConditionalValue, ...] = ()
     bonus_doors: int = 0
+    escape_if: Condition | None = None
+    defeated_by: Condition | None = None
+    flees_from: Condition | None = None
+    no_bonus_from: frozenset[str] = frozenset()
+    no_sidekicks: bool = False
+    before_fight: tuple[Effect, ...] = ()
+    may_pass: MayPass | None = None
+    bribe: Bribe | None = None
     bad_stuff: tuple[Effect, ...] = ()
     # items and one-shots
     bonus: int = 0
@@ -165,7 +192,11 @@ def build_def(idx: int, set_name: str, c: Card, terms: Mapping[str, str] | None 
         d.even_if_escaped = tuple(m.even_if_escaped)
         d.level_only, d.ignore_level, d.no_help = m.level_only, m.ignore_level, m.no_help
         d.bonus_treasures = tuple(m.bonus_treasures)
+        d.bonus_levels = tuple(m.bonus_levels)
         d.bonus_doors = m.bonus_doors
+        d.escape_if, d.defeated_by, d.flees_from = m.escape_if, m.defeated_by, m.flees_from
+        d.no_bonus_from, d.no_sidekicks = frozenset(m.no_bonus_from), m.no_sidekicks
+        d.before_fight, d.may_pass, d.bribe = tuple(m.before_fight), m.may_pass, m.bribe
         d.bad_stuff = tuple(m.bad_stuff)
         d.hook = m.hook
     elif c.item:
@@ -264,13 +295,15 @@ def phase_words(sets: list[str]) -> dict[str, str]:
     return {}
 
 
-def build_table(sets: list[str]) -> tuple[list[CardDef], list[int]]:
-    """Card definitions for a mix of sets, and the definition index of every physical card."""
+def build_table(sets: list[str], versions: Mapping[str, int] | None = None) -> tuple[list[CardDef], list[int]]:
+    """Card definitions for a mix of sets (of the cards' `versions`, today's where not given), and the
+    definition index of every physical card."""
     defs: list[CardDef] = []
     physical: list[int] = []
     first: dict[tuple[str, str], int] = {}
     for name in sets:
-        cs = load_set(name)
+        v = (versions or {}).get(name)
+        cs = load_set(name) if v is None or v == card_version(name) else load_set(name, v)
         for c in cs.cards:
             pos = len(defs)
             d = build_def(pos, name, c, cs.terms)

@@ -142,6 +142,8 @@ def matches(g: Game, p: Player, cond: Condition | None, monster_bonus: bool = Fa
         return False
     if cond.not_house is not None and p.house == cond.not_house:
         return False
+    if cond.changed_sex is not None and p.sex_changed != cond.changed_sex:
+        return False
     return True
 
 

@@ -85,6 +85,8 @@ def char_strength(g: Game, c: Combat, p: Player) -> int:
     if not level_only(g, c):
         only_armor = any((h := card_hook(g, k)) is not None and h.only_armor(g, p) for k in p.curses)
         s += characters.equipped_bonus(g, p, only_armor)
+        if p.equipped and (muted := muted_tags(g, c)):
+            s -= sum(bonus for _, bonus in muted_items(g, p, muted, only_armor))
         s += c.berserk.get(p.seat, 0) + c.turning.get(p.seat, 0)
         if c.house_bonus:
             s += c.house_bonus.get(p.seat, 0)
@@ -97,6 +99,44 @@ def char_strength(g: Game, c: Combat, p: Player) -> int:
     return s
 
 
+def muted_tags(g: Game, c: Combat) -> frozenset[str]:
+    """Item tags that give no bonus in this fight (a monster that fire does not hurt)."""
+    cdef = g.cdef
+    out: frozenset[str] = frozenset()
+    for m in c.monsters:
+        if cdef[m.base].no_bonus_from:
+            out |= cdef[m.base].no_bonus_from
+    return out
+
+
+def muted_items(g: Game, p: Player, muted: frozenset[str], only_armor: bool = False) -> list[tuple[int, int]]:
+    """The equipped, usable Items of `p` with a muted tag, and the bonus each would have given."""
+    cdef = g.cdef
+    out = []
+    for k in p.equipped:
+        if cdef[k].tags & muted and (not only_armor or cdef[k].slot == "armor") and characters.can_use(g, p, k):
+            if bonus := characters.item_bonus(g, p, k):
+                out.append((k, bonus))
+    return out
+
+
+def no_sidekicks(g: Game, c: Combat) -> bool:
+    """Sidekicks add nothing in this fight and cannot be sacrificed to escape it."""
+    return any(g.cdef[m.base].no_sidekicks for m in c.monsters)
+
+
+def defeated_by(g: Game, c: Combat) -> int:
+    """A fighter whom a monster here loses to at once (Gadgeteers against the Janibot), or -1."""
+    cdef = g.cdef
+    for m in c.monsters:
+        cond = cdef[m.base].defeated_by
+        if cond is not None:
+            for f in c.fighters():
+                if characters.matches(g, g.players[f], cond):
+                    return f
+    return -1
+
+
 def character_bonus(g: Game, c: Combat, p: Player) -> int:
     """Bonuses from Sidekicks, fighting alone (Psychic) and Complex gear (Cyborg)."""
     return sum(v for _, v in character_bonus_parts(g, c, p))
@@ -106,7 +146,7 @@ def character_bonus_parts(g: Game, c: Combat, p: Player) -> list[tuple[str, int]
     cdef = g.cdef
     parts: list[tuple[str, int]] = []
     for k in p.sidekicks:
-        if cdef[k].bonus:
+        if cdef[k].bonus and not no_sidekicks(g, c):
             parts.append((cdef[k].name, cdef[k].bonus))
     if p.seat == c.fighter and c.helper < 0:  # a Sidekick is no helper
         alone = max((cdef[k].alone_bonus for k in p.character_cards()), default=0)
@@ -149,6 +189,8 @@ def fighters_win(g: Game, c: Combat) -> bool:
 
 def fighters_win_now(g: Game, c: Combat) -> bool:
     """Uncached, for hooks that try a hypothetical table."""
+    if defeated_by(g, c) >= 0:
+        return True
     side, mon = side_strength(g, c), monsters_strength(g, c)
     return side > mon or (side == mon and wins_ties(g, c))
 
@@ -168,8 +210,9 @@ def combat_breakdown(g: Game) -> dict[str, Any]:
         else:
             parts.append((f"Level {p.level}", p.level))
         if not level_only(g, c):
+            muted = {k for k, _ in muted_items(g, p, muted_tags(g, c))}
             for it in sorted(p.equipped):
-                if characters.can_use(g, p, it) and characters.item_bonus(g, p, it):
+                if characters.can_use(g, p, it) and characters.item_bonus(g, p, it) and it not in muted:
                     parts.append((cdef[it].name, characters.item_bonus(g, p, it)))
             if c.berserk.get(f):
                 parts.append(("Berserking", c.berserk[f]))
@@ -198,6 +241,8 @@ def combat_breakdown(g: Game) -> dict[str, Any]:
             if modifier_applies(g, c, m, mod, fighters_p):
                 parts.append((f"{'+' if mod.value > 0 else ''}{mod.value} against {_cond_words(mod.if_)}", mod.value))
         parts += [(cdef[k].name, b) for k, b in m.oneshots]
+        if d.defeated_by is not None and any(characters.matches(g, f, d.defeated_by) for f in fighters_p):
+            parts.append((f"loses at once to {_cond_words(d.defeated_by)}", 0))
         shown = sum(v for _, v in parts)
         actual = monster_strength(g, c, m)
         if shown != actual:  # a floor such as Baby's minimum Level 1

@@ -955,6 +955,31 @@ class Bribe(Event):
         return f"{g._name(self.seat)} bribes {g.name(self.monster)} to go away."
 
 
+class Flees(Event):
+    """A monster flees from a player: it leaves the fight, its Treasure stays."""
+
+    kind = "flees"
+    seat: int
+    monster: int
+
+    def text(self, g: Game, to: int | None) -> str:
+        return f"{g.name(self.monster)} flees from {g._name(self.seat)}, leaving its Treasure."
+
+
+class Barred(Event):
+    """A player may not help, or sell at double price, until the end of their next turn."""
+
+    kind = "barred"
+    seat: int
+    what: str
+    card: int
+
+    def text(self, g: Game, to: int | None) -> str:
+        doing = "help anyone" if self.what == "help" else "sell an Item at double price"
+        by = f" ({g.name(self.card)})" if self.card >= 0 else ""
+        return f"{g._name(self.seat)} may not {doing} until the end of their next turn{by}."
+
+
 class Chase(Event):
     """A monster is chased away."""
 

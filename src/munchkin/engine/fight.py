@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, legal, play, rewards, run_away, settle
+from munchkin.engine import changes, characters, combat, legal, play, resolve, rewards, run_away, settle
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -46,8 +46,15 @@ class Fight(Step):
             if h is not None:
                 return self.then("will_not_attack", h.before_combat(g, c, m))
             return self.will_not_attack(g, None)
+        if d.flees_from is not None or d.may_pass is not None or d.bribe is not None or d.before_fight:
+            return self.then("before_fight", BeforeFight(self.seat, self.card))
+        return self.before_fight(g, None)
+
+    def before_fight(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        m = next((x for x in c.monsters if x.card == self.card), None)
         h = card_hook(g, self.card)
-        if h is not None:
+        if h is not None and m is not None and not c.ended:
             return self.then("combat_rounds", h.before_combat(g, c, m))
         return self.combat_rounds(g, None)
 
@@ -69,6 +76,107 @@ class Fight(Step):
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
+
+
+@dataclass(slots=True)
+class BeforeFight(Step):
+    """What a monster's card does before the fight, in order: it flees from a character it fears
+    (its Treasure stays), the fighter may decline to fight it or bribe it with an Item, and
+    otherwise pays its toll (`before_fight` effects)."""
+
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
+
+    seat: int
+    card: int
+
+    def start(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        d = g.cdef[self.card]
+        p = g.players[self.seat]
+        if d.flees_from is not None and characters.matches(g, p, d.flees_from):
+            flee_from(g, c, self.seat, self.card)
+            return Done()
+        mp = d.may_pass
+        if (
+            mp is not None
+            and (mp.if_ is None or characters.matches(g, p, mp.if_))
+            and (mp.unless is None or not characters.matches(g, p, mp.unless))
+        ):
+            acts = (Action(A.PASS, self.seat), Action(A.DECLINE, self.seat, self.card))
+            return self.then("passed", D.Before((self.seat,), self.card, acts))
+        return self.bribe(g, None)
+
+    def passed(self, g: Game, act: Action) -> Out:
+        if act.kind != A.DECLINE:
+            return self.bribe(g, None)
+        mp = g.cdef[self.card].may_pass
+        assert mp is not None
+        _leave(g, fight_in(g))
+        g.events.append(E.WalkPast(self.seat, self.card))
+        if mp.then:
+            return self.then("done", resolve.run_effects(g, mp.then, g.players[self.seat], self.card))
+        return Done()
+
+    def bribe(self, g: Game, _: Any) -> Out:
+        b = g.cdef[self.card].bribe
+        if b is not None:
+            p = g.players[self.seat]
+            found = [k for k in changes.items_matching(g, p, b.which) if characters.sale_value(g, p, k) >= b.min_gold]
+            seen: set[int] = set()
+            acts = []
+            for k in found:
+                if g.cdef[k].idx not in seen:
+                    seen.add(g.cdef[k].idx)
+                    acts.append(Action(A.USE, self.seat, k, monster=self.card))
+            if acts:
+                acts.append(Action(A.DECLINE, self.seat, self.card))
+                return self.then("bribed", D.Before((self.seat,), self.card, tuple(acts)))
+        return self.toll(g, None)
+
+    def bribed(self, g: Game, act: Action) -> Out:
+        if act.kind != A.USE:
+            return self.toll(g, None)
+        b = g.cdef[self.card].bribe
+        assert b is not None
+        p = g.players[self.seat]
+        changes.lose_card(g, p, act.card, f"bribing {g.cdef[self.card].name}")
+        _leave(g, fight_in(g))
+        g.events.append(E.Bribe(self.seat, self.card))
+        if b.then:
+            return self.then("done", resolve.run_effects(g, b.then, p, self.card))
+        return Done()
+
+    def toll(self, g: Game, _: Any) -> Out:
+        d = g.cdef[self.card]
+        if d.before_fight:
+            return self.then("done", resolve.run_effects(g, d.before_fight, g.players[self.seat], self.card))
+        return Done()
+
+    def done(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+def _leave(g: Game, c: Combat) -> None:
+    """The monsters go without a fight (passed by, or bribed): no kill, no Treasure."""
+    c.monsters.clear()
+    c.ended = True
+
+
+def flee_from(g: Game, c: Combat, seat: int, card: int) -> None:
+    """A monster that fears this fighter flees: out of the fight, its Treasure kept for the fighters."""
+    m = next((x for x in c.monsters if x.card == card), None)
+    if m is not None:
+        g.events.append(E.Flees(seat, card))
+        play.remove_monster(g, c, m, keep_treasure=True)
+
+
+def flee_from_helper(g: Game, c: Combat) -> None:
+    """A helper joins: the monsters that flee from such a character go (Grays from a Cyborg)."""
+    hp = g.players[c.helper]
+    for m in list(c.monsters):
+        cond = g.cdef[m.base].flees_from
+        if cond is not None and m in c.monsters and characters.matches(g, hp, cond):
+            flee_from(g, c, hp.seat, m.card)
 
 
 @dataclass(slots=True)
@@ -280,6 +388,8 @@ class AskForHelp(Step):
             c.rewarded = bool(act.n or act.cards)
             c.helper_first = act.flag == "you"
             g.events.append(E.Help(helper, c.fighter))
+            if any(g.cdef[m.base].flees_from is not None for m in c.monsters):
+                flee_from_helper(g, c)
             for k in act.cards:  # cards from the hand promised to the helper are played on them now
                 if k in p.hand and g.cdef[k].is_gual:
                     p.hand.remove(k)
@@ -335,7 +445,11 @@ def _end_combat(g: Game, c: Combat) -> None:
 def help_candidates(g: Game, c: Combat) -> list[int]:
     if c.helper >= 0 or any(g.cdef[m.base].no_help for m in c.monsters):
         return []
-    return [q.seat for q in g.players if q.seat != c.fighter and not q.dead and q.seat not in c.asked]
+    return [
+        q.seat
+        for q in g.players
+        if q.seat != c.fighter and not q.dead and q.seat not in c.asked and "help" not in q.barred
+    ]
 
 
 def for_the_win(g: Game, c: Combat) -> bool:

@@ -12,7 +12,7 @@ from munchkin.engine import actions as A
 from munchkin.engine import characters, legal
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.any_time import AnyTime
-from munchkin.engine.cards import CardDef, build_houses, build_table, house_faces, phase_words
+from munchkin.engine.cards import CardDef, build_houses, build_table, card_version, house_faces, phase_words
 from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
 from munchkin.engine.core import GameCore
 from munchkin.engine.decisions import Decision, Listing, Window
@@ -53,6 +53,7 @@ class Setup:
     sexes: list[str] | None = None
     scenario: dict[str, Any] | None = None
     houses: list[str | None] | None = None  # each seat's House (Harry Potter); None = drawn at random
+    card_versions: dict[str, int] | None = None  # each set's cards' version; None (or a set left out): today's
 
 
 def declared_sexes(declared: list[str | None] | None, seed: int | None) -> list[str] | None:
@@ -137,7 +138,8 @@ class Game(GameCore):
             raise MunchkinError("player names must be non-empty and distinct")
         self.setup = setup
         self.options = setup.options
-        self.defs, physical = build_table(list(setup.sets))
+        self.card_versions = {s: (setup.card_versions or {}).get(s) or card_version(s) for s in setup.sets}
+        self.defs, physical = build_table(list(setup.sets), self.card_versions)
         self.cdef: list[CardDef] = [self.defs[i] for i in physical]
         self.ncards = len(self.cdef)
         # Star Munchkin: Sidekicks may be discarded at any time (Hirelings too, in a combined game)
@@ -535,6 +537,7 @@ class Game(GameCore):
         if self.hypothetical:
             raise MunchkinError("a determinized copy is a hypothesis, not a game that was played: it has no save")
         setup = asdict(self.setup)
+        setup["card_versions"] = dict(self.card_versions)  # the cards it was played with
         return json.dumps(
             {
                 "format": "munchkin-game/1",
@@ -549,6 +552,8 @@ class Game(GameCore):
     def setup_from_json(data: dict[str, Any]) -> Setup:
         s = dict(data["setup"])
         s["options"] = Options(**s.get("options", {}))
+        if "card_versions" not in s:  # saved before sets had versions: the first cards of every set
+            s["card_versions"] = {name: 1 for name in s.get("sets", [])}
         return Setup(**s)
 
     @classmethod
@@ -695,7 +700,18 @@ class Game(GameCore):
 CLONE_SHARED = frozenset(
     {
         # fixed at setup: the cards, the options, what the sets hold
-        *("setup", "options", "defs", "cdef", "ncards", "houses", "phase_words", "listen_variant", "_by_name"),
+        *(
+            "setup",
+            "options",
+            "card_versions",
+            "defs",
+            "cdef",
+            "ncards",
+            "houses",
+            "phase_words",
+            "listen_variant",
+            "_by_name",
+        ),
         *("sidekicks_discardable", "has_races", "has_classes", "sidekick_sexes", "allies", "item_grants"),
         *("extra_big_cards", "seeded", "forced_at_setup", "hypothetical"),
         # plain values

@@ -385,7 +385,7 @@ def sale_actions(g: Game, p: Player) -> list[Action]:
         return []
     cdef = g.cdef
     items = [c for c in characters.sellable(g, p) if cdef[c].gold > 0]
-    double = characters.has_ability(g, p, "double_sale") and not p.double_sale_used
+    double = characters.has_ability(g, p, "double_sale") and not p.double_sale_used and "double_sale" not in p.barred
     key = (p.seat, room, double, tuple(items), tuple(p.enhancers.items()))
     hit = g._sale_cache.get(key)
     if hit is not None:
@@ -614,7 +614,7 @@ def run_actions(g: Game, seat: int, run: D.Run) -> list[Action]:
     p = g.players[seat]
     g.listing = run
     out = [Action(A.FLEE_FROM, seat, monster=m.card) for m in remaining]
-    for k in p.sidekicks:  # instead of rolling: escape every monster, even an inescapable one
+    for k in [] if combat.no_sidekicks(g, c) else p.sidekicks:  # instead of rolling: escape every monster
         out.append(Action(A.SACRIFICE, seat, k))
         if c.helper >= 0 and seat == c.fighter:
             out.append(Action(A.SACRIFICE, seat, k, flag="both"))
@@ -719,8 +719,15 @@ def verify_unlisted(g: Game, act: Action) -> None:
                 raise IllegalAction(f"{p.name} cannot sell {g.name(x)}")
         if len(set(act.cards)) != len(act.cards):
             raise IllegalAction("an Item is listed twice")
-        if act.card >= 0 and (not characters.has_ability(g, p, "double_sale") or p.double_sale_used):
-            raise IllegalAction("only a Halfling may sell one Item at double price, once a turn")
+        if act.card >= 0:
+            if not characters.has_ability(g, p, "double_sale"):
+                raise IllegalAction(
+                    f"{p.name} has no power to sell an Item at double price (a Halfling or a Trader has)"
+                )
+            if p.double_sale_used:
+                raise IllegalAction(f"{p.name} has already sold an Item at double price this turn")
+            if "double_sale" in p.barred:
+                raise IllegalAction(f"{p.name} may not sell at double price until the end of their next turn")
         total = sum(characters.sale_value(g, p, x) * (2 if x == act.card else 1) for x in act.cards)
         if total < GOLD_PER_LEVEL:
             raise IllegalAction(f"the Items are worth {total} gold; a level costs {GOLD_PER_LEVEL:,}")

@@ -48,6 +48,15 @@ class ChooseCard(Step):
         return Done(act.card)
 
 
+def _living_neighbour(g: Game, seat: int, step: int) -> int:
+    """The next living player from `seat`, to the left (step 1) or the right (step -1)."""
+    n = len(g.players)
+    s = (seat + step) % n
+    while g.players[s].dead and s != seat:
+        s = (s + step) % n
+    return s
+
+
 def choose(seat: int, options: Sequence[int], why: str) -> ChooseCard:
     """The step asking `seat` to choose among `options` (repeats counted once)."""
     return ChooseCard(seat, tuple(dict.fromkeys(options)), why)
@@ -148,6 +157,7 @@ class RunEffect(Step):
             return self.then("acted", lose_gold(g, p, e.lose_gold, why))
         if e.change_sex:
             p.sex = "female" if p.sex == "male" else "male"
+            p.sex_changed = True
             g.events.append(E.Sex(p.seat, p.sex))
             return Done(True)
         if e.next_combat_bonus is not None:
@@ -158,6 +168,15 @@ class RunEffect(Step):
             return Done(bool(g.draw_to_hand(p, "door", e.draw_doors)))
         if e.lose_sidekick is not None:
             return self.then("finish", lose_some(g, p, p.sidekicks, e.lose_sidekick, "a Sidekick", why))
+        if e.discard_cards is not None:
+            if not p.hand:
+                return Done(False)
+            return self.discard_card(g, None)
+        if e.bar is not None:
+            # "until the end of your next turn": the rest of this turn too, if it is theirs
+            p.barred[e.bar] = max(p.barred.get(e.bar, 0), 2 if g.active == p.seat else 1)
+            g.events.append(E.Barred(p.seat, e.bar, self.source))
+            return Done(True)
         if e.hook is not None:
             out = HOOKS[e.hook](g, p, self.source)
             if is_frame(out):
@@ -175,7 +194,23 @@ class RunEffect(Step):
         if not found:
             return Done(True)
         self.n += 1
+        if li.chosen_by != "self":
+            picker = _living_neighbour(g, p.seat, 1 if li.chosen_by == "left" else -1)
+            if picker != p.seat:
+                return self.then("item_chosen", choose(picker, found, f"choose an Item {p.name} loses to {self.why}"))
         return self.then("item_chosen", choose(p.seat, found, f"lose an Item to {self.why}"))
+
+    def discard_card(self, g: Game, _: Any) -> Out:
+        assert self.e.discard_cards is not None
+        p = g.players[self.seat]
+        if self.n >= self.e.discard_cards or not p.hand:
+            return Done(True)
+        self.n += 1
+        return self.then("card_discarded", choose(p.seat, p.hand, f"discard a card to {self.why}"))
+
+    def card_discarded(self, g: Game, c: int) -> Out:
+        changes.lose_card(g, g.players[self.seat], c, self.why)
+        return self.discard_card(g, None)
 
     def item_chosen(self, g: Game, c: int) -> Out:
         changes.lose_card(g, g.players[self.seat], c, self.why)

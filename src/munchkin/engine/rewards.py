@@ -36,11 +36,17 @@ class WinCombat(Step):
         cdef = g.cdef
         levels = c.extra_levels
         treasures = 0
+        helper_levels = 0  # more levels a monster gives a helper who matches (Starfish: a Feline)
         for m in c.monsters:
             levels += cdef[m.base].levels
             h = card_hook(g, m.base)
             if h is not None:
                 levels += h.extra_levels(g, c, m)
+            for bl in cdef[m.base].bonus_levels:
+                if characters.matches(g, p, bl.if_):
+                    levels += bl.value
+                if c.helper >= 0 and characters.matches(g, g.players[c.helper], bl.if_):
+                    helper_levels += bl.value
             treasures += monster_treasures(g, c, m)
         for card, kept in c.removed:
             if kept:
@@ -57,6 +63,14 @@ class WinCombat(Step):
         changes.gain_levels(g, p, levels, "killing " + ", ".join(cdef[k].name for k in names), may_win=True)
         if c.helper >= 0:
             hp = g.players[c.helper]
+            if helper_levels:
+                changes.gain_levels(
+                    g,
+                    hp,
+                    helper_levels,
+                    "helping kill " + ", ".join(cdef[k].name for k in names),
+                    may_win=g.options.shared_victories,
+                )
             if characters.has_ability(g, hp, "levels_for_helping"):
                 changes.gain_levels(g, hp, killed, "helping kill a monster (Elf)", may_win=g.options.shared_victories)
             elif characters.has_ability(g, hp, "levels_for_helping_without_treasure") and not c.rewarded:
@@ -175,10 +189,12 @@ def monster_treasures(g: Game, c: Combat, m: MonsterIn) -> int:
     n = d.treasures + sum(cdef[e].treasures for e in m.enhancers)
     if any((h := card_hook(g, e)) is not None and h.enhancer_floor() for e in m.enhancers):
         n = max(1, n)
-    p = g.players[c.fighter]
     for bt in d.bonus_treasures:
-        if characters.matches(g, p, bt.if_):
-            n += bt.value
+        if bt.who == "fighter":
+            n += bt.value if characters.matches(g, g.players[c.fighter], bt.if_) else 0
+        else:
+            hits = sum(1 for f in c.fighters() if characters.matches(g, g.players[f], bt.if_))
+            n += bt.value * (min(hits, 1) if bt.who == "either" else hits)
     return max(0, n)
 
 

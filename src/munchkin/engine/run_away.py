@@ -146,6 +146,11 @@ class FleeFrom(Step):
         if not pursued(g, g.players[self.seat], m):
             g.events.append(E.Escape(self.seat, m.card, "not pursued"))
             return Done()
+        if d.escape_if is not None and characters.matches(g, g.players[self.seat], d.escape_if):
+            g.events.append(E.Escape(self.seat, m.card, "automatically"))
+            if d.even_if_escaped:
+                return self.then("settle", resolve.run_effects(g, d.even_if_escaped, g.players[self.seat], self.card))
+            return self.escaped(g, None)
         if d.escape == "automatic":
             return self.rolled(g, True)
         if d.escape == "impossible":

@@ -42,6 +42,8 @@ class Player:
         "dead",
         "reborn",
         "double_sale_used",
+        "sex_changed",
+        "barred",
         "received",
         "stats",
     )
@@ -72,6 +74,8 @@ class Player:
         self.dead = False
         self.reborn = False  # died: draws a new hand at the start of their next turn
         self.double_sale_used = False
+        self.sex_changed = False  # changed sex during the game (a card may count it)
+        self.barred: dict[str, int] = {}  # what they may not do ("help", "double_sale") -> own turn-ends left
         self.received: set[int] = set()  # cards received this turn (may be played at once)
         self.stats: dict[str, int] = {}
 
@@ -87,6 +91,7 @@ class Player:
         new.carried, new.enhancers, new.swapped = self.carried.copy(), self.enhancers.copy(), self.swapped.copy()
         new.cheat, new.cheat_item, new.curses = self.cheat, self.cheat_item, self.curses.copy()
         new.dead, new.reborn, new.double_sale_used = self.dead, self.reborn, self.double_sale_used
+        new.sex_changed, new.barred = self.sex_changed, self.barred.copy()
         new.received, new.stats = self.received.copy(), self.stats.copy()
         return new
 

@@ -176,6 +176,12 @@ class TakeTurn(Step):
         return self.then("finish", EndWindow())
 
     def finish(self, g: Game, _: Any) -> Out:
+        p = g.players[self.seat]
+        if p.barred:  # "until the end of your next turn": one more of their turns has ended
+            for what in list(p.barred):
+                p.barred[what] -= 1
+                if p.barred[what] <= 0:
+                    del p.barred[what]
         return Done()
 
 

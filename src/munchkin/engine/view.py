@@ -57,6 +57,8 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
         "hand_size": len(p.hand),
         "hand_limit": characters.hand_limit(g, p),
         "rank_total": characters.rank_total(g, p),
+        "barred": sorted(p.barred),  # "help", "double_sale": not until the end of their next turn
+        "sex_changed": p.sex_changed,
     }
 
 

@@ -147,12 +147,16 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
 
         from munchkin.cards.face import sets_catalog
 
-        sets = tuple(hub_of().row(table_id).config.get("sets") or ())
-        hit = card_catalogs.get(sets)
+        config = hub_of().row(table_id).config
+        sets = tuple(config.get("sets") or ())
+        versions = config.get("card_versions") or {s: 1 for s in sets}  # a table from before versions: the first
+        key = (*sets, *(f"{s}@{versions.get(s, 1)}" for s in sets))
+        hit = card_catalogs.get(key)
         if hit is None:
-            body = json.dumps(await asyncio.to_thread(sets_catalog, list(sets)), separators=(",", ":")).encode()
+            made = await asyncio.to_thread(sets_catalog, list(sets), dict(versions))
+            body = json.dumps(made, separators=(",", ":")).encode()
             tag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-            hit = card_catalogs[sets] = (body, gzip.compress(body, 6), tag)
+            hit = card_catalogs[key] = (body, gzip.compress(body, 6), tag)
         body, packed, tag = hit
         headers = {"ETag": tag, "Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
         if tag in request.headers.get("if-none-match", ""):

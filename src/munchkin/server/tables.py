@@ -26,6 +26,7 @@ from munchkin.agents.base import Agent, decide, interjection, make_agent
 from munchkin.cards.loader import add_set_dir, set_dirs
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
+from munchkin.engine.cards import card_version
 from munchkin.engine.chance import RecordedChance, SystemChance
 from munchkin.engine.game import RULES, WINNING_LEVEL, Game, Options, Setup, declared_sexes
 from munchkin.engine.notation import parse
@@ -206,6 +207,8 @@ class TableRunner:
             options=Options(**cfg["options"]),
             sexes=cfg.get("sexes") if self.seed is None else declared_sexes(cfg.get("sexes"), self.seed),
             houses=cfg.get("houses"),
+            # the cards the table began with (a table from before sets had versions: every set's first)
+            card_versions=cfg.get("card_versions") or {s: 1 for s in cfg["sets"]},
         )
         self.rules = int(cfg.get("rules", 1))  # the rules the table began under (see `munchkin.engine.game.RULES`)
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
@@ -819,6 +822,7 @@ def new_table_row(
         "turn_clock": turn_clock,
         "allow_wait": allow_wait,
         "rules": RULES,
+        "card_versions": {s: card_version(s) for s in sets},
     }
     if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn by the game
         cfg["sexes"] = [s.get("sex") for s in seats]

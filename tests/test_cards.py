@@ -113,6 +113,26 @@ def test_star_counts_and_provenance() -> None:
     assert sum(c.copies for c in cs.cards if c.kind == "sidekick") == 8
 
 
+# The numbers of ../shared/cards/star-monsters-reference.csv (name, Level, Treasures, levels won), copied here
+STAR_MONSTERS = Path(__file__).parent / "data" / "star_monsters.csv"
+STAR_LEVELS_WON_FIXED = {"Carnivorous Plant": 1}  # the list's 2 levels for a Level 1 monster: a slip (see its note)
+
+
+def test_star_monsters_are_the_published_ones() -> None:
+    """Star's monsters are exactly the 37 of the published list, with its Levels, Treasures and levels won."""
+    import csv
+
+    rows = {r["name"]: r for r in csv.DictReader(STAR_MONSTERS.open(encoding="utf-8"))}
+    monsters = {c.name: c for c in load_set("star").cards if c.monster}
+    assert len(rows) == 37 and set(monsters) == set(rows)
+    for name, r in rows.items():
+        c, m = monsters[name], monsters[name].monster
+        assert m is not None and c.copies == 1, name
+        won = STAR_LEVELS_WON_FIXED.get(name, int(r["levels_won"]))
+        assert (m.level, m.treasures, m.levels) == (int(r["level"]), int(r["treasures"]), won), name
+        assert c.provenance in ("published", "rulebook") and "star-monsters-reference.csv" in (c.note or ""), name
+
+
 def test_star_vocabulary_errors_say_what_is_wrong() -> None:
     from pydantic import ValidationError
 

@@ -332,3 +332,26 @@ def test_saves_of_the_rules_before_any_time_actions_still_load() -> None:
     assert added > 0  # some did need the passes of today's rules
     with pytest.raises(MunchkinError, match="rules are 3"):
         Game.from_json(json.dumps({**saves[0], "rules": 3}))
+
+
+def test_a_save_replays_with_the_cards_it_was_played_with() -> None:
+    """A save records each set's card version; one from before versions replays with version 1 of
+    every set (Star's monsters before the published ones), today's with today's; a version the
+    engine does not have is refused, naming the set."""
+    g = Game(Setup(["star", "deluxe"], ["Ann", "Ben", "Cid"], 5))
+    assert json.loads(g.to_json())["setup"]["card_versions"] == {"star": 2, "deluxe": 1}
+    names = {d.name for d in g.defs}
+    assert "Janibot" in names and "Space Lint" not in names
+    then = Game(Setup(["star", "deluxe"], ["Ann", "Ben", "Cid"], 5, card_versions={"star": 1}))
+    for _ in range(40):  # a few moves with the cards of then
+        then.apply(then.legal_actions(then.to_act[0])[0])
+    data = json.loads(then.to_json())
+    assert data["setup"]["card_versions"] == {"star": 1, "deluxe": 1}
+    del data["setup"]["card_versions"]  # as saved before sets had versions
+    old = Game.from_json(json.dumps(data))
+    assert old.fingerprint() == then.fingerprint()
+    old_names = {d.name for d in old.defs}
+    assert "Space Lint" in old_names and "Janibot" not in old_names
+    data["setup"]["card_versions"] = {"star": 9, "deluxe": 1}
+    with pytest.raises(MunchkinError, match="star.*version 9"):
+        Game.from_json(json.dumps(data))

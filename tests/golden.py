@@ -10,8 +10,11 @@ fingerprint. Checking a game plays the recorded texts back through `Game.play` (
 so agents may change freely) and asserts that every text parses to a legal action, that the same
 legal actions were offered at every step, and that the game ends in the same state.
 
-`python -m tests.golden record` writes the file; `benchmarks/golden_games.py` checks every game,
-`tests/test_golden.py` a seeded share of them in CI.
+`python -m tests.golden record` writes the file (`record BATCH...` records those batches anew and
+keeps the others' lines as they are); `benchmarks/golden_games.py` checks every game,
+`tests/test_golden.py` a seeded share of them in CI. Recorded anew for Star Munchkin's published
+monsters (issue 17: batches star and star+deluxe); a game saved before carries no card versions
+and replays with the cards of version 1 of every set, so the old records would still play.
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ def record_game(sets: list[str], seed: int) -> dict[str, Any]:
     return {
         "sets": sets,
         "seed": seed,
-        "setup": asdict(setup),
+        "setup": {**asdict(setup), "card_versions": dict(g.card_versions)},  # replays with these very cards
         "moves": moves,
         "offered": h.hexdigest()[:16],
         "fingerprint": g.fingerprint(),
@@ -162,23 +165,36 @@ def _record_batch(name: str) -> list[dict[str, Any]]:
     return [record_game(BATCHES[name], seed) for seed in range(1, GAMES_PER_BATCH + 1)]
 
 
-def record() -> None:
-    """Record every batch on every core and write the file."""
+def record(only: list[str] | None = None) -> None:
+    """Record every batch (or those in `only`, keeping the others' lines) on every core and write the file."""
     from concurrent.futures import ProcessPoolExecutor
 
+    names = list(only or BATCHES)
+    kept: dict[str, list[str]] = {}
+    if only:
+        with lzma.open(GOLDEN, "rt", encoding="utf-8") as f:
+            next(f)
+            for line in f:
+                head = HEAD.match(line)
+                if head is not None and head[1] not in names:
+                    kept.setdefault(head[1], []).append(line)
     with ProcessPoolExecutor() as pool:
-        done = dict(zip(BATCHES, pool.map(_record_batch, BATCHES), strict=True))
+        done = dict(zip(names, pool.map(_record_batch, names), strict=True))
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
     with lzma.open(GOLDEN, "wt", encoding="utf-8", preset=9) as f:
         f.write(json.dumps({"format": "munchkin-golden/1"}) + "\n")
-        for name, batch in done.items():
-            for rec in batch:
-                f.write(json.dumps({"batch": name, **rec}, separators=(",", ":")) + "\n")
+        for name in BATCHES:  # the batches in their usual order
+            if name in done:
+                for rec in done[name]:
+                    f.write(json.dumps({"batch": name, **rec}, separators=(",", ":")) + "\n")
+            else:
+                f.writelines(kept.get(name, []))
     moves = sum(len(r["moves"]) for b in done.values() for r in b)
-    print(f"recorded {sum(map(len, done.values()))} games, {moves} moves, into {GOLDEN}")
+    print(f"recorded {sum(map(len, done.values()))} games ({', '.join(names)}), {moves} moves, into {GOLDEN}")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["record"]:
-        sys.exit("usage: python -m tests.golden record")
-    record()
+    args = sys.argv[1:]
+    if args[:1] != ["record"] or any(b not in BATCHES for b in args[1:]):
+        sys.exit(f"usage: python -m tests.golden record [BATCH...]   (batches: {', '.join(BATCHES)})")
+    record(args[1:] or None)

@@ -85,6 +85,7 @@ def record_game(sets: list[str], seed: int) -> dict[str, Any]:
     return {
         "sets": sets,
         "seed": seed,
+        "rules": g.rules,  # a record without it was played under rules 2 (before issue 18)
         "setup": {**asdict(setup), "card_versions": dict(g.card_versions)},  # replays with these very cards
         "moves": moves,
         "offered": h.hexdigest()[:16],
@@ -96,7 +97,7 @@ def record_game(sets: list[str], seed: int) -> dict[str, Any]:
 
 def check_game(rec: dict[str, Any]) -> list[str]:
     """Play a recorded game back by its texts; what differs from the record, in words (empty: nothing)."""
-    g = Game(Game.setup_from_json({"setup": rec["setup"]}))
+    g = Game(Game.setup_from_json({"setup": rec["setup"]}), rules=rec.get("rules", 2))
     h = hashlib.sha256()
     where = f"{'+'.join(rec['sets'])} seed {rec['seed']}"
     for i, (seat, text) in enumerate(rec["moves"]):
@@ -125,7 +126,7 @@ def rerun_agents(rec: dict[str, Any]) -> tuple[list[str], list[int]]:
     """Play a recorded game again with today's agents (given observations, not the game): where they
     choose differently from the recorded ones (empty: every move the same), and who won."""
     players, agents, _ = table(rec["seed"])
-    g = Game(Game.setup_from_json({"setup": rec["setup"]}))
+    g = Game(Game.setup_from_json({"setup": rec["setup"]}), rules=rec.get("rules", 2))
     bots = [make_agent(agents[i % len(agents)], rec["seed"] * 7919 + i) for i in range(players)]
     by_seat = {i: b for i, b in enumerate(bots) if hasattr(b, "interject")}
     where = f"{'+'.join(rec['sets'])} seed {rec['seed']}"

@@ -356,3 +356,17 @@ def test_harry_potter_cards_list_counts_decks_and_lists_house_cards_apart() -> N
     assert sorted(set(faces)) == ["Gryffindor", "Hufflepuff", "Ravenclaw", "Slytherin"] and len(faces) == 12
     profs = [rec for rec in records if rec["kind"] == "proficiency"]
     assert len(profs) == 14 and all(1 <= rec["rank"] <= 4 for rec in profs)
+
+
+def test_divine_intervention_tells_a_clerics_win_once() -> None:
+    """Divine Intervention raising a Level 9 Cleric to 10 ends the game with one win, told once
+    (the Level gained did not declare it a first time before the card declared it again)."""
+    from munchkin.scenario import build_game, load_scenario
+
+    path = (
+        Path(__file__).parent / "scenarios" / "deluxe" / "divine_intervention_with_a_level_9_cleric_ends_the_game.yaml"
+    )
+    g = build_game(load_scenario(path))
+    g.play("kick open the door", g.seat_of("Ann"))
+    assert g.over and g.winners == [g.seat_of("Ben")]
+    assert [ev for ev in g.events if ev[0] == "win"] == [("win", (g.seat_of("Ben"),))]

@@ -37,7 +37,7 @@ def public_names(state: dict[str, Any], log: list[str]) -> set[str]:
             names |= {k["name"]} | ({k["carrying"]["name"]} if k.get("carrying") else set())
         for e in p.get("item_enhancers") or []:
             names |= {e["name"], e["on"]["name"]}
-        names |= {p["cheat"]["name"]} if p.get("cheat") else set()
+        names |= {c["name"] for c in p.get("cheats", [])}
     names |= {m["monster"].removesuffix(" (Mate)") for m in (v.get("combat") or {}).get("monsters", [])}
     return names | {n for n in all_card_names() if any(n in line for line in log)}
 

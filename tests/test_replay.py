@@ -316,7 +316,8 @@ def test_saves_of_the_rules_before_any_time_actions_still_load() -> None:
     """Fifteen finished games saved by the engine before issue 15 (no "rules" in the save; random and
     heuristic bots, every edition and Star with Deluxe): each loads, checked entry by entry and
     against its saved state, though the window before the next turn now also asks a player who may
-    only unequip (a pass is added for them); saved again, it is a save of today's rules."""
+    only unequip (a pass is added for them); saved again, it is a save of rules 2 (the passes said,
+    and none of the card fixes of rules 3, which it was not played with)."""
     saves = [json.loads(line) for line in lzma.decompress(RULES1_SAVES.read_bytes()).decode().splitlines()]
     assert len(saves) == 15 and all("rules" not in s for s in saves)
     added = 0
@@ -327,11 +328,11 @@ def test_saves_of_the_rules_before_any_time_actions_still_load() -> None:
         theirs = [e for e in save["log"] if "act" in e]
         added += len(ours) - len(theirs)
         again = json.loads(g.to_json())
-        assert again["rules"] == RULES
+        assert again["rules"] == 2 and g.rules == 2
         assert Game.from_json(json.dumps(again)).fingerprint() == g.fingerprint()
     assert added > 0  # some did need the passes of today's rules
-    with pytest.raises(MunchkinError, match="rules are 3"):
-        Game.from_json(json.dumps({**saves[0], "rules": 3}))
+    with pytest.raises(MunchkinError, match=f"rules are {RULES + 1}"):
+        Game.from_json(json.dumps({**saves[0], "rules": RULES + 1}))
 
 
 def test_a_save_replays_with_the_cards_it_was_played_with() -> None:
@@ -355,3 +356,23 @@ def test_a_save_replays_with_the_cards_it_was_played_with() -> None:
     data["setup"]["card_versions"] = {"star": 9, "deluxe": 1}
     with pytest.raises(MunchkinError, match="star.*version 9"):
         Game.from_json(json.dumps(data))
+
+
+RULES2_SAVES = Path(__file__).parent / "data" / "rules2-saves.jsonl.xz"
+
+
+def test_saves_of_the_rules_before_the_card_fixes_still_load() -> None:
+    """Sixteen finished games saved by the engine before issue 18 (rules 2; two of every edition and
+    mix, bots of both kinds), each one that today's card fixes would have played differently: each
+    loads under its own rules, ends in its saved state and is saved again as rules 2, while the same
+    log read as rules 3 does not replay (so this file does test that older rules are kept)."""
+    saves = [json.loads(line) for line in lzma.decompress(RULES2_SAVES.read_bytes()).decode().splitlines()]
+    assert len(saves) == 16 and all(s["rules"] == 2 for s in saves)
+    assert len({"+".join(s["setup"]["sets"]) for s in saves}) == 8
+    for save in saves:
+        g = Game.from_json(json.dumps(save))
+        assert g.over and g.rules == 2 and g.fingerprint() == save["state"]
+        again = json.loads(g.to_json())
+        assert again["rules"] == 2 and Game.from_json(json.dumps(again)).fingerprint() == g.fingerprint()
+        with pytest.raises(MunchkinError, match="differs|does not replay"):
+            Game.from_json(json.dumps({**save, "rules": 3}))

@@ -117,3 +117,139 @@ def test_every_offered_action_text_is_an_action(sets: tuple[str, ...]) -> None:
     g = Game(Setup(sets=tuple(sets), players=["Ann", "Ben", "Cy", "Dee"], seed=0))
     for text in ("kick the door", "play", "ask Zed for help", "equip Ann", "sell", "run away from Ann"):
         assert not_an_action(g, text) is not None, text
+
+
+def _table(tmp_path: Path, body: str) -> list[str]:
+    path = tmp_path / "t.yaml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return run_scenario(path).failures
+
+
+def test_treasures_since_start_counts_the_engines_own_first_moves(tmp_path: Path) -> None:
+    """Ann's empty-handed kick and kill happen before step 1: their Treasure counts from the start."""
+    body = LONE_KILL.replace("    hand: [Sleep Potion]\n", "").replace(
+        "  - do: kick open the door\n  - pass_all: true\n    expect:\n",
+        "  - expect: {treasures_drawn: {Ann: 1}, no_combat: true}\n  - expect:\n",
+    )
+    assert _table(tmp_path, body + "      treasures_since_start: true\n      treasures_drawn: {Ann: 1}\n") == []
+    wrong = body + "      treasures_since_start: true\n      treasures_drawn: {Ann: 0}\n"
+    assert any("Ann drew 1 Treasures, expected 0" in f for f in _table(tmp_path, wrong))
+
+
+TWO_CHEATS = """
+name: two cheats
+sets: [harry-potter]
+seed: 1
+players:
+  - name: Ann
+    house: Hufflepuff
+    equipped: [Sword of Gryffindor, "Ravenclaw's Diadem"]
+    cheat: CHEATS
+  - name: Ben
+  - name: Cy
+steps:
+  - expect:
+      where: {Cheat!: in play by Ann}
+"""
+
+
+def test_cheat_takes_a_list_of_the_cards_it_is_on(tmp_path: Path) -> None:
+    body = TWO_CHEATS.replace("CHEATS", '[Sword of Gryffindor, "Ravenclaw\'s Diadem"]')
+    assert _table(tmp_path, body) == []
+    g = Game(Setup(["harry-potter"], ["Ann", "Ben", "Cy"], 1, Options(), scenario=_spec(body)))
+    assert sorted(g.cdef[k].name for k in g.players[0].cheats) == ["Ravenclaw's Diadem", "Sword of Gryffindor"]
+    assert [g.view(1)["players"][0]["cheats"][i]["name"] for i in (0, 1)] == [
+        "Sword of Gryffindor",
+        "Ravenclaw's Diadem",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cheats", "message"),
+    [
+        (
+            "[Sword of Gryffindor, Sword of Gryffindor]",
+            "Cheat! is on Sword of Gryffindor, not in play or already under one",
+        ),
+        ("[Golden Snitch]", "Cheat! is on Golden Snitch, not in play"),
+        ('[Sword of Gryffindor, "Ravenclaw\'s Diadem", Sword of Gryffindor]', "not in play or already under one"),
+    ],
+)
+def test_a_wrong_cheat_list_says_what_is_wrong(tmp_path: Path, cheats: str, message: str) -> None:
+    got = _table(tmp_path, TWO_CHEATS.replace("CHEATS", cheats))
+    assert any(message in f for f in got), got
+
+
+def _spec(body: str) -> dict[str, object]:
+    import yaml
+
+    spec = yaml.safe_load(textwrap.dedent(body))
+    assert isinstance(spec, dict)
+    return spec
+
+
+SET_NAMED = """
+name: set named
+sets: [good-bad, deluxe]
+seed: 1
+players:
+  - name: Ann
+    hand: [HAND]
+  - name: Ben
+  - name: Cy
+steps:
+  - expect:
+      where: {WHERE}
+"""
+
+
+@pytest.mark.parametrize(
+    ("hand", "where", "message"),
+    [
+        ("Cheat!", '"Cheat! (good-bad)": hand of Ann, "Cheat! (deluxe)": door_deck', ""),  # the first set's copy
+        ("Cheat! (deluxe)", '"Cheat! (deluxe)": hand of Ann, "Cheat! (good_bad)": door_deck', ""),
+        ("Cheat! (deluxe)", '"Cheat! (good-bad)": hand of Ann', "Cheat! (good-bad): expected in hand of Ann"),
+        ("Cheat! (star)", "Cheat!: hand of Ann", "'star' is not a set in play (in play: deluxe, good-bad)"),
+        ("Gazebo (good-bad)", "Gazebo: hand of Ann", "the set good-bad has no card named 'gazebo'"),
+        ("Cheat!", '"Cheat! (star)": hand of Ann', "where: 'Cheat! (star)': 'star' is not a set in play"),
+    ],
+)
+def test_a_card_may_be_named_with_its_set(tmp_path: Path, hand: str, where: str, message: str) -> None:
+    got = _table(tmp_path, SET_NAMED.replace("HAND", hand).replace("WHERE", where))
+    assert (got == []) if not message else any(message in f for f in got), got
+
+
+STOP = """
+name: stop
+sets: [deluxe]
+seed: 1
+players:
+  - name: Ann
+    level: 3
+  - name: Ben
+  - name: Cy
+door_deck: [Harpies]
+rolls: [1]
+steps:
+  - pass_all: true
+  - do: run away
+"""
+
+
+def test_a_step_may_stop_between_the_engines_own_moves(tmp_path: Path) -> None:
+    """Empty-handed Ann must Run Away from the Harpies: without `stop` the engine flees the only
+    monster, she is caught, and it ends her turn and starts Ben's by itself. With `stop` a scenario
+    looks between those moves; a later step takes each held move by name, logged as the engine's
+    own (`forced`), as it would have been, or doing anything else lets the engine take them all."""
+    assert _table(tmp_path, STOP + "    expect: {level: {Ann: 1}, active: Ben}\n") == []
+    held = STOP + "    stop: true\n    expect: {prompt: run, level: {Ann: 3}}\n"
+    body = (
+        held
+        + "  - do: run away from Harpies\n    stop: true\n"
+        + "    expect: {level: {Ann: 1}, active: Ann, forced: run away from Harpies}\n"
+        + "  - expect: {active: Ann, prompt: main, to_act: Ann}\n"
+        + "  - do: end the turn\n    expect: {active: Ben, forced: end the turn}\n"
+    )
+    assert _table(tmp_path, body) == []
+    other = "  - do: ask Ben for help\n    error: not legal\n    expect: {level: {Ann: 1}, active: Ben}\n"
+    assert _table(tmp_path, held + other) == []

@@ -484,7 +484,8 @@ def _replay_verbose(out: Console, data: dict[str, Any], loaded: Game) -> None:
     from munchkin.engine.chance import RecordedChance, SystemChance
 
     setup = loaded.setup
-    g = Game(setup) if loaded.seeded else Game(setup, RecordedChance(loaded.chance_log(), then=SystemChance()))
+    chance = None if loaded.seeded else RecordedChance(loaded.chance_log(), then=SystemChance())
+    g = Game(setup, chance, loaded.rules)  # under the rules it was played with
     seen = 0
     for line in narrate(g, None, 0):
         out.print("  " + escape(line))

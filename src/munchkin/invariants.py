@@ -10,7 +10,7 @@ from munchkin.engine.rules import WINNING_LEVEL
 
 # prompts in the middle of an effect (a Curse still choosing its victims' losses, a roll being
 # answered): the table is put right when the effect ends, so the Rank limit is checked elsewhere
-MID_EFFECT = ("before", "choose", "curse_window", "rolled", "loot_body")
+MID_EFFECT = ("before", "choose", "curse_window", "rolled", "caught", "loot_body")
 
 
 def card_places(g: Game) -> Counter[int]:
@@ -56,14 +56,15 @@ def violations(g: Game, since: int = 0, dead: set[int] | None = None) -> list[st
         for k, c in p.carried.items():
             if c >= 0 and c not in p.items:
                 out.append(f"{p.name}'s {g.name(k)}'s Item {g.name(c)} is not among their Items")
-        if p.cheat_item >= 0 and p.cheat_item not in p.items + p.sidekicks:
-            out.append(f"{p.name}'s Cheat! card {g.name(p.cheat_item)} is not among their Items or Sidekicks")
-        if (p.cheat >= 0) != (p.cheat_item >= 0):
-            out.append(f"{p.name} has a Cheat! without its card, or the reverse")
+        for it, k in p.cheats.items():
+            if it not in p.items + p.sidekicks:
+                out.append(f"{p.name}'s Cheat! card {g.name(it)} is not among their Items or Sidekicks")
+            if g.cdef[k].name != "Cheat!":
+                out.append(f"{p.name}'s Cheat! on {g.name(it)} is {g.name(k)}")
         for e, it in p.enhancers.items():
             if it not in p.items or g.cdef[it].steed:
                 out.append(f"{p.name}'s {g.name(e)} is on {g.name(it)}, not an Item of theirs (or a Steed)")
-        if len([k for k in p.items if g.cdef[k].steed and k != p.cheat_item]) > 1 and g.prompt.kind != "before":
+        if len([k for k in p.items if g.cdef[k].steed and k not in p.cheats]) > 1 and g.prompt.kind != "before":
             out.append(f"{p.name} has more than one Steed")
         for k in p.carried:
             if k not in p.sidekicks:

@@ -171,6 +171,8 @@ def _pass_meaning(x: _Ctx, legal: list[Action]) -> tuple[str, str]:
         return "pass", "don't cancel it: let the Curse strike"
     if k == "rolled":
         return "pass", "let the roll stand"
+    if k == "caught":
+        return "pass", "suffer the Bad Stuff"
     if k == "end_window":
         return "pass", "nothing more before the next turn"
     if k == "before":
@@ -226,6 +228,8 @@ def _play_meaning(x: _Ctx, a: Action, text: str) -> str:
         return f"curse {x.who(a.target)} with {card}" if a.target >= 0 else f"play the Curse {card}"
     if a.monster >= 0 and kind == "enhancer":
         return f"{card} makes the {x.name(a.monster)} {_enhancer_words(x.g.cdef[a.card])}"
+    if a.monster >= 0 and x.prompt == "caught":
+        return f"make the {x.name(a.monster)} vanish with {card} before its Bad Stuff"
     if a.monster >= 0:
         return f"use {card} on the {x.name(a.monster)}"
     if x.prompt == "curse_window":
@@ -556,6 +560,7 @@ def title_of(x: _Ctx) -> str:
         "curse_window": "A Curse is about to strike: cancel it or let it",
         "run": "Running away: which monster first, or another way out",
         "rolled": "A die was rolled: answer it or let it stand",
+        "caught": "Caught: a card before the Bad Stuff, or suffer it",
         "choose": "Choose a card",
         "loot_body": "Loot a body: take one card",
         "pick": "Share the Treasure: pick one card",

@@ -14,7 +14,7 @@ import yaml
 from munchkin.engine import characters, combat
 from munchkin.engine.notation import not_an_action
 from munchkin.engine.table import PLAYER_KEYS as PLAYER_KEYS  # a scenario's table is set by the engine
-from munchkin.engine.table import ScenarioError
+from munchkin.engine.table import ScenarioError, named_cards
 from munchkin.engine.table import arrange_table as arrange_table
 from munchkin.engine.view import narrate
 from munchkin.errors import MunchkinError
@@ -193,7 +193,11 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                     out.append(f"{name} drew {drawn.get(name, 0)} Treasures, expected {v}")
         elif key == "where":
             for cname, place in want.items():
-                cards = g._by_name.get(cname.lower())
+                try:
+                    cards = named_cards(g, cname)
+                except ScenarioError as wrong:
+                    out.append(f"where: {wrong}")
+                    continue
                 if not cards:
                     out.append(f"where: no card named {cname!r}")
                     continue
@@ -266,7 +270,8 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                         out.append(f"{name} did not hear {t!r} in this step; heard: {' | '.join(said) or 'nothing'}")
                 for t in exc:
                     if t.lower() in whole:
-                        out.append(f"{name} heard {t!r}: {next(s for s in said if t.lower() in s.lower())}")
+                        where = next((s for s in said if t.lower() in s.lower()), "across two sentences")
+                        out.append(f"{name} heard {t!r}: {where}")
         elif key == "forced":
             taken = [g.text(e[1]) for e in g.log[marks.log :] if e[0] == "forced"]
             for t in [want] if isinstance(want, str) else list(want):
@@ -317,6 +322,11 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         forced_at = -1
         label = step.get("do") or ("everyone passes" if step.get("pass_all") else "check")
         try:
+            acts = "do" in step or step.get("pass_all")
+            if acts and g.held is not None and not _names_held(g, step):
+                g.hold_forced_moves(False)  # the moves held by the previous step's `stop` are taken now
+            if acts:
+                g.holding = bool(step.get("stop"))  # `stop`: after this step the engine takes no move alone
             if step.get("pass_all"):
                 _pass_all(g, step.get("except"))
             elif "do" in step and (forced_at := _forced_index(g, str(step["do"]), forced_seen)) >= 0:
@@ -348,6 +358,11 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         for f in check_expect(g, exp, drawn, StepMarks(start, step_log, rolls_at_start)):
             failures.append(f"step {i} ({label}): {f}")
     return ScenarioResult(str(path), name, failures)
+
+
+def _names_held(g: Game, step: dict[str, Any]) -> bool:
+    """Whether the step's `do` is the move the engine holds (it is then taken as that move)."""
+    return "do" in step and g.held is not None and " ".join(str(step["do"]).lower().split()) == g.text(g.held).lower()
 
 
 def _forced_index(g: Game, text: str, since: int) -> int:

@@ -334,7 +334,7 @@ class Seat:
     def item_list(self, pl: Public) -> str:
         """A player's Items, equipped (with their bonus, or why they count for nothing) then carried,
         each with the Sidekick carrying it, a Cheat! on it and the enhancers put on it."""
-        cheat = (pl.get("cheat") or {}).get("id")
+        cheats = {c["id"] for c in pl.get("cheats", [])}
         out = []
         for c in pl["equipped"] + pl["carried"]:
             s = escape(c["name"])
@@ -347,7 +347,7 @@ class Seat:
             for k in pl["sidekicks"]:
                 if (k.get("carrying") or {}).get("id") == c["id"]:
                     s += f" (on the {escape(k['name'])})"
-            if c["id"] == cheat:
+            if c["id"] in cheats:
                 s += " (Cheat!)"
             for e in pl["item_enhancers"]:
                 if e["on"]["id"] == c["id"]:
@@ -358,13 +358,13 @@ class Seat:
     @staticmethod
     def sidekick_list(pl: Public) -> str:
         """Sidekicks with their sex (where the card has one) and a Cheat! on one."""
-        cheat = (pl.get("cheat") or {}).get("id")
+        cheats = {c["id"] for c in pl.get("cheats", [])}
         out = []
         for k in pl["sidekicks"]:
             s = escape(k["name"])
             if k.get("sex"):
                 s += f" ({k['sex']})"
-            if k["id"] == cheat:
+            if k["id"] in cheats:
                 s += " (Cheat!)"
             out.append(s)
         return ", ".join(out)
@@ -584,6 +584,11 @@ class Seat:
             return (
                 f"{n(m['runner'])} rolled {m['die']} (total {m['total']}) running from {m['monster']['name']} "
                 f"and {result}. You may play a card on the roll, or pass."
+            )
+        if k == "caught":
+            return (
+                f"{m['monster']['name']} caught you. Before its Bad Stuff lands you may play a card "
+                "that works even now, or pass to suffer it."
             )
         if k == "choose":
             return f"Choose a card: {m.get('why', 'one of these')}."

@@ -1404,3 +1404,18 @@ class HeuristicAgent:
                     if a.kind == A.PLAY and _hook(g, a.card) == "flask_of_glue" and sev >= 6.0:
                         return a
         return None
+
+    def _on_caught(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """Caught: a card that makes the monster vanish is played when its Bad Stuff hurts more
+        than the card is worth."""
+        pr = g.prompt
+        assert isinstance(pr, D.Caught)
+        p = g.players[seat]
+        c = g.combat
+        base = next((m.base for m in c.monsters if m.card == pr.monster), pr.monster) if c else pr.monster
+        sev = self.bad_severity(g, p, base, seat)  # a Mate's Bad Stuff is its monster's
+        plays = [a for a in legal if a.kind == A.PLAY]
+        best = min(plays, key=lambda a: self.card_value(g, p, a.card), default=None)
+        if best is not None and sev >= self.card_value(g, p, best.card):
+            return best
+        return None

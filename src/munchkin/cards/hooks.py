@@ -47,6 +47,10 @@ class CardHook:
         """A card that turns the die its holder just rolled to any face (Loaded Die)."""
         return False
 
+    def works_carried(self) -> bool:
+        """An Item whose action needs it only carried, not equipped (Rat on a Stick is discarded)."""
+        return False
+
     def run_penalty(self) -> int:
         """A Mate-like copy of a monster: how much harder it is to Run Away from."""
         return 0
@@ -71,7 +75,8 @@ class CardHook:
         return False
 
     def on_escape(self, g: Any, p: Player) -> None:
-        """Something happens when this character escapes a monster by Running Away."""
+        """Something happens when this character gets away from a combat by Running Away (caught by
+        none of its monsters): once a combat."""
 
     # a kept Curse that goes when a card of the victim's goes (Chicken with the Headgear)
     def leaves_with(self, g: Any, p: Player, lost: int) -> bool:

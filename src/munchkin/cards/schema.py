@@ -91,6 +91,7 @@ ItemFilter = Literal[
     "headgear",
     "armor",
     "footgear",
+    "footgear_in_play",
     "hands",
     "big",
     "small",
@@ -286,6 +287,7 @@ class OneShot(Strict):
     when: Literal["combat", "any", "run_away", "after_roll", "curse"] = "combat"
     usable_if: Condition | None = None
     hook: str | None = None
+    tags: list[Literal["fire", "wand_pole_staff"]] = []  # what it is (a wand for the Pit Bull)
 
 
 class ItemEnhancer(Strict):

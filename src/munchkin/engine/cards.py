@@ -218,8 +218,9 @@ def build_def(idx: int, set_name: str, c: Card, terms: Mapping[str, str] | None 
         o = c.one_shot
         d.is_one_shot = True
         d.gold, d.bonus, d.when, d.usable_if, d.hook = o.gold, o.bonus, o.when, o.usable_if, o.hook
+        d.tags = frozenset(o.tags)
         if "fire" in c.text.lower() or "flam" in c.name.lower():
-            d.tags = frozenset({"fire"})
+            d.tags |= {"fire"}
     elif c.curse:
         d.is_curse = True
         d.effects, d.duration, d.hook = tuple(c.curse.effects), c.curse.duration, c.curse.hook

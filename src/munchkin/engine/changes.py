@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import changes, characters
 from munchkin.engine import events as E
 from munchkin.engine.core import card_hook
-from munchkin.engine.rules import WINNING_LEVEL
+from munchkin.engine.rules import WINNING_LEVEL, as_written
 from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
@@ -19,8 +19,9 @@ ATTACHMENTS = (("races", "half_breed"), ("classes", "super_munchkin"), ("roles",
 
 
 # -------------------------------------------------------------- levels
-def gain_levels(g: Game, p: Player, n: int, why: str, may_win: bool = False) -> int:
-    """Go up n levels; only a kill (or a card that says so) may reach Level 10."""
+def gain_levels(g: Game, p: Player, n: int, why: str, may_win: bool = False, declare: bool = True) -> int:
+    """Go up n levels; only a kill (or a card that says so) may reach Level 10, which wins (unless
+    `declare` is False: the caller declares the winners, several reaching it at once)."""
     if p.dead or n <= 0:
         return 0
     cap = WINNING_LEVEL if may_win else WINNING_LEVEL - 1
@@ -30,7 +31,7 @@ def gain_levels(g: Game, p: Player, n: int, why: str, may_win: bool = False) -> 
     gained = new - p.level
     p.level = new
     g.events.append(E.Level(p.seat, gained, p.level, why))
-    if p.level >= WINNING_LEVEL and not g.over:
+    if p.level >= WINNING_LEVEL and not g.over and declare:
         declare_winner(g, [p.seat])
     return gained
 
@@ -64,11 +65,8 @@ def remove_from_play(g: Game, p: Player, c: int) -> None:
                 if it == c:
                     del p.enhancers[e]
                     g.discard(e)
-        if c == p.cheat_item:
-            p.cheat_item = -1
-            if p.cheat >= 0:  # Cheat! is discarded when its Item goes
-                g.discard(p.cheat)
-                p.cheat = -1
+        if c in p.cheats:  # Cheat! is discarded when its Item goes
+            g.discard(p.cheats.pop(c))
     elif c in p.hand:
         p.hand.remove(c)
     elif c in p.proficiencies:
@@ -80,18 +78,14 @@ def remove_from_play(g: Game, p: Player, c: int) -> None:
     elif c in p.sidekicks:
         p.sidekicks.remove(c)
         p.swapped.discard(c)
-        if c == p.cheat_item:  # a Cheat! on this Sidekick goes with it
-            p.cheat_item = -1
-            if p.cheat >= 0:
-                g.discard(p.cheat)
-                p.cheat = -1
+        if c in p.cheats:  # a Cheat! on this Sidekick goes with it
+            g.discard(p.cheats.pop(c))
         item = p.carried.pop(c, -1)
         if item >= 0 and item in p.items:  # a Sidekick goes with anything it carries
             remove_from_play(g, p, item)  # also lets go of a Cheat! on it
             g.discard(item)
-    elif c == p.cheat:
-        p.cheat = -1
-        p.cheat_item = -1
+    elif c in p.cheats.values():
+        del p.cheats[next(it for it, k in p.cheats.items() if k == c)]
     else:
         _remove_character_card(g, p, c)
 
@@ -131,6 +125,11 @@ def lose_card(g: Game, p: Player, c: int, why: str = "") -> None:
     remove_from_play(g, p, c)
     g.discard(c)
     g.events.append(E.Lose(p.seat, c, why))
+    curses_go_with(g, p, c)
+
+
+def curses_go_with(g: Game, p: Player, c: int) -> None:
+    """The kept Curses tied to a card that `p` just lost go with it (Chicken On Your Head)."""
     for k in list(p.curses):
         h = card_hook(g, k)
         if h is not None and h.leaves_with(g, p, c):
@@ -149,10 +148,12 @@ def item_matches(g: Game, p: Player, c: int, which: str) -> bool:
         return not d.big and not d.steed
     if which == "steed":
         return d.steed
-    if which == "below_waist":
-        return "below_waist" in d.tags
+    if which == "below_waist":  # worn there: equipped
+        return "below_waist" in d.tags and (c in p.equipped or not as_written(g))
     if which in ("headgear", "armor", "footgear", "hands"):
         return d.slot == which and c in p.equipped
+    if which == "footgear_in_play":  # worn or only carried
+        return d.slot == "footgear" and (c in p.equipped or as_written(g))
     if which == "complex":
         return d.complex
     if which == "simple":
@@ -164,12 +165,25 @@ def item_matches(g: Game, p: Player, c: int, which: str) -> bool:
 
 def items_matching(g: Game, p: Player, which: Any) -> list[int]:
     whiches = [which] if isinstance(which, str) else which
-    if "biggest_bonus" in whiches:
+    if "biggest_bonus" in whiches and not as_written(g):  # older rules: any Item, unequipped at 0
         if not p.items:
             return []
         best = max(characters.item_bonus(g, p, c) if c in p.equipped else 0 for c in p.items)
         return [c for c in p.items if (characters.item_bonus(g, p, c) if c in p.equipped else 0) == best]
+    if "biggest_bonus" in whiches:  # the Item that gives the largest bonus: equipped, of use to them
+        bonus = {c: characters.item_bonus(g, p, c) for c in p.items if c in p.equipped and characters.can_use(g, p, c)}
+        best = max(bonus.values(), default=0)
+        return [c for c, b in bonus.items() if b == best] if best > 0 else []
     return [c for c in p.items if any(item_matches(g, p, c, w) for w in whiches)]
+
+
+def neighbour(g: Game, seat: int, step: int) -> int:
+    """The next living player from `seat`, to the left (step 1) or the right (step -1)."""
+    n = len(g.players)
+    s = (seat + step) % n
+    while g.players[s].dead and s != seat:
+        s = (s + step) % n
+    return s
 
 
 def seat_order(g: Game) -> list[int]:

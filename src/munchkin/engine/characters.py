@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.schema import Condition
-from munchkin.engine.rules import DWARF_HAND_LIMIT, HAND_LIMIT
+from munchkin.engine.rules import DWARF_HAND_LIMIT, HAND_LIMIT, as_written
 from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def sidekick_limit(g: Game, p: Player) -> int:
 
 def sidekick_count(g: Game, p: Player) -> int:
     """Sidekicks counted against the limit: one under Cheat! is not."""
-    return len(p.sidekicks) - (p.cheat_item in p.sidekicks)
+    return len([k for k in p.sidekicks if k not in p.cheats])
 
 
 def sidekick_sex(g: Game, p: Player, k: int) -> str:
@@ -82,7 +82,7 @@ def steeds(g: Game, p: Player) -> list[int]:
 
 def steed_room(g: Game, p: Player) -> bool:
     """One Steed per player; a Steed under Cheat! does not count."""
-    return not any(g.cdef[c].steed and c != p.cheat_item for c in p.items)
+    return not any(g.cdef[c].steed and c not in p.cheats for c in p.items)
 
 
 def super_single(g: Game, p: Player) -> bool:
@@ -151,9 +151,11 @@ def matches(g: Game, p: Player, cond: Condition | None, monster_bonus: bool = Fa
 def can_use(g: Game, p: Player, item: int) -> bool:
     """May this character get the Item's benefit (its restrictions, Super Munchkin aside)?"""
     d = g.cdef[item]
+    if item in p.cheats and as_written(g):  # "use it even where the rules would forbid it"
+        return True
     if d.needs_steed and not any(g.cdef[c].steed for c in p.items):
         return False  # an Item for Steeds counts only while its owner has one
-    if p.cheat_item == item:
+    if item in p.cheats:
         return True
     if d.usable_if is not None and not matches(g, p, d.usable_if):
         return False
@@ -229,7 +231,7 @@ def equip_problem(g: Game, p: Player, item: int) -> str | None:
     d = cdef[item]
     if not can_use(g, p, item):
         return f"{p.name} may not use {d.name}"
-    exempt = p.exempt() if p.carried or p.cheat_item >= 0 else ()
+    exempt = p.exempt() if p.carried or p.cheats else ()
     if item in exempt:
         return None
     slot = d.slot
@@ -266,7 +268,7 @@ def equipment_overflow(g: Game, p: Player) -> list[int]:
     if len(p.equipped) < 2:
         return []
     cdef = g.cdef
-    exempt = p.exempt() if p.carried or p.cheat_item >= 0 else ()
+    exempt = p.exempt() if p.carried or p.cheats else ()
     count = {"headgear": 0, "armor": 0, "footgear": 0}
     hands = complex_units = 0
     laser = complex_laser = False
@@ -337,6 +339,6 @@ def sale_value(g: Game, p: Player, c: int) -> int:
 def sellable(g: Game, p: Player) -> list[int]:
     """Items that may be sold: carried ones and Items (and valued one-shots) in hand."""
     cdef = g.cdef
-    out = [c for c in p.items if c != p.cheat_item]
+    out = list(p.items) if as_written(g) else [c for c in p.items if c not in p.cheats]  # the Cheat! goes with it
     out += [c for c in p.hand if cdef[c].is_item or cdef[c].is_one_shot]
     return out

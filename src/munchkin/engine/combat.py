@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.engine import characters, curses, fight, rewards
 from munchkin.engine.core import card_hook
 from munchkin.engine.flow import Frame
+from munchkin.engine.rules import as_written
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ def char_strength(g: Game, c: Combat, p: Player) -> int:
             s += character_bonus(g, c, p)
     s += curses.curse_bonus(g, p)
     s -= 2 * sum(1 for (_, v) in c.backstabs if v == p.seat)
-    if c.doppleganger == p.seat:
+    if c.doppleganger == p.seat and not (level_only(g, c) and as_written(g)):  # only the Level: no doubling
         s *= 2
     return s
 
@@ -125,16 +126,10 @@ def no_sidekicks(g: Game, c: Combat) -> bool:
     return any(g.cdef[m.base].no_sidekicks for m in c.monsters)
 
 
-def defeated_by(g: Game, c: Combat) -> int:
-    """A fighter whom a monster here loses to at once (Gadgeteers against the Janibot), or -1."""
-    cdef = g.cdef
-    for m in c.monsters:
-        cond = cdef[m.base].defeated_by
-        if cond is not None:
-            for f in c.fighters():
-                if characters.matches(g, g.players[f], cond):
-                    return f
-    return -1
+def beaten_at_once(g: Game, c: Combat, m: MonsterIn) -> bool:
+    """Whether a fighter here defeats this monster at once (a Gadgeteer against the Janibot)."""
+    cond = g.cdef[m.base].defeated_by
+    return cond is not None and any(characters.matches(g, g.players[f], cond) for f in c.fighters())
 
 
 def character_bonus(g: Game, c: Combat, p: Player) -> int:
@@ -149,7 +144,8 @@ def character_bonus_parts(g: Game, c: Combat, p: Player) -> list[tuple[str, int]
         if cdef[k].bonus and not no_sidekicks(g, c):
             parts.append((cdef[k].name, cdef[k].bonus))
     if p.seat == c.fighter and c.helper < 0:  # a Sidekick is no helper
-        alone = max((cdef[k].alone_bonus for k in p.character_cards()), default=0)
+        alones = [cdef[k].alone_bonus for k in p.character_cards()]
+        alone = sum(alones) if as_written(g) else max(alones, default=0)  # each card's own (Astronomy, Potions)
         if alone:
             parts.append(("fighting alone", alone))
     if p.equipped and characters.has_ability(g, p, "complex_bonus"):
@@ -169,8 +165,12 @@ def character_bonus_parts(g: Game, c: Combat, p: Player) -> list[tuple[str, int]
 
 def side_strength(g: Game, c: Combat) -> int:
     s = sum(char_strength(g, c, g.players[f]) for f in c.fighters())
-    if not level_only(g, c):
-        s += sum(b for (_, _, b) in c.side)
+    if not level_only(g, c):  # a Doppleganger doubles all the lone fighter's bonuses, one-shots too
+        if not as_written(g):
+            return s + sum(b for (_, _, b) in c.side)
+        muted = muted_tags(g, c) if c.side else frozenset()  # a fire one-shot against the Plasmoid
+        cdef = g.cdef
+        s += sum(b for (k, _, b) in c.side if not cdef[k].tags & muted) * (2 if c.doppleganger >= 0 else 1)
     return s
 
 
@@ -189,9 +189,10 @@ def fighters_win(g: Game, c: Combat) -> bool:
 
 def fighters_win_now(g: Game, c: Combat) -> bool:
     """Uncached, for hooks that try a hypothetical table."""
-    if defeated_by(g, c) >= 0:
+    others = [m for m in c.monsters if not beaten_at_once(g, c, m)]  # the others must still be beaten
+    if not others or (len(others) < len(c.monsters) and not as_written(g)):
         return True
-    side, mon = side_strength(g, c), monsters_strength(g, c)
+    side, mon = side_strength(g, c), sum(monster_strength(g, c, m) for m in others)
     return side > mon or (side == mon and wins_ties(g, c))
 
 
@@ -227,10 +228,13 @@ def combat_breakdown(g: Game) -> dict[str, Any]:
         for t, v in c.backstabs:
             if v == f:
                 parts.append((f"backstab by {g.players[t].name}", -2))
-        if c.doppleganger == f:
+        if c.doppleganger == f and not level_only(g, c):
             parts.append(("Doppleganger (doubled)", sum(v for _, v in parts)))
         fighters.append({"player": p.name, "strength": char_strength(g, c, p), "parts": parts})
-    side = [(cdef[k].name, b) for (k, _, b) in c.side]
+    muted_side = muted_tags(g, c)
+    side = [(cdef[k].name, 0 if cdef[k].tags & muted_side else b) for (k, _, b) in c.side]
+    if c.doppleganger >= 0 and side and not level_only(g, c):
+        side.append(("Doppleganger (doubled)", sum(b for _, b in side)))
     monsters = []
     fighters_p = [g.players[f] for f in c.fighters()]
     for m in c.monsters:

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
-from munchkin.engine import resolve
+from munchkin.engine import play, resolve
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
+from munchkin.engine.rules import as_written
 from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
@@ -45,8 +46,7 @@ class KillPlayer(Step):
         g.events.append(E.Death(p.seat, self.why))
         # each Item apart from its Item Enhancers and Cheat!: separate picks
         corpse = self.corpse = list(p.hand) + list(p.items) + list(p.enhancers) + list(p.sidekicks)
-        if p.cheat >= 0:
-            corpse.append(p.cheat)
+        corpse += p.cheats.values()
         p.hand.clear()
         p.items.clear()
         p.equipped.clear()
@@ -54,7 +54,7 @@ class KillPlayer(Step):
         p.carried.clear()
         p.enhancers.clear()
         p.swapped.clear()
-        p.cheat = p.cheat_item = -1
+        p.cheats.clear()
         p.dead = True
         p.reborn = True
         g.limbo.extend(corpse)
@@ -85,7 +85,8 @@ class KillPlayer(Step):
         return self.next_level(g, None)
 
     def rolled(self, g: Game, value: int) -> Out:
-        self.rolls[self.tied[self.ti]] = value
+        seat = self.tied[self.ti]  # "every die roll you make is at -1" (Chicken On Your Head) counts here too
+        self.rolls[seat] = value + (play.die_modifier(g, g.players[seat]) if as_written(g) else 0)
         self.ti += 1
         return self.roll(g, None)
 

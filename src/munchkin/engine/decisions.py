@@ -17,6 +17,7 @@ The kinds, as the rulebooks have them:
 - `CurseWindow`: a Curse is about to strike: cards that cancel it;
 - `Run`: Running Away: which monster to flee next, or escape another way;
 - `Rolled`: a Run Away die was rolled: cards that answer a roll;
+- `Caught`: a runner was caught: cards its text lets them play before the Bad Stuff lands;
 - `Choose`, `Pick`, `LootBody`: choose a card for an effect, a Treasure under a help deal, a card
   from a dead player's body;
 - `Charity`: over the hand limit at the end of the turn, give cards away;
@@ -37,6 +38,7 @@ from munchkin.engine import curses, fight, legal
 from munchkin.engine.actions import Action, IllegalAction
 from munchkin.engine.state import (
     BEFORE,
+    CAUGHT,
     CHARITY,
     CHOOSE,
     CURSE_WINDOW,
@@ -282,6 +284,22 @@ class Rolled(Decision):
 
 
 @dataclass(slots=True)
+class Caught(Decision):
+    """`runner` failed to Run Away from `monster` (a roll that failed, or an escape the monster does
+    not allow): before its Bad Stuff lands, the runner may play a card whose text allows it even
+    then (Magic Lamp: "even after a failed Run Away roll"), or pass and suffer it."""
+
+    kind = CAUGHT
+    RULE = "caught by a monster: play a card before its Bad Stuff, or pass"
+    CARDS = ("monster",)
+    runner: int = -1
+    monster: int = -1
+
+    def offers(self, g: Game, seat: int) -> list[Action]:
+        return legal.caught_actions(g, seat, self)
+
+
+@dataclass(slots=True)
 class Choose(Decision):
     """Choose one of `options` (cards) for an effect, `why` saying which."""
 
@@ -414,6 +432,7 @@ __all__ = [
     "FREE",
     "IN_WINDOW",
     "Before",
+    "Caught",
     "Charity",
     "Choose",
     "CurseWindow",

@@ -13,7 +13,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import card_hook, fight_in
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import WINNING_LEVEL
+from munchkin.engine.rules import WINNING_LEVEL, as_written
 from munchkin.engine.state import Combat, MonsterIn
 
 if TYPE_CHECKING:
@@ -94,7 +94,8 @@ class BeforeFight(Step):
         d = g.cdef[self.card]
         p = g.players[self.seat]
         if d.flees_from is not None and characters.matches(g, p, d.flees_from):
-            flee_from(g, c, self.seat, self.card)
+            if (shared := flee_from(g, c, self.seat, self.card)) is not None:
+                return self.then("done", shared)
             return Done()
         mp = d.may_pass
         if (
@@ -111,7 +112,7 @@ class BeforeFight(Step):
             return self.bribe(g, None)
         mp = g.cdef[self.card].may_pass
         assert mp is not None
-        _leave(g, fight_in(g))
+        _leave(g, fight_in(g), self.card)
         g.events.append(E.WalkPast(self.seat, self.card))
         if mp.then:
             return self.then("done", resolve.run_effects(g, mp.then, g.players[self.seat], self.card))
@@ -122,12 +123,7 @@ class BeforeFight(Step):
         if b is not None:
             p = g.players[self.seat]
             found = [k for k in changes.items_matching(g, p, b.which) if characters.sale_value(g, p, k) >= b.min_gold]
-            seen: set[int] = set()
-            acts = []
-            for k in found:
-                if g.cdef[k].idx not in seen:
-                    seen.add(g.cdef[k].idx)
-                    acts.append(Action(A.USE, self.seat, k, monster=self.card))
+            acts = [Action(A.USE, self.seat, k, monster=self.card) for k in D.unique_cards(found, g.cdef)]
             if acts:
                 acts.append(Action(A.DECLINE, self.seat, self.card))
                 return self.then("bribed", D.Before((self.seat,), self.card, tuple(acts)))
@@ -140,7 +136,7 @@ class BeforeFight(Step):
         assert b is not None
         p = g.players[self.seat]
         changes.lose_card(g, p, act.card, f"bribing {g.cdef[self.card].name}")
-        _leave(g, fight_in(g))
+        _leave(g, fight_in(g), self.card)
         g.events.append(E.Bribe(self.seat, self.card))
         if b.then:
             return self.then("done", resolve.run_effects(g, b.then, p, self.card))
@@ -156,27 +152,84 @@ class BeforeFight(Step):
         return Done()
 
 
-def _leave(g: Game, c: Combat) -> None:
-    """The monsters go without a fight (passed by, or bribed): no kill, no Treasure."""
+def _leave(g: Game, c: Combat, card: int) -> None:
+    """The monster goes without a fight (passed by, or bribed): no kill, no Treasure. One that
+    joined a fight under way goes alone (to the discards at once); the fight's only one ends it."""
+    m = next((x for x in c.monsters if x.card == card), None)
+    if m is not None and len(c.monsters) > 1:
+        play.monster_leaves(g, c, m)
+        return
     c.monsters.clear()
     c.ended = True
 
 
-def flee_from(g: Game, c: Combat, seat: int, card: int) -> None:
-    """A monster that fears this fighter flees: out of the fight, its Treasure kept for the fighters."""
+@dataclass(slots=True)
+class MonsterJoins(Step):
+    """A monster joins a fight under way (Wandering Monster, an Illusion, its kin from a hand): what
+    its card does before a fight happens now, for it alone: it will not attack the fighter (it
+    leaves, its Treasures to them), it flees from them, they may pass it or bribe it, it takes its
+    toll; then its own rule before combat (the Eep's die)."""
+
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
+
+    card: int
+
+    def start(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        d = g.cdef[self.card]
+        p = g.players[c.fighter]
+        m = next((x for x in c.monsters if x.card == self.card), None)
+        if m is None:
+            return Done()
+        if d.wna_if is not None and characters.matches(g, p, d.wna_if):
+            g.events.append(E.NoAttack(c.fighter, self.card))
+            play.monster_leaves(g, c, m)
+            if not c.monsters:  # it replaced the fight's only monster (an Illusion): nothing to fight
+                c.ended = True
+            if d.wna_treasures:
+                g.draw_to_hand(p, "treasure", d.wna_treasures)
+            return Done()
+        if d.flees_from is not None or d.may_pass is not None or d.bribe is not None or d.before_fight:
+            return self.then("own_rule", BeforeFight(c.fighter, self.card))
+        return self.own_rule(g, None)
+
+    def own_rule(self, g: Game, _: Any) -> Out:
+        c = fight_in(g)
+        m = next((x for x in c.monsters if x.card == self.card), None)
+        h = card_hook(g, self.card)
+        if h is not None and m is not None and not c.ended:
+            return self.then("done", h.before_combat(g, c, m))
+        return Done()
+
+    def done(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+def monster_joins(g: Game, card: int) -> Frame | None:
+    """The rules a monster's card has before a fight, run when it joins one under way."""
+    return MonsterJoins(card) if as_written(g) else None
+
+
+def flee_from(g: Game, c: Combat, seat: int, card: int) -> Frame | None:
+    """A monster that fears this fighter flees: out of the fight, its Treasure kept for the fighters
+    (the step that shares it out under a help deal, if the fight ends so)."""
     m = next((x for x in c.monsters if x.card == card), None)
     if m is not None:
         g.events.append(E.Flees(seat, card))
-        play.remove_monster(g, c, m, keep_treasure=True)
+        return play.remove_monster(g, c, m, keep_treasure=True)
+    return None
 
 
-def flee_from_helper(g: Game, c: Combat) -> None:
-    """A helper joins: the monsters that flee from such a character go (Grays from a Cyborg)."""
+def flee_from_helper(g: Game, c: Combat) -> Frame | None:
+    """A helper joins: the monsters that flee from such a character go (Grays from a Cyborg); the
+    step sharing out their Treasure if none is left."""
     hp = g.players[c.helper]
+    shared = None
     for m in list(c.monsters):
         cond = g.cdef[m.base].flees_from
         if cond is not None and m in c.monsters and characters.matches(g, hp, cond):
-            flee_from(g, c, hp.seat, m.card)
+            shared = flee_from(g, c, hp.seat, m.card) or shared
+    return shared
 
 
 @dataclass(slots=True)
@@ -388,16 +441,22 @@ class AskForHelp(Step):
             c.rewarded = bool(act.n or act.cards)
             c.helper_first = act.flag == "you"
             g.events.append(E.Help(helper, c.fighter))
+            shared = None  # the step sharing out the Treasure of monsters that fled the helper, if any
             if any(g.cdef[m.base].flees_from is not None for m in c.monsters):
-                flee_from_helper(g, c)
+                shared = flee_from_helper(g, c)
             for k in act.cards:  # cards from the hand promised to the helper are played on them now
                 if k in p.hand and g.cdef[k].is_gual:
                     p.hand.remove(k)
                     g.discard(k)
                     changes.gain_levels(g, g.players[helper], 1, g.cdef[k].name)
+            if shared is not None:
+                return self.then("changed", shared)
             return Done(True)
         g.events.append(E.Refuse(helper, c.fighter))
         return Done(False)
+
+    def changed(self, g: Game, _: Any) -> Out:
+        return Done(True)
 
 
 # -------------------------------------------------------------- the fight
@@ -443,8 +502,8 @@ def _end_combat(g: Game, c: Combat) -> None:
 
 # -------------------------------------------------------------- help
 def help_candidates(g: Game, c: Combat) -> list[int]:
-    if c.helper >= 0 or any(g.cdef[m.base].no_help for m in c.monsters):
-        return []
+    if c.helper >= 0 or (c.doppleganger >= 0 and as_written(g)) or any(g.cdef[m.base].no_help for m in c.monsters):
+        return []  # a Doppleganger's fight is fought alone
     return [
         q.seat
         for q in g.players

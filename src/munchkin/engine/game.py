@@ -18,16 +18,16 @@ from munchkin.engine.core import GameCore
 from munchkin.engine.decisions import Decision, Listing, Window
 from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.rules import HAND_LIMIT as HAND_LIMIT  # importable from here, as before
+from munchkin.engine.rules import RULES as RULES
 from munchkin.engine.rules import WINNING_LEVEL as WINNING_LEVEL
 from munchkin.engine.run_away import RollState
 from munchkin.engine.state import END_WINDOW, Combat, Player
 from munchkin.engine.table import arrange_table
 from munchkin.engine.turn import GameFlow
 
-# The rules a save was played under. 2: "at any time" (issue 15): players not waited on act, and the
-# window before the next turn also asks a player who may only unequip. A save without the number is
-# of rules 1 and still loads (`Game.apply_stored`).
-RULES = 2
+# The rules a save was played under (see rules.py). 2: "at any time" (issue 15): players not waited
+# on act, and the window before the next turn also asks a player who may only unequip; a save without
+# the number is of rules 1 and still loads (`Game.apply_stored`). 3: the card fixes of issue 18.
 
 
 @dataclass
@@ -128,9 +128,11 @@ def chance_entries(log: Iterable[Sequence[Any]], forced: int = 0) -> list[tuple[
 class Game(GameCore):
     """One game of Munchkin. Drive it with `to_act`, `legal_actions`, `apply` or `play`."""
 
-    def __init__(self, setup: Setup, chance: Chance | None = None) -> None:
+    def __init__(self, setup: Setup, chance: Chance | None = None, rules: int = RULES) -> None:
         """A new game; its chance is `chance`, else drawn from the setup's seed, else (no seed)
-        from the operating system, in which case the setup is completed with what was drawn."""
+        from the operating system, in which case the setup is completed with what was drawn.
+        `rules`: the rules it is played under (a save of older rules replays with its own)."""
+        self.rules = rules
         if not 3 <= len(setup.players) <= 6:
             raise MunchkinError(f"Munchkin needs 3 to 6 players, got {len(setup.players)}")
         names = [n.strip() for n in setup.players]
@@ -208,6 +210,8 @@ class Game(GameCore):
         self._prompt: Decision
         self._by_name: dict[str, list[int]] = {}
         self.forced_at_setup = 0  # a scenario's forced rolls: the game's first rolls, not chance
+        self.holding = False  # a scenario looks between the engine's own moves: none is taken alone
+        self.held: Action | None = None  # the move the engine would have taken itself, while holding
         for c in range(self.ncards):
             self._by_name.setdefault(self.cdef[c].name.lower(), []).append(c)
         if setup.scenario is not None:
@@ -387,8 +391,12 @@ class Game(GameCore):
             any_time = action in self._any_time_cache.get(action.seat, ())
         else:
             any_time = False
-        self.log.append(("act", action))
-        self.decisions += 1
+        if action == self.held:  # taken as the engine would have: logged so, and replayed the same
+            self.log.append(("forced", action))
+        else:
+            self.log.append(("act", action))
+            self.decisions += 1
+        self.held = None
         self.version += 1
         if any_time:  # taken at any time, not as the answer the game waits for: then back to it
             top = self._stack[-1]
@@ -450,9 +458,20 @@ class Game(GameCore):
                 acts = acts[: len(acts) - len(extra)]
             if len(acts) != 1:
                 return
+            if self.holding:
+                self.held = acts[0]
+                return
             self.log.append(("forced", acts[0]))
             self.version += 1
             self._prompt = self._advance(acts[0])
+
+    def hold_forced_moves(self, on: bool) -> None:
+        """While on, the engine takes no move by itself (the only legal action of the only seat it
+        waits on): a scenario may look between them; each is still logged as forced when taken.
+        Turned off, the engine takes the moves it held at once."""
+        self.holding = on
+        if not on:
+            self._forced_moves()
 
     def play(self, text: str, seat: int | None = None) -> Action:
         """Parse text for a seat (default: the only seat to act) and apply it."""
@@ -525,7 +544,7 @@ class Game(GameCore):
 
     def _texts_as_played(self) -> list[str]:
         """Replay from the start to read each action's text in the state it was taken in."""
-        g = Game(self.setup, self._replay_chance())
+        g = Game(self.setup, self._replay_chance(), self.rules)
         texts = []
         for entry in self.log:
             if entry[0] == "act":
@@ -541,7 +560,7 @@ class Game(GameCore):
         return json.dumps(
             {
                 "format": "munchkin-game/1",
-                "rules": RULES,
+                "rules": self.rules,
                 "setup": setup,
                 "log": self.log_json(),
                 "state": self.fingerprint(),
@@ -576,12 +595,12 @@ class Game(GameCore):
             saved = list(data["log"])
             if setup.seed is None:
                 recorded = RecordedChance(_saved_chance(setup, saved), then=SystemChance())
-            g = cls(setup, recorded)
+            rules = data.get("rules", 1)
+            if not isinstance(rules, int) or not 1 <= rules <= RULES:
+                raise MunchkinError(f"the save's rules are {rules!r}; this engine plays rules 1 to {RULES}")
+            g = cls(setup, recorded, max(rules, 2))  # rules 1 replays as 2, with the passes it never said
         except (KeyError, TypeError, ValueError) as exc:
             raise MunchkinError(f"the save's setup is broken: {exc}") from None
-        rules = data.get("rules", 1)
-        if not isinstance(rules, int) or not 1 <= rules <= RULES:
-            raise MunchkinError(f"the save's rules are {rules!r}; this engine plays rules 1 to {RULES}")
         added: set[int] = set()  # log positions of the passes a save of older rules never had to say
         for i, entry in enumerate(saved):
             if not isinstance(entry, dict) or "act" not in entry:
@@ -617,7 +636,7 @@ class Game(GameCore):
         before the next turn skipped a player who could only unequip, where it now asks them: such a
         player passes first, as they did then by not being asked. Returns the log positions of the
         passes so added (none under today's rules)."""
-        if rules >= RULES:
+        if rules >= 2:
             self.apply(action)
             return set()
         added: set[int] = set()
@@ -633,13 +652,14 @@ class Game(GameCore):
                 self.apply(Action(A.PASS, pr.seats[0]))
 
     @classmethod
-    def from_log(cls, setup: Setup, log: Iterable[tuple[Any, ...]]) -> Game:
-        """Rebuild a game from its setup and log (a game without a seed from the log's chance)."""
+    def from_log(cls, setup: Setup, log: Iterable[tuple[Any, ...]], rules: int = RULES) -> Game:
+        """Rebuild a game from its setup and log (a game without a seed from the log's chance),
+        under the rules it was played with."""
         log = list(log)
         chance = None
         if setup.seed is None:
             chance = RecordedChance(chance_entries(log, _forced_rolls(setup)), then=SystemChance())
-        g = cls(setup, chance)
+        g = cls(setup, chance, rules)
         for entry in log:
             if entry[0] == "act":
                 g._apply_unchecked(entry[1])
@@ -676,8 +696,7 @@ class Game(GameCore):
                     sorted(p.carried.items()),
                     sorted(p.enhancers.items()),
                     sorted(p.swapped),
-                    p.cheat,
-                    p.cheat_item,
+                    *_cheats_print(p),
                     p.curses,
                     p.dead,
                     p.half_breed,
@@ -713,7 +732,7 @@ CLONE_SHARED = frozenset(
             "_by_name",
         ),
         *("sidekicks_discardable", "has_races", "has_classes", "sidekick_sexes", "allies", "item_grants"),
-        *("extra_big_cards", "seeded", "forced_at_setup", "hypothetical"),
+        *("extra_big_cards", "seeded", "forced_at_setup", "hypothetical", "holding", "held", "rules"),
         # plain values
         *("turn", "active", "over", "capped", "version", "decisions", "phase", "transferred"),
         *("_cache_version", "_window_version"),
@@ -799,3 +818,12 @@ def _forced_rolls(setup: Setup) -> int:
     """How many rolls a setup's scenario forces (the game's first rolls)."""
     rolls = (setup.scenario or {}).get("rolls", []) if isinstance(setup.scenario, dict) else []
     return len(rolls) if isinstance(rolls, list) else 0
+
+
+def _cheats_print(p: Player) -> list[Any]:
+    """A player's Cheat! cards for the fingerprint: one (or none) as the card and its Item, as
+    fingerprints had them when a player could hold only one; several as sorted pairs."""
+    if len(p.cheats) > 1:
+        return [sorted(p.cheats.items())]
+    item, card = next(iter(p.cheats.items()), (-1, -1))
+    return [card, item]

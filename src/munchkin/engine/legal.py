@@ -12,7 +12,7 @@ from munchkin.engine import characters, combat, fight, play, rewards
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action, IllegalAction
 from munchkin.engine.core import card_hook
-from munchkin.engine.rules import GOLD_PER_LEVEL, WINNING_LEVEL
+from munchkin.engine.rules import GOLD_PER_LEVEL, WINNING_LEVEL, as_written
 from munchkin.engine.state import (
     CHARITY,
     MAIN,
@@ -51,7 +51,8 @@ def main_actions(g: Game, seat: int, stage: str) -> list[Action]:
     elif stage == "door":
         out.append(_action((A.LOOT, seat, -1, -1, -1, (), 0, "")))
         cdef = g.cdef
-        out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, cdef) if cdef[c].is_monster]
+        if not (g.transferred and as_written(g)):  # after a fight passed on: Loot The Room only
+            out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, cdef) if cdef[c].is_monster]
     else:
         out.append(_action((A.END, seat, -1, -1, -1, (), 0, "")))
     out += free_actions(g, seat, own_turn=True)
@@ -242,7 +243,7 @@ def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
         parts += q.classes
         parts.append(-5)
         parts += q.carried.values()
-        parts += (q.dead, q.cheat_item, -3)
+        parts += (q.dead, *q.cheats, -3)
     key = tuple(parts)
     hit = g._exchange_cache.get(key)
     if hit is not None:
@@ -302,7 +303,15 @@ def _big_room(g: Game, p: Player) -> int:
 
 def _any_time(g: Game, c: int) -> bool:
     d = g.cdef[c]
-    return d.is_curse or d.is_gual or d.is_sidekick or ((d.is_special or d.is_one_shot) and d.when == "any")
+    # "at any time": Curses, Go Up a Level, Sidekicks, any-time cards, and the cards that cancel a
+    # Curse "whether it is just being played or already lingering on a player" (Wishing Ring)
+    return (
+        d.is_curse
+        or d.is_gual
+        or d.is_sidekick
+        or ((d.is_special or d.is_one_shot) and d.when == "any")
+        or (d.is_one_shot and d.when == "curse" and as_written(g))
+    )
 
 
 def card_actions(g: Game, seat: int, c: int, own_turn: bool) -> list[Action]:
@@ -435,7 +444,8 @@ def _sales(g: Game, p: Player, items: list[int], room: int, double: bool, gold: 
 def theft_actions(g: Game, p: Player) -> list[Action]:
     out = []
     cdef = g.cdef
-    pay = _unique(p.hand + [c for c in p.items], cdef)
+    # three listed; any other card of `fuel` is accepted (verify_unlisted)
+    pay = _unique(fuel(g, p) if as_written(g) else p.hand + p.items, cdef)
     for q in g.players:
         if q is p or q.dead:
             continue
@@ -632,9 +642,9 @@ def run_actions(g: Game, seat: int, run: D.Run) -> list[Action]:
             h = card_hook(g, k)
             if h is not None:
                 out += h.actions(g, seat, k)
-    for k in p.equipped:
+    for k in p.items:
         h = card_hook(g, k)
-        if h is not None:
+        if h is not None and (k in p.equipped or (h.works_carried() and as_written(g))):
             out += h.actions(g, seat, k)
     return out
 
@@ -658,7 +668,22 @@ def rolled_actions(g: Game, seat: int, rolled: D.Rolled) -> list[Action]:
         if d.is_one_shot and d.when in ("after_roll", "run_away"):
             h = card_hook(g, k)
             if h is not None:
-                out += [a for a in h.actions(g, seat, k) if a.flag.startswith("roll")]
+                face = as_written(g)  # a Loaded Die answers a Run Away roll too
+                out += [a for a in h.actions(g, seat, k) if a.flag.startswith("roll") or (face and a.flag == "face")]
+    return out
+
+
+def caught_actions(g: Game, seat: int, caught: D.Caught) -> list[Action]:
+    """Before a caught runner's Bad Stuff: pass, or a one-shot whose hook answers this moment
+    (it is asked with `g.listing` set to the decision) on the monster that caught them."""
+    p = g.players[seat]
+    out = [Action(A.PASS, seat)]
+    if p.dead or seat != caught.runner:
+        return out
+    g.listing = caught
+    for k in _unique(p.hand, g.cdef):
+        if g.cdef[k].is_one_shot and (h := card_hook(g, k)) is not None:
+            out += [a for a in h.actions(g, seat, k) if a.card == k and a.monster == caught.monster]
     return out
 
 
@@ -757,6 +782,12 @@ def verify_unlisted(g: Game, act: Action) -> None:
         for k in act.cards:
             if k not in usable:
                 raise IllegalAction(f"{p.name} has no {g.name(k)} to discard")
+        return
+    steals = [a for a in legal if a.kind == A.STEAL and (a.card, a.target) == (act.card, act.target)]
+    if act.kind == A.STEAL and steals and as_written(g):
+        p = g.players[act.seat]  # a theft paid with a card the list leaves out: any card that powers an ability
+        if len(act.cards) != 1 or act.cards[0] not in fuel(g, p) or act.monster >= 0 or act.n or act.flag:
+            raise IllegalAction(f"a theft is paid with one card {p.name} has in hand or in play")
         return
     from munchkin.engine.notation import explain
 

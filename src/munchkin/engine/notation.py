@@ -48,6 +48,8 @@ def action_text(g: Game, a: Action) -> str:
             return f"play {n(a.card)} on {n(a.cards[0])}"
         if a.flag == "fight":  # a Steed drawn face-up, fought as a monster
             return f"fight {n(a.card)}"
+        if a.flag == "swap" and len(a.cards) == 2:  # Help Me Out Here!: an Item of yours discarded first
+            return f"play {n(a.card)} with {n(a.cards[0])} from {who(a.target)} discarding {n(a.cards[1])}"
         s = f"play {n(a.card)}"
         if a.flag == "with" or (a.cards and a.flag != "target"):
             s += f" with {_list(g, a.cards)}"
@@ -197,6 +199,7 @@ SHAPES = tuple(
         r"play C for P only",
         r"play C on P's C",
         rf"play C(?: with {_CL})?(?: on C| on P| for P)?",
+        r"play C with C from P discarding C",
         r"give C to (?:P|C|the C|the hireling)",
         r"sell C(?: at double price)?(?:, C(?: at double price)?)*",
         rf"ask P for help(?: offering {_OFFER}(?: and {_OFFER})*)?",
@@ -339,6 +342,15 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
                     return [b]
         legal.verify_unlisted(g, a)
         return [a]
+    m = re.fullmatch(r"steal (.+) from (.+?) discarding (.+)", t)
+    if m:  # a theft paid with a card the list leaves out (any card that powers an ability)
+        steals = [a for a in listed if a.kind == A.STEAL and _norm(g.name(a.card)) == m.group(1)]
+        steals = [a for a in steals if _norm(g._name(a.target)) == m.group(2)]
+        if steals:
+            paid = _card_of(g, seat, m.group(3), "discardable")
+            a = Action(A.STEAL, seat, steals[0].card, steals[0].target, cards=(paid,))
+            legal.verify_unlisted(g, a)
+            return [a]
     m = re.fullmatch(r"ask (.+?) for help(?: offering (.+))?", t)
     if m:
         target = g.seat_of(m.group(1))

@@ -15,7 +15,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import GOLD_PER_LEVEL, THEFT_ROLL
+from munchkin.engine.rules import GOLD_PER_LEVEL, THEFT_ROLL, as_written
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ class PlayCombatAction(Step):
                 kin = next(t for t in sorted(d.kin) if any(t in cdef[m.base].kin for m in c.monsters))
                 c.monsters.append(MonsterIn(act.card))
                 g.events.append(E.Join(act.seat, act.card, KIN_WORDS[kin]))
+                if (joins := fight.monster_joins(g, act.card)) is not None:
+                    return self.then("settle", joins)
             else:
                 return self.then("settle", PlayFreeAction(act))
             return self.settle(g, None)
@@ -106,7 +108,8 @@ class PlayCombatAction(Step):
             for x in list(p.hand):
                 changes.spend(g, p, x)
             m = next(m for m in c.monsters if m.card == act.monster)
-            remove_monster(g, c, m, keep_treasure=True)
+            if (shared := remove_monster(g, c, m, keep_treasure=True)) is not None:
+                return self.then("settle", shared)
         elif k == A.ASK:
             return self.then("settle", fight.ask_for_help(g, c, act))
         elif k == A.BACK_OUT:
@@ -134,6 +137,9 @@ class PlayCombatAction(Step):
         if answer.kind == A.ACCEPT:
             c.helper = act.seat
             g.events.append(E.Help(act.seat, c.fighter))
+            if as_written(g) and any(g.cdef[m.base].flees_from is not None for m in c.monsters):  # Grays flee
+                if (shared := fight.flee_from_helper(g, c)) is not None:  # a Cyborg who volunteered
+                    return self.then("settle", shared)
         else:
             g.events.append(E.RefuseOffer(c.fighter, act.seat))
         return self.settle(g, None)
@@ -307,21 +313,46 @@ def do_free_action(g: Game, act: Action) -> Frame:
     return PlayFreeAction(act)
 
 
-def remove_monster(g: Game, c: Combat, m: MonsterIn, keep_treasure: bool) -> None:
-    """Take a monster out of the fight without killing it (no level for it)."""
-    for x in list(c.monsters):
-        if x is m or x.mate_of is m:
-            c.monsters.remove(x)
-            c.removed.append((x.card, keep_treasure))
+def monster_leaves(g: Game, c: Combat, m: MonsterIn) -> list[MonsterIn]:
+    """A monster leaves the fight before it ends (with its Mate): its card, its enhancers and the
+    one-shots played on it go to the discards at once, not when the fight ends."""
+    gone = [x for x in c.monsters if x is m or x.mate_of is m]
+    for x in gone:
+        c.monsters.remove(x)
+        if not as_written(g):  # older rules: its cards stayed in the fight until it ended
+            continue
+        for k in [x.card, *(x.enhancers if x.mate_of is None else ()), *(k for k, _ in x.oneshots)]:
+            if k in c.played:
+                c.played.remove(k)
+                g.discard(k)
+    return gone
+
+
+def remove_monster(g: Game, c: Combat, m: MonsterIn, keep_treasure: bool) -> Frame | None:
+    """Take a monster out of the fight without killing it (no level for it). The Treasure it leaves
+    (its own with its enhancers', a Mate's as much) goes to the players when the fight ends so:
+    drawn face-down by a lone fighter, or shared under the help deal (the step returned)."""
+    from munchkin.engine import rewards  # rewards builds on this module: imported when used
+
+    gone = [x for x in c.monsters if x is m or x.mate_of is m]
+    if as_written(g):
+        kept = {x.card: rewards.monster_treasures(g, c, x) if keep_treasure else 0 for x in gone}
+    else:  # older rules: the printed Treasures of each card taken out
+        kept = {x.card: g.cdef[x.card].treasures if keep_treasure else 0 for x in gone}
+    for x in monster_leaves(g, c, m):
+        c.removed.append((x.card, kept[x.card]))
     if not c.monsters:
         c.ended = True
         g.events.append(E.CombatOver(c.fighter))
         p = g.players[c.fighter]
         if c.extra_levels:
             changes.gain_levels(g, p, c.extra_levels, "killing a monster", may_win=True)
-        n = sum(g.cdef[card].treasures for card, kept in c.removed if kept)
+        n = sum(k for _, k in c.removed)
         if n and not g.over:
+            if c.helper >= 0 and as_written(g):
+                return rewards.CollectTreasures(n)
             g.draw_to_hand(p, "treasure", n)
+    return None
 
 
 def play_character_card(g: Game, p: Player, card: int, zone: list[int], attached: bool) -> None:

@@ -48,15 +48,6 @@ class ChooseCard(Step):
         return Done(act.card)
 
 
-def _living_neighbour(g: Game, seat: int, step: int) -> int:
-    """The next living player from `seat`, to the left (step 1) or the right (step -1)."""
-    n = len(g.players)
-    s = (seat + step) % n
-    while g.players[s].dead and s != seat:
-        s = (s + step) % n
-    return s
-
-
 def choose(seat: int, options: Sequence[int], why: str) -> ChooseCard:
     """The step asking `seat` to choose among `options` (repeats counted once)."""
     return ChooseCard(seat, tuple(dict.fromkeys(options)), why)
@@ -195,7 +186,7 @@ class RunEffect(Step):
             return Done(True)
         self.n += 1
         if li.chosen_by != "self":
-            picker = _living_neighbour(g, p.seat, 1 if li.chosen_by == "left" else -1)
+            picker = changes.neighbour(g, p.seat, 1 if li.chosen_by == "left" else -1)
             if picker != p.seat:
                 return self.then("item_chosen", choose(picker, found, f"choose an Item {p.name} loses to {self.why}"))
         return self.then("item_chosen", choose(p.seat, found, f"lose an Item to {self.why}"))

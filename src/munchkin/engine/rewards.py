@@ -48,9 +48,7 @@ class WinCombat(Step):
                 if c.helper >= 0 and characters.matches(g, g.players[c.helper], bl.if_):
                     helper_levels += bl.value
             treasures += monster_treasures(g, c, m)
-        for card, kept in c.removed:
-            if kept:
-                treasures += cdef[card].treasures
+        treasures += sum(n for _, n in c.removed)  # left behind by monsters taken out of the fight
         killed = len(c.monsters)
         names = tuple(m.card for m in c.monsters)
         self.bases = tuple(m.base for m in c.monsters)

@@ -9,3 +9,15 @@ STARTING_CARDS = 4  # "Deal four cards from each deck to each player"
 ESCAPE_ROLL = 5  # Run Away: "Roll the die. You escape on a 5 or more"
 THEFT_ROLL = 4  # Thief's Theft: "Roll the die; 4 or more succeeds. Otherwise, you get whacked and lose a Level"
 GOLD_PER_LEVEL = 1000  # "You may sell Items ... for a Level for every 1,000 Gold Pieces' worth"
+
+# The rules a game is played under (a save records them and replays with them): 2, "at any time"
+# (issue 15); 3, the cards do what their texts say (issue 18: a moment before Bad Stuff, a Mate's
+# penalty on both, several Cheat! cards, and the card fixes listed in that issue's note). A game
+# of older rules keeps them to its end, as it keeps the cards it was dealt.
+RULES = 3
+CARDS_AS_WRITTEN = 3  # the rules from which the card fixes of issue 18 hold
+
+
+def as_written(g: object) -> bool:
+    """Whether this game plays the cards as issue 18 fixed them (not a save of older rules)."""
+    return getattr(g, "rules", RULES) >= CARDS_AS_WRITTEN

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, legal, play, resolve, settle
+from munchkin.engine import changes, characters, combat, legal, play, resolve, settle
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import card_hook, fight_in
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import ESCAPE_ROLL
+from munchkin.engine.rules import ESCAPE_ROLL, as_written
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class RunAwayAll(Step):
 
     fighters: tuple[int, ...] = ()
     i: int = 0  # the next of `fighters` to run
+    mark: int = 0  # the events before the current runner ran
 
     def start(self, g: Game, _: Any) -> Out:
         c = fight_in(g)
@@ -45,9 +46,12 @@ class RunAwayAll(Step):
         while self.i < len(self.fighters):
             seat = self.fighters[self.i]
             self.i += 1
+            self.mark = len(g.events)
             if seat in c.escapes:
                 g.events.append(E.Escape(seat, -1, "automatically"))
-                continue
+                if not as_written(g):
+                    continue
+                return self.then("after_run", EvenIfEscaped(seat, [m.card for m in c.monsters]))
             return self.then("after_run", RunAway(seat))
         for it in c.deal_items:  # the helper was promised these for helping
             p, hp = g.players[c.fighter], g.players[c.helper]
@@ -59,6 +63,13 @@ class RunAwayAll(Step):
     def after_run(self, g: Game, _: Any) -> Out:
         if g.over:
             return Done()
+        seat = self.fighters[self.i - 1]
+        p = g.players[seat]
+        caught = any(ev[0] == "caught" and ev[1] == seat for ev in g.events[self.mark :])
+        if as_written(g) and not p.dead and not caught:
+            for k in list(p.equipped):  # got away from the combat, caught by none (Tuba of Charm)
+                if (h := card_hook(g, k)) is not None:
+                    h.on_escape(g, p)
         return self.next_runner(g, None)
 
 
@@ -75,14 +86,15 @@ class RunAway(Step):
     bonus: int = 0  # the Flight spell's bonus to each roll
 
     def start(self, g: Game, _: Any) -> Out:
-        self.remaining = [m.card for m in fight_in(g).monsters]
+        c = fight_in(g)  # a monster the fighters defeat at once (the Janibot) pursues nobody
+        self.remaining = [m.card for m in c.monsters if not (as_written(g) and combat.beaten_at_once(g, c, m))]
         return self.choose(g, None)
 
     def choose(self, g: Game, _: Any) -> Out:
         c = fight_in(g)
         if self.remaining and not g.players[self.seat].dead and not g.over:
-            if self.seat in c.escapes:
-                return Done()
+            if self.seat in c.escapes:  # a card let them escape the rest
+                return self.then("finish", EvenIfEscaped(self.seat, self.remaining if as_written(g) else []))
             remaining = self.remaining
             monsters = tuple([m.card for m in c.monsters if m.card in remaining])  # in the fight's order
             return self.then("answer", D.Run((self.seat,), monsters, self.used, self.bonus))
@@ -96,7 +108,7 @@ class RunAway(Step):
             g.events.append(E.Escape(p.seat, -1, f"sacrificed {g.cdef[act.card].name}"))
             if act.flag == "both" and c.helper >= 0:
                 c.escapes.add(c.helper)
-            return self.then("finish", settle.settle_table(g))  # a Whiz Kid sacrificed takes its exception along
+            return self.then("escaped", settle.settle_table(g))  # a Whiz Kid sacrificed takes its exception along
         if act.kind == A.DISCARD:  # a Steed with a Run Away penalty, let go before the roll
             changes.lose_card(g, p, act.card, "let go before running")
             return self.then("choose", settle.settle_table(g))
@@ -123,8 +135,36 @@ class RunAway(Step):
             return Done()
         return self.choose(g, None)
 
+    def escaped(self, g: Game, _: Any) -> Out:
+        return self.then("finish", EvenIfEscaped(self.seat, self.remaining if as_written(g) else []))
+
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
+
+
+@dataclass(slots=True)
+class EvenIfEscaped(Step):
+    """Escaped the monsters `cards` another way than a roll (a card, a Sidekick sacrificed): what a
+    monster does "even if you escape" still happens to a runner it pursues (Mr. Bones, Space Probe)."""
+
+    CARDS = ("cards",)  # fields holding card numbers (see Step.CARDS)
+
+    seat: int
+    cards: list[int] = field(default_factory=list)
+    i: int = 0  # the next of `cards`
+
+    def start(self, g: Game, _: Any) -> Out:
+        c, p = fight_in(g), g.players[self.seat]
+        while self.i < len(self.cards) and not p.dead and not g.over:
+            k = self.cards[self.i]
+            self.i += 1
+            m = next((x for x in c.monsters if x.card == k), None)
+            if m is not None and g.cdef[m.base].even_if_escaped and pursued(g, p, m):
+                return self.then("settle", resolve.run_effects(g, g.cdef[m.base].even_if_escaped, p, k))
+        return Done()
+
+    def settle(self, g: Game, _: Any) -> Out:
+        return self.then("start", settle.settle_table(g))
 
 
 @dataclass(slots=True)
@@ -166,17 +206,48 @@ class FleeFrom(Step):
                 return self.then("settle", resolve.run_effects(g, d.even_if_escaped, p, self.card))
             return self.escaped(g, None)
         g.events.append(E.Caught(p.seat, self.card))
+        return self.then("caught", BeforeBadStuff(self.seat, self.card))
+
+    def caught(self, g: Game, _: Any) -> Out:
+        if g.over or g.players[self.seat].dead or all(m.card != self.card for m in fight_in(g).monsters):
+            return Done()  # a card made the monster vanish before its Bad Stuff
         return self.then("finish", BadStuff(self.seat, self.card, self.base))
 
     def settle(self, g: Game, _: Any) -> Out:
         return self.then("escaped", settle.settle_table(g))
 
     def escaped(self, g: Game, _: Any) -> Out:
-        p = g.players[self.seat]
-        for k in list(p.equipped):
-            if (h := card_hook(g, k)) is not None:
-                h.on_escape(g, p)
+        if not as_written(g):  # older rules: the Tuba of Charm drew for each monster escaped
+            p = g.players[self.seat]
+            for k in list(p.equipped):
+                if (h := card_hook(g, k)) is not None:
+                    h.on_escape(g, p)
         return Done()
+
+    def finish(self, g: Game, _: Any) -> Out:
+        return Done()
+
+
+@dataclass(slots=True)
+class BeforeBadStuff(Step):
+    """The runner was caught: if they hold a card playable even now (Magic Lamp, "even after a
+    failed Run Away roll"), they are asked before the Bad Stuff lands."""
+
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
+
+    seat: int
+    card: int  # the monster that caught them
+
+    def start(self, g: Game, _: Any) -> Out:
+        caught = D.Caught((self.seat,), self.seat, self.card)
+        if not as_written(g) or len(legal.caught_actions(g, self.seat, caught)) < 2:
+            return Done()  # nothing to play: the Bad Stuff lands at once
+        return self.then("answer", caught)
+
+    def answer(self, g: Game, act: Action) -> Out:
+        if act.kind == A.PASS:
+            return Done()
+        return self.then("finish", play.do_combat_action(g, act))
 
     def finish(self, g: Game, _: Any) -> Out:
         return Done()
@@ -318,7 +389,8 @@ def run_away_parts(g: Game, c: Combat, p: Player, m: MonsterIn) -> list[tuple[st
     parts: list[tuple[str, int]] = []
     own: list[tuple[str, int]] = []
     steed: tuple[str, int] | None = None
-    for k in p.character_cards() + p.sidekicks:
+    kicks = [] if combat.no_sidekicks(g, c) and as_written(g) else p.sidekicks  # Great Cthulhu: no help
+    for k in p.character_cards() + kicks:
         own.append((cdef[k].name, cdef[k].run_away))
     if p.house:
         house = g.houses[p.house]
@@ -335,8 +407,10 @@ def run_away_parts(g: Game, c: Combat, p: Player, m: MonsterIn) -> list[tuple[st
             parts.append((cdef[k].name, h.die_modifier(g, p)))
     if d.is_monster:  # a Steed fought as a monster has no Run Away modifier
         parts.append((d.name, d.run_away))
-    if m.mate_of is not None and (h := card_hook(g, m.card)) is not None:
-        parts.append((cdef[m.card].name, -h.run_penalty()))
+    both = as_written(g)  # a Mate's penalty counts against it and the monster it doubled alike
+    for x in c.monsters:
+        if (x is m and x.mate_of is not None or both and x.mate_of is m) and (h := card_hook(g, x.card)) is not None:
+            parts.append((cdef[x.card].name, -h.run_penalty()))
     return [(who, v) for who, v in parts if v]
 
 

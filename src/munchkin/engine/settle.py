@@ -33,7 +33,7 @@ def too_many_big(g: Game, p: Player) -> bool:
 
 def two_steeds(g: Game, p: Player) -> list[int]:
     """The Steeds counted against the one-Steed limit, if there are several (else empty)."""
-    steeds = [k for k in characters.steeds(g, p) if k != p.cheat_item]
+    steeds = [k for k in characters.steeds(g, p) if k not in p.cheats]
     return steeds if len(steeds) > 1 else []
 
 

@@ -36,8 +36,7 @@ class Player:
         "carried",
         "enhancers",
         "swapped",
-        "cheat",
-        "cheat_item",
+        "cheats",
         "curses",
         "dead",
         "reborn",
@@ -68,8 +67,7 @@ class Player:
         self.carried: dict[int, int] = {}  # Sidekick -> the Item it carries (also among items)
         self.enhancers: dict[int, int] = {}  # Item Enhancer -> the Item it is attached to
         self.swapped: set[int] = set()  # Sidekicks whose sex a card changed
-        self.cheat = -1
-        self.cheat_item = -1
+        self.cheats: dict[int, int] = {}  # Item (or Sidekick) -> the Cheat! card attached to it
         self.curses: list[int] = []  # Curses kept in play as reminders
         self.dead = False
         self.reborn = False  # died: draws a new hand at the start of their next turn
@@ -89,7 +87,7 @@ class Player:
         new.roles, new.proficiencies = self.roles.copy(), self.proficiencies.copy()
         new.items, new.equipped, new.sidekicks = self.items.copy(), self.equipped.copy(), self.sidekicks.copy()
         new.carried, new.enhancers, new.swapped = self.carried.copy(), self.enhancers.copy(), self.swapped.copy()
-        new.cheat, new.cheat_item, new.curses = self.cheat, self.cheat_item, self.curses.copy()
+        new.cheats, new.curses = self.cheats.copy(), self.curses.copy()
         new.dead, new.reborn, new.double_sale_used = self.dead, self.reborn, self.double_sale_used
         new.sex_changed, new.barred = self.sex_changed, self.barred.copy()
         new.received, new.stats = self.received.copy(), self.stats.copy()
@@ -102,9 +100,11 @@ class Player:
             out += self.enhancers
         if self.roles or self.proficiencies:
             out += self.roles + self.proficiencies
-        for c in (self.half_breed, self.super_munchkin, self.cheat, self.dual_role):
+        for c in (self.half_breed, self.super_munchkin, self.dual_role):
             if c >= 0:
                 out.append(c)
+        if self.cheats:
+            out += self.cheats.values()
         return out
 
     def character_cards(self) -> list[int]:
@@ -115,7 +115,7 @@ class Player:
 
     def exempt(self) -> tuple[int, ...]:
         """Items used beyond the usual limits: carried by a Sidekick, or under Cheat!."""
-        return (*self.carried.values(), self.cheat_item)
+        return (*self.carried.values(), *self.cheats)
 
 
 class MonsterIn:
@@ -193,7 +193,7 @@ class Combat:
         self.escapes: set[int] = set()  # seats that escape automatically (Instant Wall)
         self.ended = False
         self.outcome = ""
-        self.removed: list[tuple[int, bool]] = []  # monsters taken out: (card, treasure kept)
+        self.removed: list[tuple[int, int]] = []  # monsters taken out: (card, the Treasures it left)
         self.charmed = 0
         self.bonus_used = False  # anything but Level helped the fighters (Pukachu)
         self.doppleganger = -1
@@ -226,6 +226,7 @@ HELP = "help"  # a player is asked for help: accept or refuse
 CURSE_WINDOW = "curse_window"  # a Curse is about to apply: answers such as Wishing Ring
 RUN = "run"  # running away: choose the monster, roll, or escape some other way
 ROLLED = "rolled"  # a die was rolled: answers such as Loaded Die
+CAUGHT = "caught"  # a runner is caught: cards played before the Bad Stuff lands (Magic Lamp)
 CHOOSE = "choose"  # choose a card for an effect
 LOOT_BODY = "loot_body"  # take one card from a corpse
 PICK = "pick"  # pick a Treasure under a help deal

@@ -42,13 +42,42 @@ class ScenarioError(MunchkinError):
     """A scenario file is malformed; the message names the file and the problem."""
 
 
-def _take(g: Game, pool: dict[str, list[int]], name: str, where: str) -> int:
+def split_set(g: Game, name: str) -> tuple[str, str | None]:
+    """A card as a scenario names it: `NAME`, or `NAME (SET)` for the copies of one set in play
+    (`Cheat! (deluxe)` where two sets have a Cheat!). Returns the lower-case name and the set."""
     key = name.strip().lower()
+    if key.endswith(")") and " (" in key and key not in g._by_name:
+        base, _, rest = key.rpartition(" (")
+        s = rest[:-1].strip().replace("_", "-")
+        sets = {d.set for d in g.cdef}
+        if s not in sets:
+            raise ScenarioError(f"{name!r}: {s!r} is not a set in play (in play: {', '.join(sorted(sets))})")
+        return base.strip(), s
+    return key, None
+
+
+def named_cards(g: Game, name: str) -> list[int]:
+    """Every card of the game a scenario's name stands for (all copies; of one set with `(SET)`)."""
+    key, s = split_set(g, name)
+    return [c for c in g._by_name.get(key, []) if s is None or g.cdef[c].set == s]
+
+
+def _take(g: Game, pool: dict[str, list[int]], name: str, where: str) -> int:
+    """The next copy of a named card not yet placed (the sets' order in `sets:` decides which set's
+    copy comes first; `NAME (SET)` takes one of that set)."""
+    try:
+        key, s = split_set(g, name)
+    except ScenarioError as exc:
+        raise ScenarioError(f"{where}: {exc}") from None
     if key not in g._by_name:
         raise ScenarioError(f"{where}: no card named {name!r} in the sets in play")
-    if not pool.get(key):
+    left = [c for c in pool.get(key, []) if s is None or g.cdef[c].set == s]
+    if not left:
+        if s is not None and not any(g.cdef[c].set == s for c in g._by_name[key]):
+            raise ScenarioError(f"{where}: the set {s} has no card named {key!r}")
         raise ScenarioError(f"{where}: no copy of {name!r} left to place")
-    return pool[key].pop(0)
+    pool[key].remove(left[0])
+    return left[0]
 
 
 def arrange_table(g: Game, spec: dict[str, Any]) -> None:
@@ -119,11 +148,12 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
             if not on:
                 raise ScenarioError(f"{where}: {ename} is on {iname}, which is not among their Items")
             p.enhancers[e] = on[0]
-        if ps.get("cheat"):  # Cheat! on one of their Items or Sidekicks, named
-            target = [c for c in p.items + p.sidekicks if g.cdef[c].name.lower() == str(ps["cheat"]).lower()]
+        cheats = ps.get("cheat") or []  # a Cheat! on each Item or Sidekick named (one name, or a list)
+        for under in [cheats] if isinstance(cheats, str) else cheats:
+            target = [c for c in p.items + p.sidekicks if c not in p.cheats and c in named_cards(g, str(under))]
             if not target:
-                raise ScenarioError(f"{where}: Cheat! is on {ps['cheat']}, which they do not have in play")
-            p.cheat, p.cheat_item = _take(g, pool, "Cheat!", where), target[0]
+                raise ScenarioError(f"{where}: Cheat! is on {under}, not in play or already under one")
+            p.cheats[target[0]] = _take(g, pool, "Cheat!", where)
     placed_top: dict[str, list[int]] = {}
     for deck in ("door_deck", "treasure_deck", "door_discard", "treasure_discard"):
         placed_top[deck] = [_take(g, pool, n, deck) for n in spec.get(deck, [])]

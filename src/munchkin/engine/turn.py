@@ -13,6 +13,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import EVERYONE
 from munchkin.engine.flow import Done, Out, Step
+from munchkin.engine.rules import as_written
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -89,6 +90,7 @@ class TakeTurn(Step):
                 q.dead = False
                 g.events.append(E.NewCharacter(q.seat))
         p.double_sale_used = False
+        g.transferred = False  # a fight passed on to another player is of the turn it was fought in
         if p.reborn:
             p.reborn = False
             g._deal_new_hand(p)
@@ -149,11 +151,18 @@ class TakeTurn(Step):
             g.events.append(E.Trouble(p.seat, act.card))
             if g.options.listen_at_the_door and g.listen_variant == "no_good":
                 g.draw_to_hand(p, "treasure", 1)  # as this book words it: Up to No Good draws a Treasure
-            return self.then("after_door", fight.fight(g, p.seat, act.card, kicked=False))
+            return self.then("after_trouble", fight.fight(g, p.seat, act.card, kicked=False))
         if act.kind == A.LOOT:
             deck = "treasure" if g.options.listen_at_the_door and g.listen_variant == "loot" else "door"
             g.draw_to_hand(p, deck, 1)
             g.events.append(E.Loot(p.seat))
+        return self.after_door(g, None)
+
+    def after_trouble(self, g: Game, _: Any) -> Out:
+        """A fight Looked For and passed on to another player: the player may still Loot The Room."""
+        if g.transferred and as_written(g) and not g.over and not g.players[self.seat].dead:
+            g.phase = "door"
+            return self.then("look_for_trouble_or_loot", Main(self.seat, "door"))
         return self.after_door(g, None)
 
     def after_door(self, g: Game, _: Any) -> Out:

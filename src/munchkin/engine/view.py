@@ -52,7 +52,7 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
             for k in p.sidekicks
         ],
         "item_enhancers": [{**cp(e), "on": cp(it)} for e, it in p.enhancers.items()],
-        "cheat": cp(p.cheat_item) if p.cheat >= 0 else None,
+        "cheats": [cp(it) for it in p.cheats],  # the Items and Sidekicks a Cheat! is on
         "curses": [cp(c) for c in p.curses],
         "hand_size": len(p.hand),
         "hand_limit": characters.hand_limit(g, p),
@@ -112,6 +112,8 @@ def moment(g: Game, seat: int | None) -> dict[str, Any]:
         out.update(
             runner=pr.runner, monster=card_public(g, pr.monster), die=pr.die, total=pr.total, escapes=bool(pr.ok)
         )
+    elif isinstance(pr, D.Caught):
+        out.update(runner=pr.runner, monster=card_public(g, pr.monster))
     elif isinstance(pr, D.LootBody):
         out["dead"] = pr.dead
     if seat is None or seat not in pr.seats:

@@ -78,9 +78,10 @@ def _follow_parent(parent: int, folders: list[str] | None = None) -> None:
     threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
-def make_replay(setup: Setup, game_log: list[tuple[Any, ...]]) -> str:
-    """A finished game's `munchkin-game/1` save, rebuilt from its setup and log (in the worker process)."""
-    return Game.from_log(setup, game_log).to_json()
+def make_replay(setup: Setup, game_log: list[tuple[Any, ...]], rules: int = RULES) -> str:
+    """A finished game's `munchkin-game/1` save, rebuilt from its setup and log under the rules it was
+    played with (in the worker process)."""
+    return Game.from_log(setup, game_log, rules).to_json()
 
 
 class Socket(Protocol):
@@ -269,7 +270,7 @@ class TableRunner:
         table draws them again from its seed and must draw the same)."""
         chance = self.store.chance(self.id)
         recorded = RecordedChance(chance, then=SystemChance()) if self.seed is None else None
-        g = self.game = Game(self.setup, recorded)
+        g = self.game = Game(self.setup, recorded, max(self.rules, 2))  # the table's rules (1 replays as 2)
         for i, raw in enumerate(self.store.actions(self.id)):
             if len(raw) != len(Action._fields):
                 raise DamagedTable(f"stored action {i} has {len(raw)} fields, not {len(Action._fields)}")
@@ -578,7 +579,7 @@ class TableRunner:
             loop = asyncio.get_running_loop()
             game = self.game
             try:
-                body = await loop.run_in_executor(replay_pool(), make_replay, game.setup, list(game.log))
+                body = await loop.run_in_executor(replay_pool(), make_replay, game.setup, list(game.log), game.rules)
             except (BrokenProcessPool, OSError, pickle.PicklingError):  # no worker process: a thread will do
                 body = await asyncio.to_thread(game.to_json)
             await asyncio.to_thread(self.store.save_replay, self.id, body)

@@ -10,6 +10,7 @@ from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
+from munchkin.engine.rules import as_written
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -54,14 +55,14 @@ class Cheat(CardHook):
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         p = g.players[seat]
-        if p.cheat >= 0:
+        if p.cheats and not as_written(g):  # older rules: one Cheat! a player
             return []
-        out: list[Action] = []
+        out: list[Action] = []  # one Cheat! to a card: a second one goes on another Item
         if own_turn_free(g, seat):
-            items = [c for c in p.items] + [c for c in p.hand if g.cdef[c].is_item]
+            items = [c for c in p.items if c not in p.cheats] + [c for c in p.hand if g.cdef[c].is_item]
             out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in uniq(g, items)]
         if self.sidekicks and (g.listing is D.FREE or g.listing is D.IN_WINDOW):
-            kicks = p.sidekicks + [c for c in p.hand if g.cdef[c].is_sidekick]
+            kicks = [c for c in p.sidekicks if c not in p.cheats] + [c for c in p.hand if g.cdef[c].is_sidekick]
             out += [Action(A.PLAY, seat, card, cards=(c,), flag="with") for c in uniq(g, kicks)]
         return out
 
@@ -69,7 +70,7 @@ class Cheat(CardHook):
         p = g.players[act.seat]
         p.hand.remove(act.card)
         item = act.cards[0]
-        p.cheat, p.cheat_item = act.card, item
+        p.cheats[item] = act.card
         if g.cdef[item].is_sidekick:
             if item in p.hand:
                 p.hand.remove(item)

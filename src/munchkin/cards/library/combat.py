@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING
 from munchkin.cards.hooks import CardHook, hook
 from munchkin.cards.library.common import in_combat_window, uniq
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, play
+from munchkin.engine import changes, characters, combat, fight, play
+from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
+from munchkin.engine.rules import as_written
 from munchkin.engine.state import MonsterIn
 
 if TYPE_CHECKING:
+    from munchkin.engine.flow import Frame
     from munchkin.engine.game import Game
     from munchkin.engine.state import Combat, Player
 
@@ -37,7 +40,7 @@ class WanderingMonster(CombatCard):
         mons = [c for c in p.hand if g.cdef[c].is_monster]
         return [Action(A.PLAY, seat, card, cards=(m,), flag="with") for m in uniq(g, mons)]
 
-    def apply(self, g: Game, act: Action) -> None:
+    def apply(self, g: Game, act: Action) -> Frame | None:
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
@@ -47,6 +50,7 @@ class WanderingMonster(CombatCard):
         c.played += [act.card, mon]
         c.monsters.append(MonsterIn(mon))
         g.events.append(E.Join(act.seat, mon, "Wandering Monster"))
+        return fight.monster_joins(g, mon)  # what it does before a fight, it does as it joins
 
 
 class Mate(CombatCard):
@@ -93,20 +97,18 @@ class Illusion(CombatCard):
             for k in mons
         ]
 
-    def apply(self, g: Game, act: Action) -> None:
+    def apply(self, g: Game, act: Action) -> Frame | None:
         c = g.combat
         assert c is not None
         p = g.players[act.seat]
         p.hand.remove(act.card)
         new = act.cards[0]
         p.hand.remove(new)
-        old = next(m for m in c.monsters if m.card == act.monster)
-        for m in list(c.monsters):
-            if m is old or m.mate_of is old:
-                c.monsters.remove(m)
+        play.monster_leaves(g, c, next(m for m in c.monsters if m.card == act.monster))  # discarded at once
         c.monsters.append(MonsterIn(new))
         c.played += [act.card, new]
         g.events.append(E.Illusion(act.seat, act.monster, new, act.card))
+        return fight.monster_joins(g, new)
 
 
 class OutToLunch(CombatCard):
@@ -127,32 +129,51 @@ class OutToLunch(CombatCard):
 
 
 class HelpMeOutHere(CombatCard):
-    """Help Me Out Here!: the fighter takes another player's Item that would win the fight, and wears it."""
+    """Help Me Out Here!: the fighter takes another player's Item that would win the fight, and wears
+    it, first discarding an Item of their own if they choose (to make room for it)."""
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         c = g.combat
-        if not self.legal_here(g, seat) or c is None or seat != c.fighter or combat.fighters_win(g, c):
-            return []
+        fighting = c.fighters() if c is not None and as_written(g) else (c.fighter,) if c is not None else ()
+        if not self.legal_here(g, seat) or c is None or seat not in fighting or combat.fighters_win(g, c):
+            return []  # "while you are in combat": the fighter or the helper
         out = []
         p = g.players[seat]
         for q in g.players:
             if q is p or q.dead:
                 continue
-            for it in q.items:
-                if g.cdef[it].is_item and self._would_win(g, c, p, it):
+            items = [k for k in q.items if g.cdef[k].is_item]
+            for it in uniq(g, items) if as_written(g) else items:
+                if self._would_win(g, c, p, it, -1):
                     out.append(Action(A.PLAY, seat, card, target=q.seat, cards=(it,), flag="with"))
+                    continue
+                for own in uniq(g, [k for k in p.items if g.cdef[k].is_item]) if as_written(g) else ():
+                    if self._would_win(g, c, p, it, own):
+                        out.append(Action(A.PLAY, seat, card, target=q.seat, cards=(it, own), flag="swap"))
         return out
 
-    def _would_win(self, g: Game, c: Combat, p: Player, it: int) -> bool:
-        if characters.equip_problem(g, p, it) is not None:
-            return False
-        p.items.append(it)
-        p.equipped.add(it)
+    def _would_win(self, g: Game, c: Combat, p: Player, it: int, own: int) -> bool:
+        """Would `p` win wearing `it` (with their own Item `own` discarded first, unless -1)?"""
+        at = p.items.index(own) if own >= 0 else -1
+        worn = own in p.equipped
+        if own >= 0:
+            p.items.remove(own)
+            p.equipped.discard(own)
         try:
-            return combat.fighters_win_now(g, c)
+            if characters.equip_problem(g, p, it) is not None:
+                return False
+            p.items.append(it)
+            p.equipped.add(it)
+            try:
+                return combat.fighters_win_now(g, c)
+            finally:
+                p.items.remove(it)
+                p.equipped.discard(it)
         finally:
-            p.items.remove(it)
-            p.equipped.discard(it)
+            if own >= 0:
+                p.items.insert(at, own)
+                if worn:
+                    p.equipped.add(own)
 
     def apply(self, g: Game, act: Action) -> None:
         c = g.combat
@@ -162,6 +183,8 @@ class HelpMeOutHere(CombatCard):
         c.played.append(act.card)
         q = g.players[act.target]
         it = act.cards[0]
+        if act.flag == "swap":  # their own Item goes first, to make room
+            changes.lose_card(g, p, act.cards[1], f"discarded for {g.cdef[act.card].name}")
         changes.move_item(g, q, p, it)
         p.equipped.add(it)
         g.events.append(E.TakeItem(act.seat, act.target, it))
@@ -218,11 +241,16 @@ class RemoveOne(CardHook):
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         c = g.combat
-        if c is None or not in_combat_window(g) or (self.own_turn and seat != g.active):
+        if c is None or (self.own_turn and (seat != g.active or (seat != c.fighter and as_written(g)))):
+            return []  # "only on your own turn", "during your combat": not once the fight passed on
+        caught = g.listing
+        if self.own_turn and isinstance(caught, D.Caught):  # "even after a failed Run Away roll"
+            return [Action(A.PLAY, seat, card, monster=m.card) for m in c.monsters if m.card == caught.monster]
+        if not in_combat_window(g):
             return []
         return [Action(A.PLAY, seat, card, monster=m.card) for m in c.monsters if m.mate_of is None]
 
-    def apply(self, g: Game, act: Action) -> None:
+    def apply(self, g: Game, act: Action) -> Frame | None:
         c = g.combat
         assert c is not None
         changes.remove_from_play(g, g.players[act.seat], act.card)
@@ -230,7 +258,7 @@ class RemoveOne(CardHook):
         m = next(x for x in c.monsters if x.card == act.monster)
         keep = self.always or len([x for x in c.monsters if x is not m and x.mate_of is not m]) == 0
         g.events.append(E.Remove(act.seat, act.monster, act.card))
-        play.remove_monster(g, c, m, keep_treasure=keep)
+        return play.remove_monster(g, c, m, keep_treasure=keep)  # its Treasure shared if the fight ends
 
 
 class TransferralPotion(CardHook):
@@ -251,6 +279,10 @@ class TransferralPotion(CardHook):
         c.fighter = act.target
         c.helper = -1
         c.asked = set()
+        if as_written(g):  # the old helper's deal and a Sidekick's kept bonus went with the old fighter
+            c.deal_items, c.deal_treasures, c.rewarded, c.helper_first = (), 0, False, False
+            c.forced_help = False
+            c.sex_bonus, c.sex_asked = set(), set()
         c.backstabs.clear()
         c.berserk.clear()
         c.turning.clear()

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes
+from munchkin.engine import changes, play
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
+from munchkin.engine.rules import as_written
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -40,7 +41,10 @@ def escape_one(g: Game, act: Action, why: str, how: str) -> None:
     g.events.append(E.Escape(act.seat, act.monster, how))
     for m in list(c.monsters):
         if m.card == act.monster:
-            c.monsters.remove(m)
+            if any(x.mate_of is m for x in c.monsters) or not as_written(g):
+                c.monsters.remove(m)  # its Mate fights on, with the enhancers they share
+            else:
+                play.monster_leaves(g, c, m)  # gone: its cards to the discards at once
 
 
 def uniq(g: Game, cards: list[int]) -> list[int]:
@@ -54,13 +58,7 @@ def uniq(g: Game, cards: list[int]) -> list[int]:
     return out
 
 
-def neighbour(g: Game, seat: int, step: int) -> int:
-    """The next living player from a seat, to the left (step 1) or the right (step -1)."""
-    n = len(g.players)
-    s = (seat + step) % n
-    while g.players[s].dead and s != seat:
-        s = (s + step) % n
-    return s
+neighbour = changes.neighbour  # the next living player to the left (step 1) or the right (step -1)
 
 
 def choose_option(g: Game, seat: int, source: int, options: list[str]) -> Frame:

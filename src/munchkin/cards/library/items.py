@@ -26,7 +26,8 @@ class KneepadsOfAllure(CardHook):
 
 
 class TubaOfCharm(CardHook):
-    """Tuba of Charm: escaping a monster by Running Away draws a face-down Treasure."""
+    """Tuba of Charm: getting away from a combat by Running Away draws a face-down Treasure (once a
+    combat, whatever the number of monsters)."""
 
     def on_escape(self, g: Game, p: Player) -> None:
         g.draw_to_hand(p, "treasure", 1)

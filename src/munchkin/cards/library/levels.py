@@ -9,7 +9,7 @@ from munchkin.engine import actions as A
 from munchkin.engine import changes
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.rules import WINNING_LEVEL
+from munchkin.engine.rules import WINNING_LEVEL, as_written
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -26,11 +26,13 @@ class LevelCard(CardHook):
         for q in g.players:
             if q.dead:
                 continue
+            # at Level 9 they may still be played: "it cannot give you the winning level" (you stay at 9)
+            now = as_written(g)  # older rules: not at Level 9, and any target
             if self.which == "steal":
-                if q.seat != seat and g.players[seat].level < WINNING_LEVEL - 1:
-                    out.append(Action(A.PLAY, seat, card, q.seat))
+                if q.seat != seat and (q.level > 1 if now else g.players[seat].level < WINNING_LEVEL - 1):
+                    out.append(Action(A.PLAY, seat, card, q.seat))  # a Level 1 player has no Level to lose
             elif self.which in ("kill_hireling", "kill_sidekick"):
-                if g.players[seat].level < WINNING_LEVEL - 1 and q.sidekicks:  # name the Sidekick when there are two
+                if q.sidekicks and (now or g.players[seat].level < WINNING_LEVEL - 1):  # name it when two
                     many = len(q.sidekicks) > 1
                     out += [Action(A.PLAY, seat, card, q.seat, monster=k if many else -1) for k in q.sidekicks]
             elif self.which == "whine":

@@ -11,20 +11,29 @@ from munchkin.engine import changes, combat
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
+from munchkin.engine.rules import as_written
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
 
 
 class RatOnAStick(CardHook):
-    """Rat on a Stick: while Running Away, discard it to escape outright a monster of strength 8 or less."""
+    """Rat on a Stick: while Running Away, discard it (carried is enough) to escape outright a monster
+    of Level 8 or below (its printed Level, not its combat strength)."""
+
+    def works_carried(self) -> bool:
+        return True
 
     def actions(self, g: Game, seat: int, card: int) -> list[Action]:
         run, c = g.listing, g.combat
         if not isinstance(run, D.Run) or c is None:
             return []
         remaining = [m for m in c.monsters if m.card in run.monsters]
-        return [Action(A.USE, seat, card, monster=m.card) for m in remaining if combat.monster_strength(g, c, m) <= 8]
+        if not as_written(g):  # older rules: its combat strength
+            return [
+                Action(A.USE, seat, card, monster=m.card) for m in remaining if combat.monster_strength(g, c, m) <= 8
+            ]
+        return [Action(A.USE, seat, card, monster=m.card) for m in remaining if g.cdef[m.base].level <= 8]
 
     def apply(self, g: Game, act: Action) -> None:
         escape_one(g, act, "escaping", "Rat on a Stick")

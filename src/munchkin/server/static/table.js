@@ -32,6 +32,7 @@
     curse_window: "answers to a Curse",
     run: "running away",
     rolled: "answers to a die roll",
+    caught: "caught: a card before the Bad Stuff, or pass",
     choose: "choosing a card",
     loot_body: "looting a body",
     pick: "picking Treasures",
@@ -625,6 +626,7 @@
   const OWN_WORDS = {
     window: "Play a card, ask for help, or pass to let the fight go on.",
     rolled: "Answer your roll with a card, or pass to let it stand.",
+    caught: "You were caught: play a card before the Bad Stuff lands, or pass to suffer it.",
     curse_window: "Cancel the Curse with a card, or pass to let it strike.",
   };
 
@@ -1213,7 +1215,7 @@
                 )
               )
             : null,
-          p.cheat ? chips([p.cheat], usable, "Cheat! on") : null,
+          p.cheats && p.cheats.length ? chips(p.cheats, usable, "Cheat! on") : null,
           chips(p.curses, usable, "Curses & Traps")
         );
       })

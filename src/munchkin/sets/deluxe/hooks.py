@@ -17,12 +17,12 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.library.common import choose_option, escape_one, in_combat_window, neighbour, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, death, play, resolve
+from munchkin.engine import changes, characters, combat, curses, death, play, resolve
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import WINNING_LEVEL
+from munchkin.engine.rules import WINNING_LEVEL, as_written
 from munchkin.engine.state import CHOOSE, MonsterIn
 
 if TYPE_CHECKING:
@@ -52,10 +52,10 @@ class DivineIntervention(CardHook):
         winners = []
         for q in g.players:
             if any(g.cdef[k].name == "Cleric" for k in q.classes):
-                changes.gain_levels(g, q, 1, "Divine Intervention", may_win=True)
+                changes.gain_levels(g, q, 1, "Divine Intervention", may_win=True, declare=False)
                 if q.level >= WINNING_LEVEL:
                     winners.append(q.seat)
-        if winners:
+        if winners and not g.over:  # every Cleric who reached the winning Level wins, announced once
             changes.declare_winner(g, winners)
 
 
@@ -77,7 +77,7 @@ class PitBull(CardHook):
         return [
             Action(A.USE, p.seat, k, monster=m.card, flag="monster")
             for k in p.items
-            if "wand_pole_staff" in g.cdef[k].tags
+            if "wand_pole_staff" in g.cdef[k].tags and (g.cdef[k].is_item or as_written(g))  # a Wand of Dowsing
         ]
 
     def apply(self, g: Game, act: Action) -> None:
@@ -104,7 +104,10 @@ class Pukachu(CardHook):
         p = g.players[c.fighter]
         if c.helper >= 0 or c.side or c.bonus_used:
             return 0
-        return 1 if combat.char_strength(g, c, p) == p.level else 0
+        s = combat.char_strength(g, c, p)
+        if as_written(g):  # "no bonuses": a penalty (a backstab, a Curse's minus) is not one
+            s += 2 * sum(1 for _, v in c.backstabs if v == p.seat) - min(curses.curse_bonus(g, p), 0)
+        return 1 if s == p.level else 0
 
 
 hook("deluxe.pukachu")(Pukachu())
@@ -203,12 +206,12 @@ class WannabeVampire(CardHook):
         p = g.players[seat]
         return [Action(A.USE, seat, k, monster=m.card, flag="monster") for k in p.classes if g.cdef[k].name == "Cleric"]
 
-    def apply(self, g: Game, act: Action) -> None:
+    def apply(self, g: Game, act: Action) -> Frame | None:
         c = g.combat
         assert c is not None
         m = next(x for x in c.monsters if x.card == act.monster)
         g.events.append(E.Chase(act.seat, act.monster))
-        play.remove_monster(g, c, m, keep_treasure=True)
+        return play.remove_monster(g, c, m, keep_treasure=True)
 
 
 hook("deluxe.wannabe_vampire")(WannabeVampire())
@@ -344,9 +347,11 @@ class Leperchaun(Step):
 
 @hook("deluxe.platycore_bad_stuff")
 def platycore(g: Game, p: Player, card: int) -> Frame | bool:
-    if not p.hand:
-        changes.lose_levels(g, p, 2, "Platycore")
-        return True
+    if not p.hand:  # "discard your whole hand" costs an empty hand nothing: that is the choice
+        if not as_written(g):  # older rules: the Levels were lost
+            changes.lose_levels(g, p, 2, "Platycore")
+            return True
+        return False
     return Platycore(p.seat, card)
 
 
@@ -445,6 +450,8 @@ class NetTroll(Step):
 
     def taken(self, g: Game, k: int) -> Out:
         changes.move_item(g, g.players[self.seat], g.players[self.taker], k)
+        if as_written(g):
+            changes.curses_go_with(g, g.players[self.seat], k)  # the Chicken goes with the Headgear
         g.events.append(E.TakeItem(self.taker, self.seat, k))
         self.did = True
         return self.start(g, None)
@@ -460,15 +467,18 @@ def horror(g: Game, p: Player, card: int) -> bool:
 
 @hook("deluxe.hippogriff_bad_stuff")
 def hippogriff(g: Game, p: Player, card: int) -> Frame:
-    return Hippogriff(p.seat)
+    return Hippogriff(p.seat, card)
 
 
 @dataclass(slots=True)
 class Hippogriff(Step):
     """The Hippogriff: each other player, to the victim's right first, takes a Treasure of the
-    victim's (chosen from those in play, else drawn blind from the hand)."""
+    victim's: one of those in play (their choice) or one unseen from the hand, as the taker chooses."""
+
+    CARDS = ("card",)  # fields holding card numbers (see Step.CARDS)
 
     seat: int
+    card: int = -1  # the Hippogriff
     i: int = 1  # how many seats to the right the next taker sits
     taker: int = -1
     did: bool = False
@@ -486,15 +496,33 @@ class Hippogriff(Step):
             if not opts and not hand_t:
                 break
             self.taker = q.seat
+            if opts and hand_t and as_written(g):  # from the table, or unseen from the hand: the taker's choice
+                where = ["to take a Treasure in play", "to take a Treasure unseen from the hand"]
+                return self.then("source", choose_option(g, q.seat, self.card, where))
             if opts:
-                return self.then("chosen", resolve.choose_card(g, q.seat, opts, f"take a Treasure from {p.name}"))
-            k = g.pick_card(q.seat, hand_t)
-            p.hand.remove(k)
-            self.give(g, k)
+                return self.source(g, 0)
+            self.blind(g)
         return Done(self.did)
 
+    def source(self, g: Game, i: int) -> Out:
+        if i == 0:
+            p = g.players[self.seat]
+            opts = [k for k in p.items if g.cdef[k].deck == "treasure"]
+            return self.then("chosen", resolve.choose_card(g, self.taker, opts, f"take a Treasure from {p.name}"))
+        self.blind(g)
+        return self.start(g, None)
+
+    def blind(self, g: Game) -> None:
+        p = g.players[self.seat]
+        k = g.pick_card(self.taker, [k for k in p.hand if g.cdef[k].deck == "treasure"])
+        p.hand.remove(k)
+        self.give(g, k)
+
     def chosen(self, g: Game, k: int) -> Out:
-        changes.remove_from_play(g, g.players[self.seat], k)
+        p = g.players[self.seat]
+        changes.remove_from_play(g, p, k)
+        if as_written(g):
+            changes.curses_go_with(g, p, k)  # "takes your Headgear": the Chicken On Your Head goes too
         self.give(g, k)
         return self.start(g, None)
 
@@ -525,8 +553,7 @@ class Bonus(CardHook):
             m = next(x for x in c.monsters if x.card == act.monster)
             c.extra_levels += g.cdef[m.base].levels
             g.events.append(E.Slay(act.seat, act.monster, act.card))
-            play.remove_monster(g, c, m, keep_treasure=True)
-            return None
+            return play.remove_monster(g, c, m, keep_treasure=True)
         _ = d
         return play.do_combat_action(g, Action(A.PLAY, act.seat, act.card, act.target, act.monster, flag="plain"))
 

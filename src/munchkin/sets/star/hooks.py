@@ -22,6 +22,7 @@ from munchkin.engine import changes, characters, combat, death, play, resolve
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.flow import Done, Frame, Out, Step
+from munchkin.engine.rules import as_written
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -173,10 +174,17 @@ def grays(g: Game, p: Player, card: int) -> bool:
 
 @hook("star.great_cthulhu_bad_stuff")
 def great_cthulhu(g: Game, p: Player, card: int) -> Frame | bool:
-    """Death; every player who was not in the fight goes up a level (never to win)."""
+    """Death; every player who was not in the fight goes up a level (never to win), once a fight
+    even if it catches both the fighter and the helper."""
     c = g.combat
     fighters = c.fighters() if c is not None else (p.seat,)
-    for q in g.players:
+    first = True
+    for ev in reversed(g.events) if as_written(g) else ():  # did it already catch someone in this Run Away?
+        if ev[0] == "lost":
+            break
+        if ev[0] == "bad_stuff" and ev[1] != p.seat and ev[2] == card:
+            first = False
+    for q in g.players if first else ():
         if q.seat not in fighters and not q.dead:
             changes.gain_levels(g, q, 1, g.cdef[card].name)
     dying = death.kill_player(g, p, g.cdef[card].name)

@@ -15,6 +15,10 @@ keeps the others' lines as they are); `benchmarks/golden_games.py` checks every 
 `tests/test_golden.py` a seeded share of them in CI. Recorded anew for Star Munchkin's published
 monsters (issue 17: batches star and star+deluxe); a game saved before carries no card versions
 and replays with the cards of version 1 of every set, so the old records would still play.
+Recorded anew, every batch, under rules 3 (issue 18: the cards do what their texts say); a record
+names the rules it was played under, one without them is of rules 2, and before re-recording all
+2,100 records of rules 2 played as recorded on the engine of rules 3 (its fixes asked
+`rules.as_written`); 1,826 of the 2,100 games play differently under rules 3.
 """
 
 from __future__ import annotations

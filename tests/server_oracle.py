@@ -58,6 +58,7 @@ PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
     "enhance_item": (2, 3),
     "sidekick_sex": (3,),
     "sex_bonus": (2, 3),
+    "house_power": (3,),  # the monster discarded openly for a House power (Slytherin)
 }
 
 # Events whose narration names the card that caused them (played face-up) in so many words.
@@ -113,7 +114,7 @@ def whereabouts(g: Game, c: int) -> list[str]:
         out += [f"{p.name}.{z}" for z in ("hand", "items", "races", "classes", "curses") if c in getattr(p, z)]
         out += [f"{p.name}.sidekicks" for k in p.sidekicks if k == c]
         out += [f"{p.name}.carried" for it in p.carried.values() if it == c]
-        out += [f"{p.name}.cheat_item" for _ in [0] if p.cheat_item == c]
+        out += [f"{p.name}.cheats" for it in p.cheats if it == c]
         out += [f"{p.name}.enhancers" for e in p.enhancers if e == c]
     return out
 

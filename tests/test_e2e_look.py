@@ -85,14 +85,14 @@ class Person:
 def check_track(page: Page, view: dict[str, Any]) -> None:
     """The track shows exactly the view's Levels, the active player and the dead; the legend names them."""
     want = sorted([p["seat"], p["level"]] for p in view["players"])
-    page.wait_for_function(
-        "(want) => JSON.stringify([...document.querySelectorAll('#level-track-board .track-marker')]"
-        ".map((m) => [Number(m.dataset.seat), Number(m.closest('.track-cell').dataset.level)])"
-        ".sort((a, b) => a[0] - b[0])) === JSON.stringify(want)",
+    # one snapshot of the track, taken when its markers show the view's Levels (the bots may move on after)
+    shown = page.wait_for_function(
+        f"(want) => {{ const t = ({TRACK_JS})();"
+        " return JSON.stringify([...t.markers].sort((a, b) => a[0] - b[0])) === JSON.stringify(want) && t; }",
         arg=want,
         timeout=5000,
     )
-    track = page.evaluate(TRACK_JS)
+    track = shown.json_value()
     assert sorted(track["markers"]) == want, (track, want)
     assert track["cells"] == WINNING_LEVEL
     assert track["active"] == ([] if view["over"] else [view["active"]]), track

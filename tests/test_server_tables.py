@@ -104,12 +104,15 @@ def test_a_live_table_keeps_no_seed_and_still_replays_exactly(db: Path) -> None:
 
 def test_a_bot_table_restarted_mid_game_plays_on_and_its_replay_is_exact(db: Path) -> None:
     with make_client(db) as c:
-        tid = new_table(c, ["bot", "bot", "bot"], sets=["star", "deluxe"])["table"]["id"]
+        # a millisecond between bot moves lets the watcher below run before the bots are far on: with no
+        # delay they could play hundreds of moves first, and a short game (5% of random Star and Deluxe
+        # games end within 400) would be over before the server is stopped
+        tid = new_table(c, ["bot", "bot", "bot"], sets=["star", "deluxe"], bot_delay=0.001)["table"]["id"]
         r = hub(c).tables[tid]
 
         async def stop_mid_game() -> None:
             # watched from inside the server's loop: a polling thread starved of the interpreter on a busy
-            # machine could wake only after the bots (no delay) had finished the whole game
+            # machine could wake only after the bots had finished the whole game
             while r.game.decisions < 30:
                 await asyncio.sleep(0)
             await r.stop()  # the server dies mid-game, at most one bot burst later

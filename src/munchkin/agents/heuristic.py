@@ -1053,12 +1053,13 @@ class HeuristicAgent:
                 cost = self.card_value(g, p, a.card)
                 if h == "potion_of_halitosis" and a.monster >= 0 and _hook(g, a.monster) == "floating_nose":
                     return a  # slays the Floating Nose outright
-                if d.is_one_shot and a.monster < 0 and a.target == c.fighter and not level_only:
+                if h == "doppleganger" and a.monster < 0 and seat == c.fighter and not level_only:
+                    # played for no one (it doubles its player's own strength): worth that strength again
+                    units.append(_Unit(float(combat.char_strength(g, c, fighter)), cost, a, a.card))
+                elif d.is_one_shot and a.monster < 0 and a.target == c.fighter and not level_only:
                     if h == "yuppie_water":
                         elves = sum(1 for f in c.fighters() if "elf" in characters.race_names(g, g.players[f]))
                         units.append(_Unit(2.0 * elves, cost, a, a.card))
-                    elif h == "doppleganger":
-                        units.append(_Unit(float(combat.char_strength(g, c, fighter)), cost, a, a.card))
                     elif d.bonus > 0:
                         units.append(_Unit(float(d.bonus), cost, a, a.card))
                         spent.add(a.card)

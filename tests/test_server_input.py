@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -154,6 +155,57 @@ def test_json_depth_is_measured_outside_strings() -> None:
     assert not json_too_deep('{"a": [[1], {"b": "[[[[[[["}]}', limit=3)
     assert json_too_deep("[[[[]]]]", limit=3)
     assert not json_too_deep('["\\"[[[[", 1]', limit=1)
+
+
+def escaped_quotes(size: int) -> str:
+    """An unterminated string of escaped quotes, `size` characters: the input that made the old
+    check (one regular expression for whole strings) backtrack quadratically."""
+    return '"' + '\\"' * ((size - 1) // 2)
+
+
+def best_of(fn: Any, text: str, runs: int = 7) -> float:
+    """The shortest of `runs` timings of fn(text), in seconds (the least disturbed by other work)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn(text)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def linear_reference(text: str) -> int:
+    """A plainly linear pass over every character, in Python: the yardstick for the depth check."""
+    quotes = 0
+    for ch in text:
+        if ch == '"':
+            quotes += 1
+    return quotes
+
+
+@pytest.mark.parametrize("size", [4096, 16384])
+def test_the_depth_check_is_linear_on_escaped_quotes(size: int) -> None:
+    text = escaped_quotes(size)
+    assert len(text) in (size, size - 1) and not json_too_deep(text)
+    check, reference = best_of(json_too_deep, text), best_of(linear_reference, text)
+    # measured: 1.3 to 1.6 times the reference; the old check took 1,500 (4 KB) to 4,400 (16 KB) times as long
+    assert check < 10 * reference, f"{size} bytes: {check * 1000:.2f} ms, a linear pass takes {reference * 1000:.2f}"
+
+
+def test_the_depth_check_grows_linearly_with_its_input() -> None:
+    small, large = escaped_quotes(4096), escaped_quotes(16384)
+    ratio = best_of(json_too_deep, large) / best_of(json_too_deep, small)
+    assert ratio < 8, f"4 times the input took {ratio:.1f} times as long (linear: about 4, quadratic: 16)"
+
+
+def test_escaped_quotes_to_any_address_and_on_the_websocket_are_answered(client: TestClient) -> None:
+    r = client.post("/no/such/path", content=escaped_quotes(16384), headers={"content-type": "application/json"})
+    assert r.status_code == 404
+    r = post_raw(client, escaped_quotes(16384))
+    assert r.status_code == 422 and "not valid JSON" in r.json()["detail"]
+    with connect_seat0(client) as ws:
+        assert ws.receive_json()["type"] == "hello"
+        ws.send_text(escaped_quotes(4096))
+        assert next_of(ws, "error")["error"].startswith("malformed JSON: Unterminated string")
 
 
 def test_deeply_nested_json_gets_a_clear_400(client: TestClient) -> None:

@@ -11,6 +11,7 @@ itself is read, and its Wait! and Pass buttons are clicked. Screenshots in test-
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -177,8 +178,12 @@ def test_own_fight_waits_a_bots_fight_runs_on_the_clock_and_wait_holds(clock_ser
                 break
         assert held is not None, "Wait! never held a window"
         expect(panel.locator("#window-held")).to_contain_text("You said Wait!")
+        # the hold's bound (docs/server.md: 60 s without a turn clock) ticks on both pages
+        bound = re.compile(r"for [1-6]?[0-9] s more at most; then you pass")
+        expect(panel.locator("#window-held")).to_contain_text(bound)
         expect(panel.locator("#window-countdown")).to_have_count(0)
         expect(watcher.locator("#window-held")).to_contain_text(f"Held by {PERSON}")
+        expect(watcher.locator("#window-held")).to_contain_text(re.compile(r"\([1-6]?[0-9] s more at most\)"))
         page.wait_for_timeout(3 * WINDOW * 1000)  # three windows long: held, it stays open
         seat.pump()
         assert seat.state is not None and seat.state["version"] == held["version"]

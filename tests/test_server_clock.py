@@ -416,3 +416,38 @@ def test_a_bot_table_plays_to_the_end_with_no_window_clock(tmp_path: Path) -> No
             r.store.close()
 
     asyncio.run(main())
+
+
+def hold_step(r: TableRunner) -> None:
+    """The loop's step when it wakes at a hold's end: the holder passes."""
+    if any(t <= tables.time.monotonic() for t in r.hold_until.values()):
+        r._holds_expired()
+
+
+@pytest.mark.parametrize("turn_clock", [None, 12.0])
+def test_a_hold_lasts_at_most_its_bound_and_then_its_holder_passes(
+    tmp_path: Path, clock: Clock, turn_clock: float | None
+) -> None:
+    """Wait! holds a window until the holder plays or passes, but not for ever: for the turn clock when
+    the table has one, else MAX_HOLD_SECONDS; then the holder passes and the countdown runs on."""
+    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+    r.turn_clock = turn_clock
+    bound = turn_clock if turn_clock is not None else tables.MAX_HOLD_SECONDS
+    drive(r, fight_window({0, 1}, own=False, others=2))
+    g = r.game
+    ann, bob = sorted(s for s in g.to_act if s in r.humans)
+    clock.now += WINDOW_LENGTH / 2
+    r.hold(ann)
+    info = r._window_info()
+    assert info is not None and info["hold_seconds"] == bound and info["hold_left"] == [bound]
+    at, version = len(g.log), g.version
+    clock.now += bound - 1
+    hold_step(r)
+    assert g.version == version and r.held_by == [ann], "the hold ended before its bound"
+    assert r._window_info()["hold_left"] == [1.0]  # type: ignore[index]
+    clock.now += 1
+    hold_step(r)
+    assert passed(r, ann, at), "the holder did not pass when the hold ran out"
+    assert r.held_by == [] and r.deadline == pytest.approx(clock.now + WINDOW_LENGTH / 2)
+    wait_windows(r, clock, 1)
+    assert passed(r, bob, at)

@@ -340,12 +340,45 @@ def test_tables_are_limited_for_the_whole_server(tmp_path: Path) -> None:
         assert [post_raw(h, json.dumps(humans())).status_code for h in hosts] == [201, 201, 429]
 
 
-def test_a_full_server_answers_503(tmp_path: Path) -> None:
-    with make_client(tmp_path, ServerSettings(max_live_tables=2)) as c:
-        assert [post_raw(c, json.dumps(humans())).status_code for _ in range(2)] == [201, 201]
-        r = post_raw(c, json.dumps(humans()))
+def test_a_full_server_answers_503_and_keeps_the_last_places_for_newcomers(tmp_path: Path) -> None:
+    """Of 20 places, the last 2 are kept for addresses that hold no unfinished table yet, so a few busy
+    addresses cannot lock a newcomer out; past 20, everyone gets 503."""
+    settings = ServerSettings(max_live_tables=20, max_live_tables_per_address=0, tables_per_minute=0)
+    with make_client(tmp_path, settings) as c:
+        busy = [TestClient(c.app, client=(f"10.0.0.{i}", 50000)) for i in (1, 2)]
+        codes = [post_raw(busy[i % 2], json.dumps(humans())).status_code for i in range(19)]
+        assert codes == [201] * 18 + [503], "the busy addresses stop at 18 of 20"
+        r = post_raw(busy[0], json.dumps(humans()))
         assert r.status_code == 503 and r.headers["Retry-After"] == "60"
         assert "the server is full" in r.json()["detail"]
+        newcomers = [TestClient(c.app, client=(f"10.0.1.{i}", 50000)) for i in range(3)]
+        assert [post_raw(n, json.dumps(humans())).status_code for n in newcomers] == [201, 201, 503]
+
+
+def test_one_address_holds_a_bounded_number_of_unfinished_tables(tmp_path: Path) -> None:
+    settings = ServerSettings(max_live_tables_per_address=3, tables_per_minute=0)
+    with make_client(tmp_path, settings) as c:
+        one = TestClient(c.app, client=("10.0.0.1", 50000))
+        same_64 = TestClient(c.app, client=("2001:db8:1:2::1", 50000))
+        also_same_64 = TestClient(c.app, client=("2001:db8:1:2:ffff::9", 50000))
+        assert [post_raw(one, json.dumps(humans())).status_code for _ in range(3)] == [201] * 3
+        r = post_raw(one, json.dumps(humans()))
+        assert r.status_code == 429 and "3 unfinished tables" in r.json()["detail"]
+        codes = [post_raw(x, json.dumps(humans())).status_code for x in (same_64, also_same_64, same_64, also_same_64)]
+        assert codes == [201, 201, 201, 429], "an IPv6 /64 counts as one address"
+        assert post_raw(TestClient(c.app, client=("10.0.0.2", 50000)), json.dumps(humans())).status_code == 201
+
+
+def test_busy_addresses_leave_a_quarter_of_the_servers_bucket_for_newcomers() -> None:
+    now = [0.0]
+    settings = ServerSettings(tables_per_minute=10, tables_per_minute_total=60)
+    limits = CreationLimits(lambda: settings, clock=lambda: now[0])
+    taken = [sum(limits.take(f"10.0.0.{i}") == 0 for _ in range(10)) for i in range(6)]
+    # four addresses take 40 and stop at the reserve of 15; a fifth takes 1 as a newcomer, then 4 more
+    # down to the reserve; the sixth takes 1, as a newcomer, and no more
+    assert taken == [10, 10, 10, 10, 5, 1]
+    assert [limits.take(f"10.0.1.{i}") for i in range(14)] == [0.0] * 14, "newcomers use the rest"
+    assert limits.take("10.0.1.99") > 0
 
 
 def test_token_buckets_refill_at_their_rate() -> None:

@@ -83,7 +83,7 @@ async def _play_tables(
             bot_delay=0,
             seed=seed * 100 + i,
         )
-        runner, _tokens = hub.create(spec)
+        runner, _tokens = await hub.create(spec)
         runner.window_seconds = 0.05  # the lobby's floor is 0.5 s; a test need not wait that long
         oracle = Oracle(runner.game)
         recs = [Recorder(runner, s, oracle, rng) for s, k in enumerate(kinds) if k == "human"]

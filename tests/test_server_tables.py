@@ -182,15 +182,24 @@ def test_tables_nobody_joined_expire_and_finished_ones_keep_their_replays(db: Pa
     assert left == {done}, "an expired table leaves nothing behind"
 
 
-def test_the_sweep_expires_an_idle_table_but_not_one_somebody_watches(db: Path) -> None:
+def test_the_sweep_expires_idle_tables_a_spectator_watches_but_not_one_a_person_sits_at(db: Path) -> None:
+    """A spectator alone does not keep a table nobody plays at: one client could hold the server full."""
     with make_client(db, expire_unjoined_minutes=0.0, expiry_sweep_seconds=3600) as c:
-        a = new_table(c, ["human", "bot", "bot"])["table"]["id"]
-        b = new_table(c, ["human", "bot", "bot"])["table"]["id"]
-        with c.websocket_connect(f"/ws/{b}") as ws:
-            ws.receive_json()
+        idle = new_table(c, ["human", "bot", "bot"])["table"]["id"]
+        watched = new_table(c, ["human", "bot", "bot"])["table"]["id"]
+        made = new_table(c, ["human", "bot", "bot"])
+        seated, url = made["table"]["id"], made["links"][0]["url"]
+        with (
+            c.websocket_connect(f"/ws/{watched}") as spectator,
+            c.websocket_connect(f"/ws/{seated}?" + url.split("?")[1]) as person,
+        ):
+            assert spectator.receive_json()["type"] == "hello" and person.receive_json()["type"] == "hello"
+            assert hub(c).tables[seated].people_here() and not hub(c).tables[watched].people_here()
             c.portal.call(hub(c).sweep_once)  # type: ignore[union-attr]
-            assert a not in hub(c).rows and b in hub(c).rows
-            assert c.get(f"/api/tables/{a}").status_code == 404
+            assert idle not in hub(c).rows and watched not in hub(c).rows and seated in hub(c).rows
+            assert c.get(f"/api/tables/{idle}").status_code == 404
+            assert c.get(f"/api/tables/{watched}").status_code == 404
+            assert c.get(f"/api/tables/{seated}").json()["status"] == "playing"
 
 
 @pytest.mark.parametrize(
@@ -306,7 +315,8 @@ def test_a_connected_person_is_hurried_only_by_a_turn_clock(client: TestClient) 
 
 
 def test_everyone_is_told_at_once_when_a_bot_stands_in_even_off_turn(client: TestClient) -> None:
-    created = new_table(client, ["human", "human", "human"], away_seconds=10)
+    # seeded: a deal where seat 0 has something to play at character creation, so the game waits on it
+    created = new_table(client, ["human", "human", "human"], away_seconds=10, seed=1)
     tid = created["table"]["id"]
     runner: TableRunner = hub(client).tables[tid]
     token = created["links"][0]["url"].split("token=")[1]

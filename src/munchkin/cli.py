@@ -275,24 +275,59 @@ def serve(
     max_live_tables: Annotated[
         int, typer.Option(min=1, help="Unfinished tables held at once; more are refused until some end.")
     ] = 500,
+    max_live_tables_per_address: Annotated[
+        int,
+        typer.Option(min=0, help="Unfinished tables created from one IPv4 address or IPv6 /64 (0 = no limit)."),
+    ] = 10,
     expire_unjoined: Annotated[
         float, typer.Option(min=0, help="Minutes an unfinished table nobody ever joined is kept idle.")
     ] = 30.0,
     expire_idle: Annotated[
         float, typer.Option(min=0, help="Hours an unfinished table people left is kept idle.")
     ] = 24.0,
+    keep_finished: Annotated[
+        float, typer.Option(min=0, help="Days a finished game and its replay are kept (0 = for ever).")
+    ] = 30.0,
     replays_per_second: Annotated[
         float, typer.Option(min=0, help="Replay downloads served a second, server-wide (0 = no limit).")
     ] = 20.0,
+    max_connections: Annotated[
+        int, typer.Option(min=16, help="Open connections in all (lowered to fit the open-files limit).")
+    ] = 4096,
+    max_connections_per_address: Annotated[
+        int, typer.Option(min=0, help="Open connections from one IPv4 address or IPv6 /64 (0 = no limit).")
+    ] = 64,
+    header_timeout: Annotated[
+        float, typer.Option(min=0.5, help="Seconds a client has to send a request's line and headers.")
+    ] = 10.0,
+    body_timeout: Annotated[
+        float, typer.Option(min=0.5, help="Seconds a client has to send a request's body after its headers.")
+    ] = 30.0,
+    write_timeout: Annotated[
+        float, typer.Option(min=1, help="Seconds a client may leave what it is sent unread before it is cut off.")
+    ] = 30.0,
+    max_websockets_per_address: Annotated[
+        int, typer.Option(min=0, help="Open WebSockets from one IPv4 address or IPv6 /64 (0 = no limit).")
+    ] = 16,
+    max_spectators_per_table: Annotated[int, typer.Option(min=1, help="Spectators watching one table at once.")] = 50,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy's address whose X-Forwarded-For names the client (repeat for several; "
+            "default: the FORWARDED_ALLOW_IPS environment variable, else none)."
+        ),
+    ] = None,
     set_dir: SetDirs = None,
 ) -> None:
     """Serve the multiplayer table in the browser: a lobby, seats for people and bots, live play."""
     import logging
+    import os
 
     import uvicorn
 
     from munchkin.server.app import create_app
     from munchkin.server.config import ServerSettings
+    from munchkin.server.connections import ConnectionCounts, guarded_protocols, raise_open_files_limit
     from munchkin.server.store import database_url
 
     _add_set_dirs(set_dir)  # the lobby offers their sets, and tables deal their cards
@@ -302,11 +337,20 @@ def serve(
         "--tables-per-minute-total": tables_per_minute_total,
         "--expire-unjoined": expire_unjoined,
         "--expire-idle": expire_idle,
+        "--keep-finished": keep_finished,
         "--replays-per-second": replays_per_second,
+        "--header-timeout": header_timeout,
+        "--body-timeout": body_timeout,
+        "--write-timeout": write_timeout,
     }
     for flag, value in figures.items():
         if not math.isfinite(value):
             raise typer.BadParameter(f"must be a finite number, not {value}", param_hint=flag)
+    from_env = [p.strip() for p in os.environ.get("FORWARDED_ALLOW_IPS", "").split(",") if p.strip()]
+    proxies = tuple(trusted_proxy or from_env)
+    for proxy in proxies:
+        if not _is_address(proxy):
+            raise typer.BadParameter(f"{proxy!r} is not an IP address", param_hint="--trusted-proxy")
     sock = _listen_socket(host, port)  # before the address is announced: a port in use is said plainly
     url = database_url(data, db)
     shown = url if db is None else url.split("@")[-1]
@@ -315,12 +359,46 @@ def serve(
         tables_per_minute=tables_per_minute,
         tables_per_minute_total=tables_per_minute_total,
         max_live_tables=max_live_tables,
+        max_live_tables_per_address=max_live_tables_per_address,
+        keep_finished_days=keep_finished,
         expire_unjoined_minutes=expire_unjoined,
         expire_idle_hours=expire_idle,
         replays_per_second=replays_per_second,
+        max_connections=max_connections,
+        max_connections_per_address=max_connections_per_address,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        write_timeout=write_timeout,
+        max_websockets_per_address=max_websockets_per_address,
+        max_spectators_per_table=max_spectators_per_table,
+        trusted_proxies=proxies,
     )
-    config = uvicorn.Config(create_app(url, settings), host=host, port=port, log_level="warning", ws_max_size=65536)
+    counts = ConnectionCounts(lambda: settings, raise_open_files_limit())
+    if counts.max_total() < max_connections:
+        print(f"Note: at most {counts.max_total()} connections at once, to fit the limit on open files", flush=True)
+    http, ws = guarded_protocols(counts)
+    config = uvicorn.Config(
+        create_app(url, settings),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        http=http,
+        ws=ws,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=",".join(proxies) if proxies else None,
+    )
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _is_address(text: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _listen_socket(host: str, port: int) -> socket.socket:

@@ -24,7 +24,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from munchkin.engine.actions import MunchkinError
 from munchkin.help import HelpNotFound, help_page, not_found_page
 from munchkin.server.config import MAX_PAGE, ServerSettings
-from munchkin.server.guard import BodyGuard, CreationLimits, Pacer, json_too_deep, retry_after, too_deep_message
+from munchkin.server.connections import address_key
+from munchkin.server.guard import (
+    BodyGuard,
+    CreationLimits,
+    Pacer,
+    json_too_deep,
+    live_reserve,
+    retry_after,
+    too_deep_message,
+)
 from munchkin.server.hub import Hub, available_sets
 from munchkin.server.models import OptionsIn, SeatIn, TableIn
 from munchkin.server.pages import page_error_page, page_missing_page, table_missing_page
@@ -34,6 +43,8 @@ from munchkin.server.tables import MAX_MESSAGE, Client, TableRunner
 __all__ = ["Hub", "OptionsIn", "SeatIn", "TableIn", "create_app", "handle_message"]
 
 log = logging.getLogger("munchkin.server")
+MAX_ACTION_CHARS = 400  # an action's text (the longest in thousands of bot games: 103)
+EXCERPT_CHARS = 60  # how much of a client's input an error quotes
 
 STATIC = Path(str(resources.files("munchkin.server") / "static"))
 
@@ -108,13 +119,14 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
         limit: int = Query(default=settings.page_size, ge=1, le=MAX_PAGE),
         after: str | None = Query(default=None, max_length=80),
     ) -> Response:
-        """One page of tables, newest first; an unchanged page answers 304 to the ETag it was sent with."""
-        body = json.dumps(hub_of().page(status, limit, after)).encode()
-        tag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+        """One page of tables, newest first; an unchanged page answers 304 to the ETag it was sent with,
+        before anything is made (the ETag counts the changes to what the lobby lists)."""
+        hub = hub_of()
+        tag = hub.etag(status, limit, after)
         headers = {"ETag": tag, "Cache-Control": "no-cache"}
         if tag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)
-        return Response(body, media_type="application/json", headers=headers)
+        return Response(hub.page_body(status, limit, after), media_type="application/json", headers=headers)
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str) -> dict[str, Any]:
@@ -122,15 +134,24 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables", status_code=201)
     async def create(spec: TableIn, request: Request) -> dict[str, Any]:
-        hub = hub_of()
-        if hub.live_tables() >= settings_of().max_live_tables:
+        hub, cfg = hub_of(), settings_of()
+        key = address_key(request.client.host if request.client else None)
+        mine, live = hub.live_tables(key), hub.live_tables()
+        if cfg.max_live_tables_per_address and mine >= cfg.max_live_tables_per_address:
+            detail = (
+                f"you have {mine} unfinished tables on this server, the most one address may hold: "
+                "finish one or let it expire first"
+            )
+            raise HTTPException(429, detail, {"Retry-After": "60"})
+        # the last tenth of the places (at least one) is kept for addresses that hold no table yet
+        if live >= cfg.max_live_tables or (mine and live >= cfg.max_live_tables - live_reserve(cfg.max_live_tables)):
             detail = "the server is full: too many tables are being played; try again in a minute"
             raise HTTPException(503, detail, {"Retry-After": "60"})
-        wait = limits.take(request.client.host if request.client else "unknown")
+        wait = limits.take(key)
         if wait > 0:
             detail = f"too many new tables: try again in {retry_after(wait)} seconds"
             raise HTTPException(429, detail, {"Retry-After": retry_after(wait)})
-        runner, tokens = hub.create(spec)
+        runner, tokens = await hub.create(spec, key)
         links = [
             {"seat": s, "name": runner.row.seats[s].name, "url": f"/table/{runner.id}?seat={s}&token={t}"}
             for s, t in sorted(tokens.items())
@@ -167,46 +188,73 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str) -> Response:
-        """The finished game's save, made once and read from storage in a worker thread (never on the loop)."""
+        """The finished game's save: made once (in the worker process, never on the loop or in a thread),
+        shared by everyone who asks meanwhile, then served from memory or storage."""
         hub = hub_of()
         hub.row(table_id)  # 404 at once for no such table
         wait = await replay_pacer.turn()
         if wait > 0:
             detail = f"too many replay downloads at once: try again in {retry_after(wait)} seconds"
             raise HTTPException(429, detail, {"Retry-After": retry_after(wait)})
-        body = hub.cached_replay(table_id)
-        if body is None:
-            body = (await asyncio.to_thread(hub.replay, table_id)).encode()
-            hub.cache_replay(table_id, body)
+        body = await hub.replay(table_id)
         return Response(
             body,
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="munchkin-{table_id}.json"'},
         )
 
+    sockets: dict[str, int] = {}  # open WebSockets by client address key
+
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str, token: str | None = None) -> None:
         await ws.accept()
+        key = address_key(ws.client.host if ws.client else None)
+        most = settings_of().max_websockets_per_address
+        if most and sockets.get(key, 0) >= most:  # before any work for this socket
+            await refuse_socket(ws, 4429, f"too many connections from your address: at most {most} at once")
+            return
+        sockets[key] = sockets.get(key, 0) + 1
         try:
-            runner = hub_of().tables.get(table_id)  # a table in play is in memory already
-            if runner is None or runner.unreplayed:  # a finished game is rebuilt in a worker, never on the loop
-                runner = await asyncio.to_thread(hub_of().get, table_id)
+            await at_table(ws, table_id, token)
+        finally:
+            sockets[key] -= 1
+            if not sockets[key]:
+                del sockets[key]
+
+    async def refuse_socket(ws: WebSocket, code: int, why: str) -> None:
+        await ws.send_text(json.dumps({"type": "error", "error": why}))
+        await ws.close(code=code)
+
+    async def at_table(ws: WebSocket, table_id: str, token: str | None) -> None:
+        """Find the table and the seat, then play or watch until the socket closes."""
+        try:
+            runner = await hub_of().open(table_id)  # a finished game comes back from the worker process
         except HTTPException as exc:
-            await ws.send_text(json.dumps({"type": "error", "error": exc.detail}))
-            await ws.close(code=4000 + exc.status_code)
+            await refuse_socket(ws, 4000 + exc.status_code, str(exc.detail))
             return
         if runner.broken:
-            await ws.send_text(json.dumps({"type": "error", "error": f"this table is stopped: {runner.failed}"}))
-            await ws.close(code=4409)
+            await refuse_socket(ws, 4409, f"this table is stopped: {runner.failed}")
             return
         seat = None
         if token is not None:
             s = runner.seat_for_token(token)
             if s is None:
-                await ws.send_text(json.dumps({"type": "error", "error": "that seat token is not valid at this table"}))
-                await ws.close(code=4403)
+                await refuse_socket(ws, 4403, "that seat token is not valid at this table")
                 return
             seat = s.seat
+        cfg = settings_of()
+        if seat is None and sum(1 for c in runner.clients if c.seat is None) >= cfg.max_spectators_per_table:
+            why = f"this table has as many spectators as it may ({cfg.max_spectators_per_table}): try again later"
+            await refuse_socket(ws, 4429, why)
+            return
+        if seat is not None and sum(1 for c in runner.clients if c.seat == seat) >= cfg.max_sockets_per_seat:
+            why = f"this seat is open in {cfg.max_sockets_per_seat} places already: close one of them"
+            await refuse_socket(ws, 4429, why)
+            return
+        await seated(ws, runner, seat)
+
+    async def seated(ws: WebSocket, runner: TableRunner, seat: int | None) -> None:
+        """The socket's life at the table: hello, then every message until it closes."""
         client = Client(ws, seat)
         client.send(
             {
@@ -222,9 +270,10 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
                 "allow_wait": runner.allow_wait,
             }
         )
+        client.handler = asyncio.current_task()
         runner.join(client)
         try:
-            while True:
+            while not client.dropped:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
@@ -234,8 +283,16 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
                     client.send(reply)
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except asyncio.CancelledError:
+            if not client.dropped:  # the server is stopping
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
         finally:
             runner.leave(client)
+        if client.dropped:
+            log.info("table %s: a client was dropped: %s", runner.id, client.dropped)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -287,10 +344,12 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
             return error('an "act" message needs "version": the version of the state it answers')
         if client.seat is None:
             return error("spectators cannot act")
+        if len(action) > MAX_ACTION_CHARS:
+            return error(f"an action's text is at most {MAX_ACTION_CHARS} characters; this one has {len(action)}")
         try:
             runner.act(client.seat, action, version)
         except MunchkinError as exc:
-            return error(str(exc))
+            return error(str(exc).replace(action.strip(), excerpt(action.strip())))
         except Exception as exc:  # an engine bug must not cost the player the connection
             log.exception("table %s: action %r failed", runner.id, action)
             return error(f"the server could not take that action ({type(exc).__name__}); please report it")
@@ -303,7 +362,12 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
         except MunchkinError as exc:
             return error(str(exc))
         return None
-    return error(f"unknown message type {kind!r}; expected act, wait or ping")
+    return error(f"unknown message type {excerpt(repr(kind))}; expected act, wait or ping")
+
+
+def excerpt(text: str, most: int = EXCERPT_CHARS) -> str:
+    """The start of something a client sent, to quote in an error: never the whole of a long input."""
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def refuse_binary(client: Client) -> dict[str, Any] | None:

@@ -223,7 +223,9 @@ class Bucket:
 
 class CreationLimits:
     """New tables: a token bucket per client address and one for the server, each refilled at its
-    per-minute figure from the settings and holding as many (at least one); 0 means no limit."""
+    per-minute figure from the settings and holding as many (at least one); 0 means no limit. A
+    quarter of the server's bucket is kept for addresses that have created nothing lately (their own
+    bucket is full), so that a few busy addresses cannot lock every newcomer out."""
 
     MAX_TRACKED = 10_000  # client addresses remembered; full buckets are forgotten first
 
@@ -236,6 +238,7 @@ class CreationLimits:
     def take(self, host: str) -> float:
         """Take a token from both buckets and return 0, or return the seconds until both have one."""
         s, now = self.settings(), self.clock()
+        fresh = self.fresh(host, now)
         rates = [(s.tables_per_minute, host), (s.tables_per_minute_total, None)]
         waits: list[float] = [0.0]
         taken: list[tuple[Bucket, float, float]] = []
@@ -245,13 +248,23 @@ class CreationLimits:
             per_second, size = per_minute / 60, max(1.0, per_minute)
             bucket = self.bucket(who, size, now)
             level = bucket.level(now, per_second, size)
-            waits.append(max(0.0, (1 - level) / per_second))
+            keep = 0.0 if who is not None or fresh else reserve(size)
+            waits.append(max(0.0, (1 + keep - level) / per_second))
             taken.append((bucket, level, per_second))
         if max(waits) > 0:
             return max(waits)
         for bucket, level, _ in taken:
             bucket.tokens, bucket.at = level - 1, now
         return 0.0
+
+    def fresh(self, host: str, now: float) -> bool:
+        """Has this address created nothing lately (no bucket of its own, or a full one)?"""
+        s = self.settings()
+        bucket = self.clients.get(host)
+        if bucket is None or not 0 < s.tables_per_minute < math.inf:
+            return bucket is None
+        size = max(1.0, s.tables_per_minute)
+        return bucket.level(now, s.tables_per_minute / 60, size) >= size
 
     def bucket(self, host: str | None, size: float, now: float) -> Bucket:
         if host is None:
@@ -269,6 +282,16 @@ class CreationLimits:
         full = [h for h, b in self.clients.items() if b.level(now, per_second, size) >= size]
         for h in full or list(self.clients)[: len(self.clients) // 2]:
             del self.clients[h]
+
+
+def reserve(size: float) -> float:
+    """The part of a shared allowance kept for newcomers: a quarter (none of one smaller than 4)."""
+    return float(int(size) // 4)
+
+
+def live_reserve(max_live: int) -> int:
+    """Places for unfinished tables kept for addresses holding none: a tenth, at least one (of two or more)."""
+    return max(1, max_live // 10) if max_live >= 2 else 0
 
 
 def retry_after(seconds: float) -> str:

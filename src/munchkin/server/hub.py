@@ -1,13 +1,19 @@
-"""All tables of one server: created, restored after a restart, looked up."""
+"""All tables of one server: created, restored after a restart, looked up, listed, expired."""
 
 from __future__ import annotations
 
 import asyncio
+import bisect
+import hashlib
+import json
 import logging
 import math
+import secrets
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from fastapi import HTTPException
 
@@ -16,12 +22,25 @@ from munchkin.cards.loader import load_set
 from munchkin.engine.actions import MunchkinError
 from munchkin.server.config import ServerSettings
 from munchkin.server.models import TableIn
-from munchkin.server.store import Store, TableRow, now
-from munchkin.server.tables import TableRunner, new_table_row, rebuild_replay, table_summary
+from munchkin.server.store import DamagedTable, Store, TableRow, now
+from munchkin.server.tables import (
+    FinishedRunner,
+    TableRunner,
+    in_worker,
+    new_table_row,
+    rebuild_finished,
+    rebuild_save,
+    table_rules,
+    table_setup,
+    table_summary,
+)
 
 log = logging.getLogger("munchkin.server")
+T = TypeVar("T")
 
 REPLAY_CACHE_BYTES = 32 * 1024 * 1024  # finished games' saves kept in memory for repeated downloads
+PAGE_CACHE = 64  # lobby pages kept for the current state of the tables
+DAY = 86_400.0
 
 
 def available_sets() -> list[dict[str, str]]:
@@ -29,7 +48,10 @@ def available_sets() -> list[dict[str, str]]:
     return [{"id": name, "name": load_set(name).title} for name in set_names()]
 
 
-def _key(row: TableRow) -> tuple[float, str]:
+Key = tuple[float, str]
+
+
+def _key(row: TableRow) -> Key:
     return (row.created, row.id)
 
 
@@ -37,7 +59,7 @@ def cursor_of(row: TableRow) -> str:
     return f"{row.created!r}_{row.id}"
 
 
-def parse_cursor(text: str) -> tuple[float, str]:
+def parse_cursor(text: str) -> Key:
     """A page cursor back into its (created, id) key; a bad one is refused with why."""
     created, sep, tid = text.partition("_")
     try:
@@ -49,27 +71,79 @@ def parse_cursor(text: str) -> tuple[float, str]:
     return (value, tid)
 
 
+def _finished(row: TableRow) -> bool:
+    """A table the lobby lists as over (a damaged one is listed as stopped instead)."""
+    return row.status == "over" and not row.damaged
+
+
 class Hub:
-    """All tables of this server: every table's row (light), and the games of those being played or watched."""
+    """All tables of this server: every table's row (light), kept in order of creation, and the games
+    of those being played or watched. Every database call from the event loop goes through
+    `Store.run`; every rebuild of a stored game runs in the worker process, once however many ask."""
 
     def __init__(self, store: Store, settings: ServerSettings | None = None) -> None:
         self.store = store
         self.settings = settings or ServerSettings()
-        self.rows: dict[str, TableRow] = {}  # every table, newest last
+        self.rows: dict[str, TableRow] = {}  # every table
+        self.order: list[Key] = []  # every table's key, oldest first
+        self.live_order: list[Key] = []  # the keys of tables not listed as over (playing, stopped), oldest first
         self.tables: dict[str, TableRunner] = {}  # tables whose game is in memory
         self.turn = asyncio.Lock()
         self.building = threading.Lock()
+        self.creators: dict[str, str] = {}  # table id -> the address key that created it (since this start)
         self.replays: OrderedDict[str, bytes] = OrderedDict()  # saves downloaded lately, newest last
         self.replay_bytes = 0
+        self.builds: dict[tuple[str, str], asyncio.Task[Any]] = {}  # worker rebuilds under way, shared
+        self.version = 0  # counts every change to what the lobby lists (its ETag)
+        self.boot = secrets.token_hex(4)  # an ETag of an earlier start never matches
+        self.pages: OrderedDict[tuple[str, int, str | None], tuple[int, bytes]] = OrderedDict()
         self.sweeper: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ the ordered index
+    def _index(self, row: TableRow) -> None:
+        key = _key(row)
+        bisect.insort(self.order, key)
+        if not _finished(row):
+            bisect.insort(self.live_order, key)
+
+    def _unindex(self, row: TableRow) -> None:
+        key = _key(row)
+        for keys in (self.order, self.live_order):
+            i = bisect.bisect_left(keys, key)
+            if i < len(keys) and keys[i] == key:
+                del keys[i]
+
+    def changed(self, table_id: str | None = None) -> None:
+        """Something the lobby lists has changed (a table's turn, status, seats or watchers)."""
+        self.version += 1
+        self.pages.clear()
+        row = self.rows.get(table_id) if table_id is not None else None
+        if row is not None and _finished(row):
+            key = _key(row)
+            i = bisect.bisect_left(self.live_order, key)
+            if i < len(self.live_order) and self.live_order[i] == key:
+                del self.live_order[i]
+
+    def _add(self, row: TableRow) -> None:
+        self.rows[row.id] = row
+        self._index(row)
+
+    def _remove(self, table_id: str) -> None:
+        row = self.rows.pop(table_id, None)
+        if row is not None:
+            self._unindex(row)
+        self.creators.pop(table_id, None)
+        body = self.replays.pop(table_id, None)
+        if body is not None:
+            self.replay_bytes -= len(body)
 
     # ------------------------------------------------------------------ start-up and expiry
     def load(self) -> None:
         """Forget expired tables, then rebuild every unfinished game; finished ones are rebuilt only when
         someone watches them. A table whose rows cannot be read is marked stopped; the others serve."""
-        self.expire_stored()
+        self.store.delete_tables(self._expired_ids())
         for row in self.store.tables():
-            self.rows[row.id] = row
+            self._add(row)
             if row.damaged:
                 log.error("table %s (%r) is stopped: its stored data is damaged: %s", row.id, row.name, row.damaged)
                 continue
@@ -81,6 +155,7 @@ class Hub:
             runner.ensure_replayed()
             if not runner.failed and not runner.game.over:
                 runner.start()
+        self.live_order = [k for k in self.order if not _finished(self.rows[k[1]])]  # a row marked damaged above
 
     def _runner(self, row: TableRow) -> TableRunner | None:
         """A table's game in memory (rebuilt on first use); None, with the row marked, if its config is damaged."""
@@ -90,17 +165,31 @@ class Hub:
             row.damaged = row.damaged or f"its config cannot be used ({type(exc).__name__}: {exc})"
             log.error("table %s (%r) is stopped: %s", row.id, row.name, row.damaged)
             return None
-        self.tables[row.id] = runner
+        self._keep(runner)
         return runner
 
-    def expire_stored(self) -> list[str]:
-        """Delete the stored tables that have expired and nobody is at; returns their ids."""
-        t = now()
-        cfg = self.settings
+    def _keep(self, runner: TableRunner) -> None:
+        """Hold a table's game in memory; it tells the hub when what the lobby lists changes."""
+        self.tables[runner.id] = runner
+        table_id = runner.id
+        runner.on_change = lambda: self.changed(table_id)
+
+    def _expired_ids(self) -> list[str]:
+        """The stored tables whose time is up (on the database's thread): unfinished ones idle past their
+        limit, finished ones older than the retention (`keep_finished_days`, 0: kept for ever)."""
+        t, cfg = now(), self.settings
         ids = self.store.expired(t - cfg.expire_unjoined_minutes * 60, t - cfg.expire_idle_hours * 3600)
-        ids = [i for i in ids if i not in self.tables or not self.tables[i].clients]
+        if cfg.keep_finished_days > 0:
+            ids += self.store.finished_before(t - cfg.keep_finished_days * DAY)
+        return ids
+
+    async def expire_stored(self) -> list[str]:
+        """Delete the stored tables whose time is up and nobody is at (a person in a seat; spectators do
+        not keep a table), on the database's thread; returns their ids."""
+        ids = await self.store.run(self._expired_ids)
+        ids = [i for i in ids if i not in self.tables or not self.tables[i].people_here()]
         if ids:
-            self.store.delete_tables(ids)
+            await self.store.run(self.store.delete_tables, ids)
             log.info("%d expired tables removed", len(ids))
         return ids
 
@@ -114,14 +203,19 @@ class Hub:
                 log.exception("the expiry sweep failed")
 
     async def sweep_once(self) -> None:
-        for tid in self.expire_stored():
+        gone = await self.expire_stored()
+        for tid in gone:
             runner = self.tables.pop(tid, None)
             if runner is not None:
                 await runner.stop()
-            self.rows.pop(tid, None)
+            self._remove(tid)
+        for tid in [t for t in self.creators if self.rows.get(t) is None or self.rows[t].status != "playing"]:
+            del self.creators[tid]
         for tid, runner in list(self.tables.items()):
             if runner.row.status == "over" and not runner.clients and runner.replay_task_done():
                 del self.tables[tid]
+        if gone:
+            self.changed()
 
     def start(self) -> None:
         self.sweeper = asyncio.get_running_loop().create_task(self.sweep(), name="expiry-sweep")
@@ -132,11 +226,16 @@ class Hub:
         await asyncio.gather(*(r.stop() for r in self.tables.values()))
 
     # ------------------------------------------------------------------ tables
-    def live_tables(self) -> int:
-        """Unfinished tables held now (the server refuses new ones past its limit)."""
-        return sum(1 for r in self.rows.values() if r.status == "playing" and not r.damaged)
+    def live_tables(self, creator: str | None = None) -> int:
+        """Unfinished tables held now (the server refuses new ones past its limit), or those of them
+        created from one address key since the server started."""
+        if creator is not None:
+            mine = [self.rows.get(t) for t, k in self.creators.items() if k == creator]
+            return sum(1 for r in mine if r is not None and r.status == "playing" and not r.damaged)
+        return sum(1 for k in self.live_order if self.rows[k[1]].status == "playing" and not self.rows[k[1]].damaged)
 
-    def create(self, spec: TableIn) -> tuple[TableRunner, dict[int, str]]:
+    async def create(self, spec: TableIn, creator: str = "") -> tuple[TableRunner, dict[int, str]]:
+        """A new table, stored (on the database's thread) before anyone hears of it, and started."""
         known = {s["id"] for s in available_sets()}
         bad = [s for s in spec.sets if s not in known]
         if bad:
@@ -161,10 +260,13 @@ class Hub:
             drawn = runner.game.setup
             row.config["sexes"], row.config["houses"] = drawn.sexes, drawn.houses
             runner.setup = drawn
-        self.store.create_table(row, runner.deal_chance())
-        self.rows[row.id] = row
-        self.tables[row.id] = runner
+        await self.store.run(self.store.create_table, row, runner.deal_chance())
+        self._add(row)
+        self._keep(runner)
+        if creator:
+            self.creators[row.id] = creator
         runner.start()
+        self.changed()
         return runner, tokens
 
     def row(self, table_id: str) -> TableRow:
@@ -174,10 +276,10 @@ class Hub:
         return r
 
     def get(self, table_id: str) -> TableRunner:
-        """A table's game, rebuilt from storage if it is not in memory; 404 if there is no such table,
-        409 if its stored rows are damaged."""
+        """A table's game, rebuilt from storage here if it is not in memory (it blocks: for tests and
+        tools; the server itself uses `open`); 404 if there is no such table, 409 if it is damaged."""
         row = self.row(table_id)
-        with self.building:  # worker threads may rebuild finished games: one at a time, each once
+        with self.building:
             r = self.tables.get(table_id)
             if r is None and not row.damaged:
                 r = self._runner(row)
@@ -186,34 +288,118 @@ class Hub:
             r.ensure_replayed()
         return r
 
+    async def open(self, table_id: str) -> TableRunner:
+        """A table for someone who connects: in memory already, or a finished table brought back from the
+        worker process (one rebuild however many connect at once); 404 if there is no such table, 409 if
+        its stored data is damaged."""
+        row = self.row(table_id)
+        runner = self.tables.get(table_id)
+        if runner is not None:
+            return runner
+        if row.damaged or row.status != "over":  # an unfinished table that is not in memory could not be loaded
+            why = row.damaged or "it could not be restored"
+            raise HTTPException(409, f"table {table_id} is stopped: its stored data is damaged: {why}")
+        finished = await self._shared(("finished", table_id), lambda: self._build_finished(row))
+        runner = self.tables.get(table_id)  # another connection may have brought it back meanwhile
+        if runner is None:
+            runner = FinishedRunner(row, self.store, finished, self.turn)
+            self._keep(runner)
+        return runner
+
+    async def _build_finished(self, row: TableRow) -> Any:
+        return await self._rebuild(row, rebuild_finished)
+
+    async def _rebuild(self, row: TableRow, make: Callable[..., T]) -> T:
+        """`make(setup, rules, actions, chance)` in the worker process, from the table's stored rows (read
+        on the database's thread); rows that do not make a finished game mark the table damaged (409)."""
+        try:
+            actions, chance = await self.store.run(self._stored_rows, row.id)
+            return await in_worker(make, table_setup(row), table_rules(row), actions, chance)
+        except BrokenProcessPool:
+            raise HTTPException(503, "the server cannot rebuild games just now: try again in a minute") from None
+        except Exception as exc:  # DamagedTable, or a config or row that cannot be used
+            raise self._damaged(
+                row, str(exc) if isinstance(exc, DamagedTable) else f"{type(exc).__name__}: {exc}"
+            ) from None
+
+    def _stored_rows(self, table_id: str) -> tuple[list[list[Any]], list[list[Any]]]:
+        return self.store.actions(table_id), self.store.chance(table_id)
+
+    def _damaged(self, row: TableRow, why: str) -> HTTPException:
+        """A stored game that does not replay: the table is listed as stopped from now on."""
+        row.damaged = row.damaged or why
+        log.error("table %s (%r) is stopped: its stored data is damaged: %s", row.id, row.name, why)
+        if not any(k == _key(row) for k in self.live_order):
+            bisect.insort(self.live_order, _key(row))
+        self.changed()
+        return HTTPException(409, f"table {row.id}'s stored game is damaged ({why}): it has no replay")
+
+    async def _shared(self, key: tuple[str, str], make: Callable[[], Awaitable[T]]) -> T:
+        """The result of `make()`, started once for everyone who asks while it runs."""
+        task = self.builds.get(key)
+        if task is None:
+            task = asyncio.ensure_future(make())
+            self.builds[key] = task
+            task.add_done_callback(lambda _t: self.builds.pop(key, None))
+        result: T = await asyncio.shield(task)
+        return result
+
     def summary(self, table_id: str) -> dict[str, Any]:
         r = self.tables.get(table_id)
         return r.summary() if r is not None else table_summary(self.row(table_id))
 
+    # ------------------------------------------------------------------ the lobby's list
+    def etag(self, status: str, limit: int, after: str | None) -> str:
+        """The ETag of one page as things stand: it changes whenever anything the lobby lists changes."""
+        made = hashlib.blake2b(f"{status}|{limit}|{after or ''}".encode(), digest_size=6).hexdigest()
+        return f'"{self.boot}-{self.version}-{made}"'
+
+    def page_body(self, status: str, limit: int, after: str | None) -> bytes:
+        """One page of the list as JSON, made once for the current state however many poll it."""
+        key = (status, limit, after)
+        hit = self.pages.get(key)
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        body = json.dumps(self.page(status, limit, after)).encode()
+        self.pages[key] = (self.version, body)
+        while len(self.pages) > PAGE_CACHE:
+            self.pages.popitem(last=False)
+        return body
+
     def page(self, status: str, limit: int, after: str | None) -> dict[str, Any]:
-        """One page of the lobby's list, newest first, filtered by status, with the count of each status."""
-        counts = {"open": 0, "playing": 0, "over": 0, "stopped": 0}
-        chosen: list[TableRow] = []
+        """One page of the lobby's list, newest first, filtered by status, with the count of each status.
+        It walks the index from the cursor back, and a filter on unfinished tables walks only those, so
+        a page costs the same with a hundred thousand finished tables stored as with none."""
         start = parse_cursor(after) if after else None
+        keys = self.order if status in ("all", "over") else self.live_order
+        end = bisect.bisect_left(keys, start) if start is not None else len(keys)
+        chosen: list[TableRow] = []
         more = False
-        for row in sorted(self.rows.values(), key=_key, reverse=True):
+        for i in range(end - 1, -1, -1):
+            row = self.rows[keys[i][1]]
+            kind = self._status(row)
+            if status != "all" and status != kind and not (status == "open" and kind == "playing" and self._open(row)):
+                continue
+            if len(chosen) == limit:
+                more = True
+                break
+            chosen.append(row)
+        return {
+            "tables": [self.summary(r.id) for r in chosen],
+            "next": cursor_of(chosen[-1]) if more and chosen else None,
+            "counts": self.counts(),
+        }
+
+    def counts(self) -> dict[str, int]:
+        """How many tables of each status: the unfinished ones counted one by one, the finished by number."""
+        counts = {"open": 0, "playing": 0, "over": len(self.order) - len(self.live_order), "stopped": 0}
+        for key in self.live_order:
+            row = self.rows[key[1]]
             kind = self._status(row)
             counts[kind] += 1
             if kind == "playing" and self._open(row):
                 counts["open"] += 1
-            if status != "all" and status != kind and not (status == "open" and kind == "playing" and self._open(row)):
-                continue
-            if start is not None and _key(row) >= start:
-                continue
-            if len(chosen) < limit:
-                chosen.append(row)
-            else:
-                more = True
-        return {
-            "tables": [self.summary(r.id) for r in chosen],
-            "next": cursor_of(chosen[-1]) if more and chosen else None,
-            "counts": counts,
-        }
+        return counts
 
     def _status(self, row: TableRow) -> str:
         r = self.tables.get(row.id)
@@ -243,15 +429,33 @@ class Hub:
             _, old = self.replays.popitem(last=False)
             self.replay_bytes -= len(old)
 
-    def replay(self, table_id: str) -> str:
-        """A finished game's save, from storage (made once); raises HTTPException when there is none.
-        Runs in a worker thread: it may read the database and, once, rebuild the game."""
+    async def replay(self, table_id: str) -> bytes:
+        """A finished game's save: from memory, else from storage (on the database's thread), else made
+        once in the worker process from the stored rows and stored, however many ask for it at once.
+        Raises HTTPException: 404 no such table, 409 a game still on or a damaged one."""
         row = self.row(table_id)
         if row.damaged:
             raise HTTPException(409, f"table {table_id}'s stored game is damaged ({row.damaged}): it has no replay")
         if row.status != "over":
             raise HTTPException(409, "the game is still on: its log holds every player's hidden cards")
-        body = self.store.replay(table_id)
+        body = self.cached_replay(table_id)
         if body is None:
-            body = rebuild_replay(row, self.store)
+            body = await self._shared(("replay", table_id), lambda: self._make_replay(row))
         return body
+
+    async def _make_replay(self, row: TableRow) -> bytes:
+        runner = self.tables.get(row.id)
+        text: str | None = None
+        if runner is not None and runner.replay_task is not None:  # the game ended here: its save is on its way
+            text = await asyncio.shield(runner.replay_task)
+        if text is None:
+            text = await self.store.run(self.store.replay, row.id)
+        if text is None:
+            text = await self._rebuild(row, rebuild_save)
+            await self.store.run(self.store.save_replay, row.id, text)
+        body = text.encode()
+        self.cache_replay(row.id, body)
+        return body
+
+
+__all__ = ["Hub", "available_sets"]

@@ -6,12 +6,16 @@ exactly the last state it showed; the game itself is rebuilt by replaying the ac
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import json
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -35,6 +39,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
+T = TypeVar("T")
 
 tables_t = Table(
     "munchkin_tables",
@@ -141,6 +146,13 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
         self._add_missing_columns()
+        # every call from the server's event loop runs here (`run`), never on the loop: one thread for
+        # SQLite, whose writers take turns anyway; a few for a server database
+        self.executor = ThreadPoolExecutor(max_workers=1 if url.startswith("sqlite") else 4, thread_name_prefix="db")
+
+    async def run(self, call: Callable[..., T], *args: Any) -> T:
+        """`call(*args)` on the database's thread, awaited: the event loop goes on meanwhile."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, functools.partial(call, *args))
 
     def _add_missing_columns(self) -> None:
         """A database made by an older server lacks `updated`: add it (null: a table's creation time counts)."""
@@ -150,6 +162,7 @@ class Store:
                 conn.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN updated FLOAT"))
 
     def close(self) -> None:
+        self.executor.shutdown(wait=True)
         self.engine.dispose()
 
     def create_table(self, row: TableRow, chance: list[Any]) -> None:
@@ -278,6 +291,16 @@ class Store:
             if last < (idle_before if t.id in joined else unjoined_before):
                 out.append(t.id)
         return out
+
+    def finished_before(self, before: float) -> list[str]:
+        """Finished tables whose last move (or visit) is older than `before` (wall time)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t.c.id, tables_t.c.updated).where(
+                    tables_t.c.status == "over", tables_t.c.updated < before
+                )
+            ).all()
+        return [r.id for r in rows if isinstance(r.updated, (int, float))]
 
     def delete_tables(self, ids: list[str]) -> None:
         """Remove tables and all their rows (an expired table leaves nothing behind)."""

@@ -7,20 +7,19 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import multiprocessing
 import os
-import pickle
 import random
 import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict
-from typing import Any, Protocol
-
-from fastapi import HTTPException
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol, TypeVar
 
 from munchkin.agents.base import Agent, decide, interjection, make_agent
 from munchkin.cards.loader import add_set_dir, set_dirs
@@ -37,14 +36,17 @@ from munchkin.server.store import DamagedTable, SeatRow, Store, TableRow, now, t
 from munchkin.story import game_story
 
 log = logging.getLogger("munchkin.server")
+T = TypeVar("T")
 
 WINDOW_KINDS = frozenset({WINDOW, CURSE_WINDOW, ROLLED, END_WINDOW})
 MAX_MESSAGE = 4096
 BURST = 20  # messages a client may send at once
 RATE = 10.0  # messages a second, sustained
 BOT_BURST = 40  # bot actions between two commits, so that one table never holds up the others
+MAX_OUTBOX = 32  # replies waiting for a client that does not read them; past it the client is dropped
 CHANCE_KINDS = frozenset({"shuffle", "roll", "pick"})  # the log entries that record a chance outcome
 AWAY_SECONDS = 120.0  # default: how long a person may be away before a bot plays their seat
+MAX_HOLD_SECONDS = 60.0  # longest a Wait! holds a window on a table without a turn clock; then the holder passes
 
 
 _replay_pool: ProcessPoolExecutor | None = None
@@ -84,6 +86,100 @@ def make_replay(setup: Setup, game_log: list[tuple[Any, ...]], rules: int = RULE
     return Game.from_log(setup, game_log, rules).to_json()
 
 
+async def in_worker(call: Callable[..., T], *args: Any) -> T:
+    """`call(*args)` in the worker process, awaited; a worker that died is started again once."""
+    global _replay_pool
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(replay_pool(), call, *args)
+    except BrokenProcessPool:
+        log.warning("the replay worker died: starting another")
+        _replay_pool = None
+        return await loop.run_in_executor(replay_pool(), call, *args)
+
+
+def replay_game(
+    setup: Setup,
+    rules: int,
+    actions: list[list[Any]],
+    chance: list[list[Any]],
+    before: Callable[[Game, Action], None] | None = None,
+) -> Game:
+    """A table's game rebuilt from its stored actions and chance outcomes (a seeded table draws them
+    again from its seed and must draw the same), under the rules it began with; `before(game, action)`
+    runs before each action. Raises DamagedTable naming what does not fit."""
+    recorded = RecordedChance(chance, then=SystemChance()) if setup.seed is None else None
+    g = Game(setup, recorded, max(rules, 2))  # the table's rules (1 replays as 2)
+    for i, raw in enumerate(actions):
+        if len(raw) != len(Action._fields):
+            raise DamagedTable(f"stored action {i} has {len(raw)} fields, not {len(Action._fields)}")
+        raw[5] = tuple(raw[5])
+        a = Action(*raw)
+        if before is not None:
+            before(g, a)
+        try:
+            g.apply_stored(a, rules)  # a table begun under older rules replays under them
+        except MunchkinError as exc:
+            raise DamagedTable(f"stored action {i} does not replay: {exc}") from exc
+    drawn = [list(e) for e in g.log if e[0] in CHANCE_KINDS]
+    if recorded is not None and len(drawn) > len(chance):
+        raise DamagedTable(f"{len(drawn) - len(chance)} chance outcomes are missing from the database")
+    if recorded is not None and recorded.remaining:
+        raise DamagedTable(f"{recorded.remaining} stored chance outcomes were never drawn in the replay")
+    if chance and json.loads(json.dumps(drawn)) != chance:
+        raise DamagedTable("the replay drew other chance outcomes than the stored ones")
+    return g
+
+
+def finished_game(setup: Setup, rules: int, actions: list[list[Any]], chance: list[list[Any]]) -> Game:
+    """A finished table's game from its stored rows; DamagedTable if they do not make a finished game."""
+    g = replay_game(setup, rules, actions, chance)
+    if not g.over:
+        raise DamagedTable("its stored actions end before the game does")
+    return g
+
+
+def rebuild_save(setup: Setup, rules: int, actions: list[list[Any]], chance: list[list[Any]]) -> str:
+    """In the worker process: a finished game's `munchkin-game/1` save, made from its stored rows."""
+    return finished_game(setup, rules, actions, chance).to_json()
+
+
+@dataclass
+class FinishedGame:
+    """A finished game as its watchers see it, made in the worker process so that the server never
+    replays a game itself: each seat's body (and a spectator's, under None), narration and the story."""
+
+    version: int
+    bodies: dict[int | None, str]
+    lines: dict[int | None, list[str]]
+    story: dict[str, Any]
+
+
+def rebuild_finished(setup: Setup, rules: int, actions: list[list[Any]], chance: list[list[Any]]) -> FinishedGame:
+    """In the worker process: what a finished table shows each seat and its spectators."""
+    g = finished_game(setup, rules, actions, chance)
+    seats: list[int | None] = [None, *range(len(g.players))]
+    return FinishedGame(
+        g.version, {s: seat_body(g, s) for s in seats}, {s: narrate(g, s, 0) for s in seats}, game_story(g)
+    )
+
+
+def seat_body(g: Game, seat: int | None) -> str:
+    """The part of a state message that follows from the game alone (JSON): the seat's view, its
+    actions and their menu (a spectator, seat None, gets the public view and no actions)."""
+    view = g.view(seat)
+    view.pop("legal", None)  # sent as `actions`, with their cards and any-time flags
+    view.pop("any_time", None)
+    actions: list[dict[str, Any]] = []
+    if seat is not None and not g.over:  # a seat not waited on may still act at any time
+        anytime = set(g.any_time(seat))
+        for a in g.legal_actions(seat):
+            cards = [x for x in (a.card, a.monster, *a.cards) if x >= 0]
+            actions.append({"text": g.text(a), "kind": a.kind, "cards": cards, "any_time": a in anytime})
+    menu = build_menu(g, seat, view).to_json() if actions and seat is not None else None
+    return json.dumps({"view": view, "actions": actions, "menu": menu})
+
+
 class Socket(Protocol):
     async def send_text(self, data: str) -> None: ...
 
@@ -106,6 +202,8 @@ class Client:
         self.refused = 0
         self.complained_at = -1.0
         self.task: asyncio.Task[None] | None = None
+        self.dropped = ""  # why the server is dropping this client ("" while it is not)
+        self.handler: asyncio.Task[Any] | None = None  # the task reading this client's socket
 
     def allow(self) -> bool:
         """Token bucket: BURST at once, RATE a second after that."""
@@ -127,12 +225,29 @@ class Client:
         return True
 
     def send(self, msg: dict[str, Any]) -> None:
+        """Queue a reply; a client that lets MAX_OUTBOX of them pile up unread is dropped (its socket
+        closes), so a client that never reads cannot grow the server's memory."""
+        if self.dropped:
+            return
+        if len(self.outbox) >= MAX_OUTBOX:
+            self.drop(f"{MAX_OUTBOX} replies waited unread")
+            return
         self.outbox.append(json.dumps(msg))
         self.wake.set()
 
     def touch(self) -> None:
         self.dirty = True
         self.wake.set()
+
+    def drop(self, why: str) -> None:
+        """Stop serving this client: its writer and its reader end, and so its socket closes."""
+        if self.dropped:
+            return
+        self.dropped = why
+        self.outbox.clear()
+        for task in (self.task, self.handler):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
 
 
 class TableBots:
@@ -201,17 +316,8 @@ class TableRunner:
         seed = cfg.get("seed")
         self.seed: int | None = None if seed is None else int(seed)
         self.seed_chosen = bool(cfg.get("seed_chosen", False))
-        self.setup = Setup(
-            sets=list(cfg["sets"]),
-            players=[s.name for s in row.seats],
-            seed=self.seed,
-            options=Options(**cfg["options"]),
-            sexes=cfg.get("sexes") if self.seed is None else declared_sexes(cfg.get("sexes"), self.seed),
-            houses=cfg.get("houses"),
-            # the cards the table began with (a table from before sets had versions: every set's first)
-            card_versions=cfg.get("card_versions") or {s: 1 for s in cfg["sets"]},
-        )
-        self.rules = int(cfg.get("rules", 1))  # the rules the table began under (see `munchkin.engine.game.RULES`)
+        self.setup = table_setup(row)
+        self.rules = table_rules(row)
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
         bot_seed = cfg.get("bot_seed", self.seed)
         if bot_seed is None:
@@ -232,11 +338,19 @@ class TableRunner:
         self.held_by: list[int] = []  # seats holding the window now (they said Wait!), in the order they said it
         self.waited: set[int] = set()  # seats that have said Wait! in this round of the window
         self.paused_left: float | None = None  # seconds the countdown had left when the window was held
+        self.hold_until: dict[int, float] = {}  # holder -> monotonic time their hold ends and they pass
         self.away_since: dict[int, float] = {s: time.monotonic() for s in self.humans}  # seats nobody is at
         self.shown_stand_ins: frozenset[int] = frozenset()  # the stand-ins everyone has been told of
         self.wake = asyncio.Event()
+        # batches of moves staged for the database, written one after another on its thread
+        self.unwritten: deque[tuple[tuple[Any, ...], tuple[str, int, list[str]]]] = deque()
+        self.writer: asyncio.Task[None] | None = None
+        self.flushed = asyncio.Event()  # set while nothing waits to be written
+        self.flushed.set()
+        self.on_change: Callable[[], None] = lambda: None  # the hub's: what the lobby lists has changed
+        self.background: set[asyncio.Future[Any]] = set()  # database calls nobody waits for
         self.task: asyncio.Task[None] | None = None
-        self.replay_task: asyncio.Task[None] | None = None
+        self.replay_task: asyncio.Task[str | None] | None = None
         self.failed = ""
         self.broken = False  # the stored game could not be rebuilt: there is no game to show
         self.unreplayed = not fresh  # a table from the database: its game is rebuilt on first use
@@ -268,29 +382,15 @@ class TableRunner:
     def replay_stored(self) -> None:
         """Rebuild the game after a restart: its stored actions, with its stored chance outcomes (a seeded
         table draws them again from its seed and must draw the same)."""
-        chance = self.store.chance(self.id)
-        recorded = RecordedChance(chance, then=SystemChance()) if self.seed is None else None
-        g = self.game = Game(self.setup, recorded, max(self.rules, 2))  # the table's rules (1 replays as 2)
-        for i, raw in enumerate(self.store.actions(self.id)):
-            if len(raw) != len(Action._fields):
-                raise DamagedTable(f"stored action {i} has {len(raw)} fields, not {len(Action._fields)}")
-            raw[5] = tuple(raw[5])
-            a = Action(*raw)
+
+        def bots_remember(g: Game, a: Action) -> None:
             if a.seat in self.bots and a.seat in g.to_act:
                 self.bots.choose(g, a.seat)  # the bot goes through its moves again: what it remembers comes back
-            try:
-                g.apply_stored(a, self.rules)  # a table begun under older rules replays under them
-            except MunchkinError as exc:
-                raise DamagedTable(f"stored action {i} does not replay: {exc}") from exc
-            self.stored += 1
-        drawn = [list(e) for e in g.log if e[0] in CHANCE_KINDS]
-        if recorded is not None and len(drawn) > len(chance):
-            raise DamagedTable(f"{len(drawn) - len(chance)} chance outcomes are missing from the database")
-        if recorded is not None and recorded.remaining:
-            raise DamagedTable(f"{recorded.remaining} stored chance outcomes were never drawn in the replay")
-        if chance and json.loads(json.dumps(drawn)) != chance:
-            raise DamagedTable("the replay drew other chance outcomes than the stored ones")
-        self.stored_chance = len(drawn)
+
+        actions = self.store.actions(self.id)
+        g = self.game = replay_game(self.setup, self.rules, actions, self.store.chance(self.id), bots_remember)
+        self.stored = len(actions)
+        self.stored_chance = sum(1 for e in g.log if e[0] in CHANCE_KINDS)
         self.log_pos = len(g.log)
 
     def start(self) -> None:
@@ -301,6 +401,9 @@ class TableRunner:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
+        if self.writer is not None:  # what the players were shown is stored before the server goes
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.writer
         for c in list(self.clients):
             if c.task is not None:
                 c.task.cancel()
@@ -310,7 +413,10 @@ class TableRunner:
         g = self.game
         try:
             self._window_clock()
-            while not g.over:
+            while not g.over and not self.failed:
+                await self.flushed.wait()  # the last moves are stored, and so shown, before the bots go on
+                if self.failed:
+                    break
                 async with self.turn:  # held across one yield, so tables take turns and sockets get served
                     moved = self._bots_act()
                     if moved:
@@ -321,6 +427,7 @@ class TableRunner:
                         await asyncio.sleep(self.bot_delay)
                     continue
                 wake_at = [t for t in (self.deadline, self._next_stand_in_time()) if t is not None]
+                wake_at += self.hold_until.values()
                 if self.bots_wait_until:  # the bots wait for people to act at any time: wake up then
                     wake_at.append(self.bots_wait_until)
                 timeout = None if not wake_at else max(0.0, min(wake_at) - time.monotonic())
@@ -329,17 +436,21 @@ class TableRunner:
                 except TimeoutError:
                     if self.deadline is not None and time.monotonic() >= self.deadline:
                         self._window_expired()
+                    elif any(t <= time.monotonic() for t in self.hold_until.values()):
+                        self._holds_expired()
                 self.wake.clear()
                 standing = self._stand_ins()
                 if standing != self.shown_stand_ins:  # a bot came in for someone, or gave a seat back
                     self.shown_stand_ins = standing
                     self._touch_all()
+                    self.on_change()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must not take the server down; the table says what happened
             log.exception("table %s stopped", self.id)
             self.failed = f"{type(exc).__name__}: {exc}"
             self._touch_all()
+            self.on_change()
 
     def _next_is_bot_move(self) -> bool:
         g = self.game
@@ -388,6 +499,10 @@ class TableRunner:
         return n
 
     # ------------------------------------------------------------------ absent people
+    def people_here(self) -> bool:
+        """Is a person connected to a seat? (Spectators do not keep a table from expiring.)"""
+        return any(c.seat is not None for c in self.clients)
+
     def _connected(self) -> set[int]:
         return {c.seat for c in self.clients if c.seat is not None}
 
@@ -461,7 +576,8 @@ class TableRunner:
         clocked = self._window_seats()
         if not clocked:
             self.deadline = self.paused_left = self.window_prompt = None
-            self.held_by, self.waited = [], set()
+            self._set_holds([])
+            self.waited = set()
             return
         prev = self.window_prompt
         last = next((e[1] for e in reversed(g.log) if e[0] in ("act", "forced")), None)
@@ -477,7 +593,8 @@ class TableRunner:
             # but a hold lasts until its holder plays or passes: another's play into the window does not end it
             same = prev is not None and prev[0] == kind
             keep = [s for s in self.held_by if same and s in clocked and (last is None or last.seat != s)]
-            self.held_by, self.waited = keep, set(keep)
+            self._set_holds(keep)
+            self.waited = set(keep)
             if keep:  # still held: the new round's full countdown starts when the last hold ends
                 self.deadline, self.paused_left = None, self.window_seconds
             else:
@@ -489,10 +606,33 @@ class TableRunner:
     def _keep_holds(self, clocked: frozenset[int]) -> None:
         """Holds end for those no longer on the window's clock; with none left, the countdown runs on
         from where it stood when the window was held."""
-        self.held_by = [s for s in self.held_by if s in clocked]
+        self._set_holds([s for s in self.held_by if s in clocked])
         if not self.held_by and self.paused_left is not None:
             self.deadline = time.monotonic() + self.paused_left
             self.paused_left = None
+
+    def hold_limit(self) -> float:
+        """How long one Wait! may hold a window: the table's turn clock if it has one, else MAX_HOLD_SECONDS."""
+        return self.turn_clock if self.turn_clock is not None else MAX_HOLD_SECONDS
+
+    def _set_holds(self, seats: list[int]) -> None:
+        """The seats holding the window now; the others' hold deadlines are forgotten."""
+        self.held_by = seats
+        self.hold_until = {s: t for s, t in self.hold_until.items() if s in seats}
+
+    def _holds_expired(self) -> None:
+        """A Wait! has held the window as long as it may: its holder passes (a person who is still
+        deciding cannot hold the table for ever); the countdown then runs on for the others."""
+        g = self.game
+        now = time.monotonic()
+        for seat in [s for s in self.held_by if self.hold_until.get(s, math.inf) <= now]:
+            self.hold_until.pop(seat, None)
+            p = next((a for a in g.legal_actions(seat) if a.kind == A.PASS), None) if seat in g.to_act else None
+            if p is not None and not g.over:
+                g.apply(p)
+            else:
+                self._keep_holds(frozenset(s for s in self.held_by if s != seat))
+        self._commit()
 
     def hold(self, seat: int) -> None:
         """Wait!: a person on a window's clock stops its countdown until they play or pass, once per
@@ -509,7 +649,8 @@ class TableRunner:
         if seat in self.waited:
             raise MunchkinError("you have already said Wait! in this window: play or pass")
         self.waited.add(seat)
-        self.held_by.append(seat)
+        self._set_holds([*self.held_by, seat])
+        self.hold_until[seat] = time.monotonic() + self.hold_limit()
         if self.deadline is not None:
             self.paused_left = max(0.0, self.deadline - time.monotonic())
             self.deadline = None
@@ -543,7 +684,9 @@ class TableRunner:
 
     # ------------------------------------------------------------------ commit & broadcast
     def _commit(self) -> None:
-        """Store the actions taken and the chance drawn since the last commit, then tell everyone."""
+        """Store the actions taken and the chance drawn since the last commit, then tell everyone. The
+        write runs on the database's own thread (never on the event loop), one batch after another;
+        nobody hears of the new state before it is written (`_sender` waits while a write is pending)."""
         g = self.game
         new: list[Action] = []
         chance: list[list[Any]] = []
@@ -555,36 +698,70 @@ class TableRunner:
         status = "over" if g.over else "playing"
         winners = [g.players[s].name for s in g.winners]
         entries = [(list(a), f"{g.players[a.seat].name}: {a.kind}") for a in new]
-        self.store.append_actions(self.id, self.stored, entries, (status, g.turn, winners), self.stored_chance, chance)
+        batch = (self.id, self.stored, entries, (status, g.turn, winners), self.stored_chance, chance)
         self.stored += len(new)
         self.stored_chance += len(chance)
         self.log_pos = len(g.log)
         if g.version != self.committed_version:
             self.decided_at = time.monotonic()
             self.committed_version = g.version
-        self.row.status, self.row.turn, self.row.winners = status, g.turn, winners
-        self.changed_at = self.row.updated = time.time()
         self._window_clock()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving the table by hand): write at once
+            self.store.append_actions(*batch)
+            self._written(status, g.turn, winners)
+            return
+        self.unwritten.append((batch, (status, g.turn, winners)))
+        self.flushed.clear()
+        if self.writer is None or self.writer.done():
+            self.writer = loop.create_task(self._write(), name=f"table-{self.id}-writer")
+
+    async def _write(self) -> None:
+        """Write the pending batches in order; a write that fails stops the table (what it showed is stored)."""
+        while self.unwritten:
+            batch, shown = self.unwritten[0]
+            try:
+                await self.store.run(self.store.append_actions, *batch)
+            except Exception as exc:
+                log.exception("table %s: a move could not be stored", self.id)
+                self.failed = f"the database could not store a move ({type(exc).__name__}: {exc})"
+                self.unwritten.clear()
+                self.flushed.set()
+                self._touch_all()
+                self.on_change()
+                self.wake.set()
+                return
+            self.unwritten.popleft()
+            self._written(*shown)
+        self.flushed.set()
+
+    def _written(self, status: str, turn: int, winners: list[str]) -> None:
+        """A batch is stored: the table's row says so and everyone hears of it."""
+        listed = (self.row.status, self.row.turn, self.row.winners) != (status, turn, winners)
+        self.row.status, self.row.turn, self.row.winners = status, turn, winners
+        self.changed_at = self.row.updated = time.time()
         self._touch_all()
-        if g.over and self.replay_task is None:
+        if listed:  # the lobby shows a table's turn, status and winners
+            self.on_change()
+        if status == "over" and not self.unwritten and self.replay_task is None and _loop_running():
             self.replay_task = asyncio.get_running_loop().create_task(self.save_replay())
 
     def replay_task_done(self) -> bool:
         return self.replay_task is None or self.replay_task.done()
 
-    async def save_replay(self) -> None:
-        """Make the finished game's save once, in another process (a replay is seconds of pure Python
-        that, in a thread, would take the interpreter lock from the tables in play), and store it."""
+    async def save_replay(self) -> str | None:
+        """Make the finished game's save once, in the worker process (a replay is seconds of pure Python
+        that, in a thread, would take the interpreter lock from the tables in play), store it and return
+        it; None if it could not be made (the first download makes it again)."""
         try:
-            loop = asyncio.get_running_loop()
             game = self.game
-            try:
-                body = await loop.run_in_executor(replay_pool(), make_replay, game.setup, list(game.log), game.rules)
-            except (BrokenProcessPool, OSError, pickle.PicklingError):  # no worker process: a thread will do
-                body = await asyncio.to_thread(game.to_json)
-            await asyncio.to_thread(self.store.save_replay, self.id, body)
-        except Exception:  # the replay is made again on the first download
+            body: str = await in_worker(make_replay, game.setup, list(game.log), game.rules)
+            await self.store.run(self.store.save_replay, self.id, body)
+        except Exception:
             log.exception("table %s: the replay could not be stored", self.id)
+            return None
+        return body
 
     def _touch_all(self) -> None:
         for c in self.clients:
@@ -596,36 +773,29 @@ class TableRunner:
         seat = c.seat
         cached = self._view_cache.get(seat)
         if cached is None or cached[0] != g.version:
-            view = g.view(seat)
-            view.pop("legal", None)  # sent as `actions`, with their cards and any-time flags
-            view.pop("any_time", None)
-            actions: list[dict[str, Any]] = []
-            if seat is not None and not g.over:  # a seat not waited on may still act at any time
-                anytime = set(g.any_time(seat))
-                for a in g.legal_actions(seat):
-                    cards = [x for x in (a.card, a.monster, *a.cards) if x >= 0]
-                    actions.append({"text": g.text(a), "kind": a.kind, "cards": cards, "any_time": a in anytime})
-            menu = build_menu(g, seat, view).to_json() if actions and seat is not None else None
-            body = json.dumps({"view": view, "actions": actions, "menu": menu})
-            cached = (g.version, body)
-            self._view_cache[seat] = cached
+            cached = self._view_cache[seat] = (g.version, seat_body(g, seat))
         lines = narrate(g, seat, c.event_pos)
         c.event_pos = len(g.events)
+        return self._splice(c, g.version, g.over, lines, cached[1])
+
+    def _splice(self, c: Client, version: int, over: bool, lines: list[str], body: str) -> str:
+        """A state message: what changes from moment to moment, with the seat's body spliced in (one
+        encoding of the view a version, however many watch it)."""
         extra: dict[str, Any] = {
             "type": "state",
-            "version": g.version,
+            "version": version,
             "at": self.changed_at,
             "log_start": c.lines,
             "log": lines,
             "window": self._window_info(),
             "seats": self.seat_list(),
-            "replay": f"/api/tables/{self.id}/replay" if g.over else None,
+            "replay": f"/api/tables/{self.id}/replay" if over else None,
             "stopped": self.failed or None,
             "winning_level": WINNING_LEVEL,
-            "story": self._game_story() if g.over else None,
+            "story": self._game_story() if over else None,
         }
         c.lines += len(lines)
-        return json.dumps(extra)[:-1] + ", " + cached[1][1:]  # splice in the cached view: one encoding per version
+        return json.dumps(extra)[:-1] + ", " + body[1:]
 
     def _game_story(self) -> dict[str, Any]:
         """The finished game's Levels turn by turn and figures, from its public events; computed once."""
@@ -644,6 +814,7 @@ class TableRunner:
             return None
         clocked = self._window_seats()
         left = self.paused_left if self.held_by else None
+        now = time.monotonic()
         return {
             "kind": g.prompt.kind,
             "seconds": self.window_seconds,
@@ -653,6 +824,8 @@ class TableRunner:
             "clocked": [s for s in g.to_act if s in clocked],
             "held_by": list(self.held_by),
             "held_left": None if left is None else round(left, 2),
+            "hold_seconds": self.hold_limit(),
+            "hold_left": [round(max(0.0, self.hold_until.get(s, now) - now), 2) for s in self.held_by],
             "waited": sorted(self.waited),
             "allow_wait": self.allow_wait,
         }
@@ -696,10 +869,11 @@ class TableRunner:
             s = self.row.seats[c.seat]
             if not s.claimed:
                 s.claimed = True
-                self.store.claim(self.id, c.seat)
+                self._in_background("a seat's claim", self.store.claim, self.id, c.seat)
             self.row.updated = time.time()
         c.task = asyncio.get_running_loop().create_task(self._sender(c))
         self._touch_all()
+        self.on_change()
         self.wake.set()
 
     def leave(self, c: Client) -> None:
@@ -709,42 +883,120 @@ class TableRunner:
         if c.seat is not None and c.seat in self.humans and c.seat not in self._connected():
             self.away_since[c.seat] = time.monotonic()
             if c.seat in self.held_by:  # a window held by someone who went away must not wait for ever
-                self.held_by.remove(c.seat)
-                self._keep_holds(frozenset(self.held_by))
+                self._keep_holds(frozenset(s for s in self.held_by if s != c.seat))
             self.row.updated = time.time()
-            with contextlib.suppress(Exception):  # a visit counts against expiry; losing it is harmless
-                self.store.touch(self.id)
+            self._in_background("a visit", self.store.touch, self.id)  # counts against expiry
         self._touch_all()
+        self.on_change()
         self.wake.set()
 
+    def _in_background(self, what: str, call: Callable[..., Any], *args: Any) -> None:
+        """A database call nobody waits for (a claim, a visit), on the database's thread; a failure is logged."""
+
+        def done(task: asyncio.Future[Any]) -> None:
+            self.background.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.error("table %s: %s could not be stored: %s", self.id, what, task.exception())
+
+        if not _loop_running():
+            try:
+                call(*args)
+            except Exception as exc:
+                log.error("table %s: %s could not be stored: %s", self.id, what, exc)
+            return
+        task = asyncio.ensure_future(self.store.run(call, *args))
+        self.background.add(task)
+        task.add_done_callback(done)
+
     async def _sender(self, c: Client) -> None:
-        """One writer per socket: queued replies first, then the latest state (never a backlog)."""
-        with contextlib.suppress(Exception):
+        """One writer per socket: queued replies first, then the latest state (never a backlog), and only
+        once it is stored: while a move waits to be written, the state waits too."""
+        try:
             while True:
                 await c.wake.wait()
                 c.wake.clear()
                 while c.outbox:
                     await c.ws.send_text(c.outbox.popleft())
-                if c.dirty:
+                if c.dirty and not self.unwritten:
                     c.dirty = False
                     await c.ws.send_text(self.state_message(c))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the client is gone; anything else is a bug to see in the log
+            if not _gone(exc):
+                log.exception("table %s: a message to seat %s could not be sent", self.id, c.seat)
+            c.drop(f"sending failed ({type(exc).__name__})")
 
 
-def rebuild_replay(row: TableRow, store: Store) -> str:
-    """Make a finished game's save from its stored rows (for a game whose save was never stored), store
-    it, and return it; a game that cannot be rebuilt raises HTTPException 409 saying it is damaged."""
+def table_setup(row: TableRow) -> Setup:
+    """The game's setup from a table's stored config (raises if the config is damaged)."""
+    cfg = row.config
+    seed = cfg.get("seed")
+    seed = None if seed is None else int(seed)
+    return Setup(
+        sets=list(cfg["sets"]),
+        players=[s.name for s in row.seats],
+        seed=seed,
+        options=Options(**cfg["options"]),
+        sexes=cfg.get("sexes") if seed is None else declared_sexes(cfg.get("sexes"), seed),
+        houses=cfg.get("houses"),
+        # the cards the table began with (a table from before sets had versions: every set's first)
+        card_versions=cfg.get("card_versions") or {s: 1 for s in cfg["sets"]},
+    )
+
+
+def table_rules(row: TableRow) -> int:
+    """The rules the table began under (see `munchkin.engine.game.RULES`)."""
+    return int(row.config.get("rules", 1))
+
+
+def _gone(exc: Exception) -> bool:
+    """Does this error from a send only say that the client has gone away?"""
+    from starlette.websockets import WebSocketDisconnect
+
+    closed = isinstance(exc, RuntimeError) and "close message has been sent" in str(exc)
+    return closed or isinstance(exc, (WebSocketDisconnect, OSError))
+
+
+def _loop_running() -> bool:
     try:
-        runner = TableRunner(row, store)
-        runner.ensure_replayed()
-        if runner.failed:
-            raise DamagedTable(runner.failed)
-        if not runner.game.over:
-            raise DamagedTable("its stored actions end before the game does")
-        body = runner.game.to_json()
-    except Exception as exc:
-        raise HTTPException(409, f"table {row.id}'s stored game is damaged ({exc}): it has no replay") from None
-    store.save_replay(row.id, body)
-    return body
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+class FinishedRunner(TableRunner):
+    """A finished table brought back for people who watch it: what it shows each seat was made in the
+    worker process (`rebuild_finished`), so nothing here replays the game; the seats and who is
+    connected are live as at any table."""
+
+    def __init__(self, row: TableRow, store: Store, finished: FinishedGame, turn: asyncio.Lock | None = None) -> None:
+        super().__init__(row, store, turn)
+        self.finished = finished
+        self.unreplayed = False
+        self._story = finished.story
+
+    def ensure_replayed(self) -> None:
+        """Nothing to do: the game was rebuilt in the worker process."""
+
+    def start(self) -> None:
+        """A finished game has no loop to run."""
+
+    def state_message(self, c: Client) -> str:
+        f = self.finished
+        lines = f.lines.get(c.seat, []) if c.event_pos == 0 else []
+        c.event_pos = 1  # the whole narration goes in the first message, none after
+        return self._splice(c, f.version, True, lines, f.bodies[c.seat])
+
+    def _window_info(self) -> dict[str, Any] | None:
+        return None
+
+    def act(self, seat: int, text: str, version: int) -> None:
+        raise MunchkinError("the game is over")
+
+    def hold(self, seat: int) -> None:
+        raise MunchkinError("the game is over")
 
 
 def table_summary(

@@ -75,6 +75,7 @@
     pending: false,
     pendingTimer: null,
     windowDeadline: 0,
+    holdDeadlines: [], // performance.now() times each hold ends, in the order of window.held_by
     tableInfo: null,
     fatal: "",
     myStandIn: null, // whether a bot stood in for this page's seat in the last state
@@ -423,6 +424,7 @@
     clearError();
     setPending(false);
     if (m.window) S.windowDeadline = performance.now() + Math.max(0, Number(m.window.remaining) || 0) * 1000;
+    if (m.window) S.holdDeadlines = (m.window.hold_left || []).map((x) => performance.now() + Math.max(0, Number(x) || 0) * 1000);
     render();
   }
 
@@ -683,13 +685,20 @@
     const passListed = actions().some((a) => a.text === "pass");
     const pass = mine && passListed ? actionButton({ text: "pass", kind: "pass", cards: [] }, "big pass", "Pass") : null;
     const others = (seats) => seats.filter((s) => s !== me);
+    // a hold is bounded (docs/server.md): the seconds left of it tick in a .hold-left span
+    const holdLeft = (i) => el("span", { class: "hold-left", dataset: { hold: String(i) } }, "…");
+    const myHold = heldBy.indexOf(me);
     const held = heldBy.length
       ? el(
           "p",
           { id: "window-held", class: "window-held", role: "status" },
-          heldBy.includes(me) && !isSpectator()
-            ? "You said Wait! The window waits until you play or pass."
-            : `Held by ${namesList(heldBy)}: the countdown waits until they play or pass.`
+          myHold >= 0 && !isSpectator()
+            ? ["You said Wait! The window waits until you play or pass, for ", holdLeft(myHold), " more at most; then you pass."]
+            : [
+                `Held by ${namesList(heldBy)}: the countdown waits until they play or pass (`,
+                holdLeft(0),
+                " more at most)."
+              ]
         )
       : null;
     if (own) {
@@ -743,7 +752,9 @@
           "p",
           { class: "hint" },
           "When the time runs out you pass. ",
-          w.allow_wait ? "Wait! stops the countdown until you play or pass, once per window. " : "Wait! is turned off at this table. ",
+          w.allow_wait
+            ? `Wait! stops the countdown until you play or pass (for ${Math.round(Number(w.hold_seconds) || 60)} s at most), once per window. `
+            : "Wait! is turned off at this table. ",
           "Cards you can play are under Your moves."
         )
       );
@@ -765,11 +776,15 @@
       );
     }
     tickWindow();
-    if (counting) windowTick = setInterval(tickWindow, 100);
+    if (counting || heldBy.length) windowTick = setInterval(tickWindow, 100);
   }
 
   function tickWindow() {
     const w = S.msg && S.msg.window;
+    for (const n of document.querySelectorAll("#window-panel .hold-left")) {
+      const at = S.holdDeadlines[Number(n.dataset.hold)] || 0;
+      n.textContent = `${Math.ceil(Math.max(0, (at - performance.now()) / 1000))} s`;
+    }
     if (!w || typeof w.remaining !== "number") return;
     const left = Math.max(0, (S.windowDeadline - performance.now()) / 1000);
     const total = Math.max(Number(w.seconds) || 0, Number(w.remaining) || 0, 0.1);

@@ -1,0 +1,296 @@
+"""Limits on the server's TCP connections, below the web app: how many one client address may hold
+open, how many the server holds in all, and how long a client may take to send a request's headers
+and its body. Without them a client holding thousands of idle or half-sent connections used up the
+server's file descriptors, and then every request failed.
+
+uvicorn gives each connection a protocol object; `guarded_protocols` returns subclasses of its
+HTTP and WebSocket protocols that count each connection by its address from the moment it is
+accepted until it closes (a WebSocket is the same connection, upgraded), refuse one past a cap
+with a 503 that says which cap, and close a request that is too slow with a 408.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import resource
+import socket
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from munchkin.server.config import ServerSettings
+
+log = logging.getLogger("munchkin.server")
+
+MAX_HEAD_BYTES = 65_536  # a request line and headers longer than this are refused with 431
+REFUSED_GRACE = 1.0  # seconds a refused connection stays open to read the request and send its 503
+LIMBO = 256  # refused connections waiting to hear their 503 at once; past it they are dropped at once
+FD_RESERVE = 128  # file descriptors kept for the database, the replay worker and log files
+# the kernel's buffer for what a client has not read yet: fixed (not grown up to megabytes), so that a
+# client that never reads fills it, then the server's own buffer, and is cut off after the write timeout
+SEND_BUFFER = 131_072
+
+
+def address_key(host: str | None) -> str:
+    """The key of a client address for per-address limits: an IPv4 address as it is, an IPv6 address
+    by its /64 (one home or host is given a whole /64, so its addresses count as one), an IPv4 address
+    mapped into IPv6 as that IPv4 address; anything else (a test client's name) as it is."""
+    if not host:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def raise_open_files_limit() -> int | None:
+    """Raise this process's soft limit on open files (each connection is one) as far as its hard limit
+    allows; returns the limit now in force, or None when there is none."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = [hard] if hard != resource.RLIM_INFINITY else [resource.RLIM_INFINITY, 1_048_576, 65_536]
+    for target in wanted:
+        if soft != resource.RLIM_INFINITY and (target == resource.RLIM_INFINITY or soft < target):
+            try:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+                soft = target
+                break
+            except (ValueError, OSError):
+                continue
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+class ConnectionCounts:
+    """Open connections by client address and in all; a connection is counted from its accept to its close."""
+
+    def __init__(self, settings: Callable[[], ServerSettings], open_files: int | None = None) -> None:
+        self.settings = settings
+        self.by_key: dict[str, int] = {}
+        self.keys: dict[int, str] = {}  # id(transport) -> its address key
+        self.total = 0
+        self.limbo = 0  # refused connections still open to hear their 503
+        self.open_files = open_files  # the process's limit on open files, if known
+
+    def max_total(self) -> int:
+        """The cap on open connections: the setting, lowered to fit the open-files limit."""
+        cap = self.settings().max_connections
+        if self.open_files is not None:
+            cap = min(cap, max(16, self.open_files - FD_RESERVE))
+        return cap
+
+    def admit(self, transport: Any, host: str | None) -> str | None:
+        """Count a new connection and return None, or return why it is refused (it is not counted)."""
+        s = self.settings()
+        key = address_key(host)
+        if self.total >= self.max_total():
+            return f"the server holds as many connections as it may ({self.max_total()}): try again shortly"
+        per = s.max_connections_per_address
+        if per and host not in s.trusted_proxies and self.by_key.get(key, 0) >= per:
+            return f"too many connections from your address: at most {per} at once"
+        self.by_key[key] = self.by_key.get(key, 0) + 1
+        self.keys[id(transport)] = key
+        self.total += 1
+        return None
+
+    def release(self, transport: Any) -> None:
+        """A counted connection closed (as HTTP or as a WebSocket); a second call does nothing."""
+        key = self.keys.pop(id(transport), None)
+        if key is None:
+            return
+        self.total -= 1
+        left = self.by_key[key] - 1
+        if left:
+            self.by_key[key] = left
+        else:
+            del self.by_key[key]
+
+
+def _plain_response(status: int, reason: str, detail: str, extra: str = "") -> bytes:
+    body = json.dumps({"detail": detail}).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+        f"connection: close\r\n{extra}\r\n"
+    )
+    return head.encode("latin-1") + body
+
+
+def guarded_protocols(counts: ConnectionCounts) -> tuple[type[Any], type[Any]]:
+    """uvicorn's HTTP (httptools) and WebSocket protocols with the connection limits of `counts`."""
+
+    class GuardedHttp(HttpToolsProtocol):
+        """Counts the connection; times each request's headers and body; refuses past a cap."""
+
+        _timer: asyncio.TimerHandle | None = None
+        _stalled: asyncio.TimerHandle | None = None  # a client not reading what it is sent
+        _refused: str | None = None
+        _answered = False
+        _head_bytes = 0
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                with contextlib.suppress(OSError, AttributeError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            why = counts.admit(transport, self.client[0] if self.client else None)
+            if why is None:
+                self._arm(counts.settings().header_timeout, self._headers_too_slow)
+                return
+            self._refused = why
+            if counts.limbo >= LIMBO:  # a flood: no time to be polite
+                transport.abort()
+                return
+            counts.limbo += 1
+            self._arm(REFUSED_GRACE, self._refuse_now)
+
+        def data_received(self, data: bytes) -> None:
+            if self._refused is not None:  # read what the client sent (so the 503 is not lost), answer once
+                self._refuse_now()
+                return
+            super().data_received(data)
+
+        def _refuse_now(self) -> None:
+            if self._answered or self.transport.is_closing():
+                return
+            self._answered = True
+            self._disarm()
+            answer = _plain_response(503, "Service Unavailable", self._refused or "", "retry-after: 10\r\n")
+            self.transport.write(answer)
+            self.transport.close()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._head_bytes = 0
+            if self._timer is None:  # a later request on a kept-alive connection: its headers get their time
+                self._arm(counts.settings().header_timeout, self._headers_too_slow)
+
+        def on_url(self, url: bytes) -> None:
+            self._head_bytes += len(url)
+            if self._head_bytes > MAX_HEAD_BYTES:
+                self._close_with(431, "Request Header Fields Too Large", "the request line is too long")
+                return
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._head_bytes += len(name) + len(value) + 4
+            if self._head_bytes > MAX_HEAD_BYTES:
+                detail = f"the request's headers are too long: at most {MAX_HEAD_BYTES} bytes"
+                self._close_with(431, "Request Header Fields Too Large", detail)
+                return
+            super().on_header(name, value)
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            if self.transport.is_closing():
+                return
+            super().on_headers_complete()
+            if not (self.parser.should_upgrade() and self._should_upgrade()):
+                self._arm(counts.settings().body_timeout, self._body_too_slow)
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._disarm()
+            super().handle_websocket_upgrade()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stalled is None:
+                self._stalled = stall_timer(self.loop, self.transport)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            if self._stalled is not None:
+                self._stalled.cancel()
+            if self._refused is not None:
+                counts.limbo -= 1
+            counts.release(self.transport)
+            super().connection_lost(exc)
+
+        def _arm(self, seconds: float, then: Callable[[], None]) -> None:
+            self._disarm()
+            if seconds > 0:
+                self._timer = self.loop.call_later(seconds, then)
+
+        def _disarm(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+        def _headers_too_slow(self) -> None:
+            self._timer = None
+            seconds = counts.settings().header_timeout
+            if self.cycle is None or self.cycle.response_complete:  # no request of this connection is being served
+                self._close_with(408, "Request Timeout", f"a request's headers must arrive within {seconds:g} s")
+
+        def _body_too_slow(self) -> None:
+            self._timer = None
+            seconds = counts.settings().body_timeout
+            if self.cycle is not None and not self.cycle.response_started:
+                self._close_with(408, "Request Timeout", f"a request's body must arrive within {seconds:g} s")
+            else:
+                self.transport.close()
+
+        def _close_with(self, status: int, reason: str, detail: str) -> None:
+            if self.transport.is_closing():
+                return
+            self.transport.write(_plain_response(status, reason, detail))
+            self.transport.close()
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        """An upgraded connection: still counted until it closes; cut off if it stops reading."""
+
+        _stalled: asyncio.TimerHandle | None = None
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stalled is None:
+                self._stalled = stall_timer(self.loop, self.transport)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._stalled is not None:
+                self._stalled.cancel()
+            counts.release(self.transport)
+            super().connection_lost(exc)
+
+    def stall_timer(loop: asyncio.AbstractEventLoop, transport: asyncio.Transport) -> asyncio.TimerHandle | None:
+        """The transport's buffer is full: the client reads nothing. Cut it off if it stays so."""
+        seconds = counts.settings().write_timeout
+        return loop.call_later(seconds, cut_off, transport) if seconds > 0 else None
+
+    return GuardedHttp, GuardedWebSocket
+
+
+def cut_off(transport: asyncio.Transport) -> None:
+    """Close a connection at once with a reset: the unsent data is dropped, not left in the kernel for
+    minutes while it probes a client that reads nothing."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError, AttributeError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    transport.abort()

@@ -782,6 +782,43 @@ def _missing_in_save(data: dict[str, Any]) -> str | None:
     return None
 
 
+def save_problem(data: Any) -> str | None:
+    """Why parsed JSON is not a `munchkin-game/1` save that `Game.from_json` could replay, in words, or
+    None. Cheap, since nothing is replayed, so a server can check a stored save before serving it."""
+    if not isinstance(data, dict) or data.get("format") != "munchkin-game/1":
+        return "not a saved Munchkin game (format munchkin-game/1)"
+    missing = _missing_in_save(data)
+    if missing:
+        return missing
+    setup, log = data["setup"], data["log"]
+    if not isinstance(setup["sets"], list) or not all(isinstance(s, str) for s in setup["sets"]):
+        return "the save's setup sets are not a list of set names"
+    if not isinstance(setup["players"], list) or not all(isinstance(p, str) for p in setup["players"]):
+        return "the save's setup players are not a list of names"
+    if setup["seed"] is not None and type(setup["seed"]) is not int:
+        return "the save's setup seed is neither a whole number nor null"
+    rules = data.get("rules", 1)
+    if type(rules) is not int or not 1 <= rules <= RULES:
+        return f"the save's rules are not a whole number from 1 to {RULES}"
+    if "state" in data and not isinstance(data["state"], str):
+        return "the save's state is not a fingerprint string"
+    for i, entry in enumerate(log):
+        if not isinstance(entry, dict):
+            return f"log entry {i} is not a mapping"
+        raw = entry.get("raw")
+        if "act" in entry and not (
+            isinstance(raw, list) and 6 <= len(raw) <= len(Action._fields) and isinstance(raw[5], list)
+        ):
+            return f"log entry {i} has no 'raw' list of the action's fields"
+    try:
+        s = Game.setup_from_json(data)
+        if s.seed is None:
+            _saved_chance(s, log)
+    except (MunchkinError, KeyError, TypeError, ValueError) as exc:
+        return f"the save's setup is broken: {exc}"
+    return None
+
+
 def _same_entry(replayed: Any, saved: Any) -> bool:
     """A replayed log entry matches a saved one on the keys the saved one has (saves written
     before card numbers were recorded have fewer keys), its kind included."""

@@ -10,6 +10,8 @@ import asyncio
 import functools
 import hashlib
 import json
+import logging
+import math
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +31,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -37,6 +40,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+
+from munchkin.engine.game import save_problem
+
+log = logging.getLogger("munchkin.server")
 
 metadata = MetaData()
 T = TypeVar("T")
@@ -141,6 +148,7 @@ class Store:
         if url.startswith("postgresql://"):
             url = "postgresql+psycopg://" + url[len("postgresql://") :]
         self.url = url
+        self._unexpirable: set[str] = set()  # tables already logged as left out of expiry
         self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -265,16 +273,23 @@ class Store:
         with self.engine.connect() as conn:
             trows = conn.execute(select(tables_t).order_by(tables_t.c.created)).all()
             srows = conn.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)).all()
-        seats: dict[str, list[SeatRow]] = {}
+        seats: dict[Any, list[Any]] = {}  # by the stored table id, whatever its type
         for s in srows:
-            seats.setdefault(s.table_id, []).append(
-                SeatRow(s.seat, s.name, s.kind, s.strength, s.token_hash, bool(s.claimed))
-            )
-        return [_table_row(t, seats.get(t.id, [])) for t in trows]
+            seats.setdefault(s.table_id, []).append(s)
+        out: list[TableRow] = []
+        ids: set[str] = set()
+        for t in trows:
+            row = _table_row(t, seats.get(t.id, []))
+            while row.id in ids:  # two unreadable ids shown alike: keep both listed
+                row.id += "-again"
+            ids.add(row.id)
+            out.append(row)
+        return out
 
     def expired(self, unjoined_before: float, idle_before: float) -> list[str]:
         """Unfinished tables whose last activity is older than the limit: `unjoined_before` for a table no
-        person has joined, `idle_before` for one people have."""
+        person has joined, `idle_before` for one people have. A row whose id or times cannot be read is
+        left alone (and logged, once): the sweep goes on, and the lobby shows that table stopped."""
         with self.engine.connect() as conn:
             trows = conn.execute(
                 select(tables_t.c.id, tables_t.c.created, tables_t.c.updated).where(tables_t.c.status == "playing")
@@ -285,11 +300,21 @@ class Store:
                     select(seats_t.c.table_id).where(seats_t.c.kind == "human", seats_t.c.claimed == 1).distinct()
                 )
             }
-        out = []
+        out: list[str] = []
         for t in trows:
-            last = t.updated if t.updated is not None else t.created
-            if last < (idle_before if t.id in joined else unjoined_before):
-                out.append(t.id)
+            problems: list[str] = []
+            tid = _text(t.id, "the column id", problems)
+            created = _time(t.created, "the column created", problems, nullable=False)
+            updated = _time(t.updated, "the column updated", problems, nullable=True)
+            if tid is None or created is None or problems:
+                shown = tid if tid is not None else _safe_id(t.id)
+                if shown not in self._unexpirable:
+                    self._unexpirable.add(shown)
+                    log.warning("table %s is left out of expiry: %s", shown, "; ".join(problems))
+                continue
+            last = updated if updated is not None else created
+            if last < (idle_before if tid in joined else unjoined_before):
+                out.append(tid)
         return out
 
     def finished_before(self, before: float) -> list[str]:
@@ -322,10 +347,49 @@ class Store:
                 conn.execute(update(replays_t).where(replays_t.c.table_id == table_id).values(body=body))
 
     def replay(self, table_id: str) -> str | None:
-        """A finished game's stored save, or None if it has not been made yet."""
+        """A finished game's stored save, or None if it has not been made yet or what is stored is not a
+        save of this table that `munchkin replay` would read (logged): the server then makes it again."""
         with self.engine.connect() as conn:
             body = conn.execute(select(replays_t.c.body).where(replays_t.c.table_id == table_id)).scalar()
-        return None if body is None else str(body)
+            if body is None:
+                return None
+            names = conn.execute(
+                select(seats_t.c.name).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+            ).scalars()
+            players = list(names)
+            actions = conn.execute(
+                select(func.count()).select_from(actions_t).where(actions_t.c.table_id == table_id)
+            ).scalar_one()
+        problem = replay_problem(body, players, actions)
+        if problem:
+            log.warning(
+                "table %s: its stored replay is damaged (%s): it is made again from its actions", table_id, problem
+            )
+            return None
+        return str(body)
+
+
+def replay_problem(body: Any, players: list[Any], actions: int) -> str | None:
+    """Why a stored replay body is not the save of a table with these players and this many stored actions
+    that `munchkin replay` would read, or None. Nothing is replayed (that takes a worker's seconds)."""
+    if not isinstance(body, str):
+        kind = _kind(body)
+        return f"it holds {kind}" if "UTF-8" in kind else f"it holds {kind}, not text"
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        return f"it is not valid JSON ({exc})"
+    except RecursionError:
+        return "its JSON is nested too deep"
+    problem = save_problem(data)
+    if problem:
+        return problem
+    if data["setup"]["players"] != players:
+        return "its players are not this table's seats"
+    acts = sum(1 for e in data["log"] if "act" in e)
+    if acts < actions:
+        return f"its log holds {acts} actions, fewer than the {actions} stored"
+    return None
 
 
 class DamagedTable(Exception):
@@ -340,25 +404,42 @@ def _insert_chance(conn: Connection, table_id: str, first: int, chance: list[Any
         )
 
 
-def _table_row(t: Any, seats: list[SeatRow]) -> TableRow:
-    """One stored table, or, when a field cannot be read, a row marked damaged with what is wrong."""
-    problems = []
+def _table_row(t: Any, stored_seats: list[Any]) -> TableRow:
+    """One stored table, or, when a column cannot be read, a row marked damaged with what is wrong in
+    which column. Every value it carries is of its type even then (the id and name shown can always be
+    listed as JSON), so a damaged table is listed as stopped and never takes a page of the lobby down."""
+    problems: list[str] = []
+    tid = _text(t.id, "the column id", problems) or _safe_id(t.id)
+    name = _text(t.name, "the column name", problems)
+    created = _time(t.created, "the column created", problems, nullable=False) or 0.0
+    status = _text(t.status, "the column status", problems)
+    if status is not None and status not in ("playing", "over"):
+        problems.append("the column status is neither playing nor over")
+    turn = _whole(t.turn, "the column turn", problems)
+    if turn is not None and turn < 0:
+        problems.append("the column turn is negative")
+    updated = _time(t.updated, "the column updated", problems, nullable=True)
     config: Any = {}
     winners: Any = []
-    try:
-        config = json.loads(t.config)
-        if not isinstance(config, dict):
-            problems.append("its config is not a JSON object")
-            config = {}
-    except (TypeError, ValueError) as exc:
-        problems.append(f"its config is not valid JSON ({exc})")
-    try:
-        winners = json.loads(t.winners)
-        if not isinstance(winners, list):
-            problems.append("its winners are not a JSON list")
-            winners = []
-    except (TypeError, ValueError) as exc:
-        problems.append(f"its winners are not valid JSON ({exc})")
+    config_text = _text(t.config, "the column config", problems)
+    if config_text is not None:
+        try:
+            config = json.loads(config_text)
+            if not isinstance(config, dict):
+                problems.append("its config is not a JSON object")
+                config = {}
+        except (ValueError, RecursionError) as exc:
+            problems.append(f"its config is not valid JSON ({exc})")
+    winners_text = _text(t.winners, "the column winners", problems)
+    if winners_text is not None:
+        try:
+            winners = json.loads(winners_text)
+            if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+                problems.append("its winners are not a JSON list of names")
+                winners = []
+        except (ValueError, RecursionError) as exc:
+            problems.append(f"its winners are not valid JSON ({exc})")
+    seats = [_seat_row(s, i, problems) for i, s in enumerate(stored_seats)]
     if not seats:
         problems.append("its seats are missing")
     elif [s.seat for s in seats] != list(range(len(seats))):
@@ -366,23 +447,124 @@ def _table_row(t: Any, seats: list[SeatRow]) -> TableRow:
     for key in ("sets", "options", "window_seconds", "bot_delay"):
         if config and key not in config:
             problems.append(f"its config has no {key!r}")
-    created = t.created if isinstance(t.created, (int, float)) else 0.0
     return TableRow(
-        t.id,
-        t.name or "",
+        tid,
+        name if name is not None else tid,  # a name that cannot be read is shown as the table's id
         created,
         config,
-        t.status,
-        t.turn or 0,
-        [str(w) for w in winners],
+        status if status in ("playing", "over") else "playing",
+        turn if turn is not None and turn >= 0 else 0,
+        winners,
         seats,
-        updated=t.updated if t.updated is not None else created,
+        updated=updated if updated is not None else created,
         damaged="; ".join(problems),
     )
 
 
+def _seat_row(s: Any, i: int, problems: list[str]) -> SeatRow:
+    """One stored seat (the `i`th of its table); what cannot be read is added to `problems` by column."""
+    seat = _whole(s.seat, f"seat {i}: the column seat", problems)
+    n = seat if seat is not None else i
+    where = f"seat {n}: the column"
+    name = _text(s.name, f"{where} name", problems)
+    kind = _text(s.kind, f"{where} kind", problems)
+    if kind is not None and kind not in ("human", "bot"):
+        problems.append(f"{where} kind is neither human nor bot")
+    strength = _text(s.strength, f"{where} strength", problems)
+    if strength is not None and strength not in ("random", "heuristic"):
+        problems.append(f"{where} strength is neither random nor heuristic")
+    digest = _text(s.token_hash, f"{where} token_hash", problems)
+    if kind == "human" and digest is not None and not _is_sha256(digest):
+        problems.append(f"{where} token_hash is not a SHA-256 digest in hex (the seat's link cannot work)")
+    claimed = _whole(s.claimed, f"{where} claimed", problems)
+    if claimed not in (None, 0, 1):
+        problems.append(f"{where} claimed is neither 0 nor 1")
+    return SeatRow(
+        n,
+        name if name is not None else f"seat {n}",  # a name that cannot be read is shown as the seat's number
+        kind if kind in ("human", "bot") else "human",
+        strength if strength in ("random", "heuristic") else "heuristic",
+        digest or "",
+        claimed == 1,
+    )
+
+
+def _kind(value: Any) -> str:
+    """What a stored value holds, in words, for a message naming a damaged column."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bytes):
+        try:
+            value.decode()
+        except UnicodeDecodeError:
+            return "bytes that are not UTF-8 text"
+        return "bytes (a BLOB)"
+    if isinstance(value, bool):
+        return "a truth value"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return type(value).__name__
+
+
+def _text(value: Any, column: str, problems: list[str]) -> str | None:
+    """A stored text column's value, or None with what it holds instead added to `problems`."""
+    if isinstance(value, str):
+        return value
+    kind = _kind(value)
+    problems.append(f"{column} holds {kind}" if "UTF-8" in kind else f"{column} holds {kind}, not text")
+    return None
+
+
+def _whole(value: Any, column: str, problems: list[str]) -> int | None:
+    """A stored whole-number column's value, or None with what it holds instead added to `problems`."""
+    if type(value) is int:
+        return value
+    problems.append(f"{column} holds {_kind(value)}, not a whole number")
+    return None
+
+
+def _time(value: Any, column: str, problems: list[str], nullable: bool) -> float | None:
+    """A stored wall time in seconds (null allowed if `nullable`), or None with what is wrong added."""
+    if value is None and nullable:
+        return None
+    if type(value) not in (int, float):
+        problems.append(f"{column} holds {_kind(value)}, not a time in seconds")
+        return None
+    if not math.isfinite(value):
+        problems.append(f"{column} holds {value}, not a time in seconds")
+        return None
+    return float(value)
+
+
+def _is_sha256(digest: str) -> bool:
+    return len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)
+
+
+def _safe_id(value: Any) -> str:
+    """A table id that is not text, shown as something that can be listed and told apart from real
+    ids (which are hex): bytes as their hex, anything else as its plain characters."""
+    if isinstance(value, bytes):
+        return f"unreadable-{value.hex()}"
+    return "unreadable-" + "".join(c if c.isalnum() or c in ".-" else "_" for c in str(value))
+
+
+def _sqlite_text(raw: bytes) -> str | bytes:
+    """SQLite's TEXT as str; TEXT that is not valid UTF-8 comes back as its bytes, whole, instead of
+    failing the whole SELECT, so that each row can be judged (and the damage named) on its own."""
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        return raw
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    """WAL with synchronous=NORMAL: a commit survives the process being killed."""
+    """WAL with synchronous=NORMAL: a commit survives the process being killed. Text is decoded
+    value by value (`_sqlite_text`), so one damaged value cannot hide every table."""
+    dbapi_conn.text_factory = _sqlite_text
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")

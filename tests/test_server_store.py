@@ -1,12 +1,14 @@
 """The database as found on disk: rows damaged by hand (SQLite lets a column hold any type, and text that
-is not UTF-8), and a damaged stored replay."""
+is not UTF-8), a damaged stored replay, and the modes of the data folder and the database files."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import logging
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,14 +16,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from munchkin.cli import app as cli
 from munchkin.engine.game import Game
 from munchkin.server.app import create_app
 from munchkin.server.config import ServerSettings
 from munchkin.server.hub import Hub
-from munchkin.server.store import Store, TableRow, replay_problem
+from munchkin.server.store import DataFolderError, Store, TableRow, database_url, replay_problem
 from munchkin.server.tables import new_table_row, table_summary
-from system import new_database, postgres_server
+from system import free_port, new_database, postgres_server
 
 Msg = dict[str, Any]
 
@@ -263,6 +267,56 @@ def test_replay_problem_accepts_a_real_save_and_names_what_is_wrong(finished: tu
     assert replay_problem(json.dumps({**save, "log": log}), players, 0) == (
         "log entry 5 has no 'raw' list of the action's fields"
     )
+
+
+def test_a_fresh_data_folder_and_database_are_their_owners_alone(tmp_path: Path) -> None:
+    old = os.umask(0)  # the loosest umask: the modes must not depend on it
+    try:
+        data = tmp_path / "a" / "data"
+        store = Store(database_url(data, None))
+        try:
+            with store.engine.begin() as conn:  # a write: SQLite makes its -wal and -shm files
+                conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS probe (x INTEGER)")
+            modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in data.iterdir()}
+        finally:
+            store.close()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    assert modes == {"munchkin.db": 0o600, "munchkin.db-wal": 0o600, "munchkin.db-shm": 0o600}
+
+
+def test_an_open_data_folder_is_warned_of_and_its_database_files_are_made_private(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    data = tmp_path / "shared"
+    data.mkdir()
+    data.chmod(0o755)
+    for name in ("munchkin.db", "munchkin.db-wal", "munchkin.db-shm"):  # left by an older server
+        (data / name).touch()
+        (data / name).chmod(0o644)
+    caplog.set_level(logging.WARNING, logger="munchkin.server")
+    store = Store(database_url(data, None))
+    try:  # (SQLite removes -wal and -shm when the last connection closes: look while it is open)
+        with store.engine.connect():
+            modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in data.iterdir()}
+    finally:
+        store.close()
+    assert modes == {"munchkin.db": 0o600, "munchkin.db-wal": 0o600, "munchkin.db-shm": 0o600}
+    assert stat.S_IMODE(data.stat().st_mode) == 0o755, "an existing folder is left as it is"
+    warned = [r.getMessage() for r in caplog.records if str(data) in r.getMessage()]
+    assert len(warned) == 1 and "mode 0755" in warned[0] and f"chmod 700 {data}" in warned[0]
+
+
+def test_a_data_folder_that_is_a_file_is_refused_in_words(tmp_path: Path) -> None:
+    f = tmp_path / "notes.txt"
+    f.write_text("mine")
+    with pytest.raises(DataFolderError, match="is not a folder"):
+        database_url(f, None)
+    result = CliRunner().invoke(cli, ["serve", "--port", str(free_port()), "--data", str(f)])
+    said = " ".join(result.output.replace("│", " ").split())  # the message as one line, out of its box
+    assert result.exit_code == 2 and "is not a folder" in said and "Traceback" not in said, result.output
+    assert f.read_text() == "mine"
 
 
 def test_postgresql_reads_typed_rows_and_still_catches_what_its_types_allow() -> None:

@@ -328,7 +328,7 @@ def serve(
     from munchkin.server.app import create_app
     from munchkin.server.config import ServerSettings
     from munchkin.server.connections import ConnectionCounts, guarded_protocols, raise_open_files_limit
-    from munchkin.server.store import database_url
+    from munchkin.server.store import DataFolderError, database_url
 
     _add_set_dirs(set_dir)  # the lobby offers their sets, and tables deal their cards
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -352,7 +352,10 @@ def serve(
         if not _is_address(proxy):
             raise typer.BadParameter(f"{proxy!r} is not an IP address", param_hint="--trusted-proxy")
     sock = _listen_socket(host, port)  # before the address is announced: a port in use is said plainly
-    url = database_url(data, db)
+    try:
+        url = database_url(data, db)
+    except DataFolderError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--data") from None
     shown = url if db is None else url.split("@")[-1]
     print(f"Munchkin table: http://{host}:{port}/  (games stored in {shown})", flush=True)
     settings = ServerSettings(

@@ -12,6 +12,8 @@ import hashlib
 import json
 import logging
 import math
+import os
+import stat
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -38,7 +40,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 
 from munchkin.engine.game import save_problem
@@ -132,13 +134,68 @@ class TableRow:
         return any(s.claimed for s in self.seats if s.kind == "human")
 
 
+class DataFolderError(Exception):
+    """The data folder cannot be made or used; the message says which folder and why."""
+
+
 def database_url(data_dir: Path | None, db: str | None) -> str:
-    """`--db` if given, else SQLite in `data_dir/munchkin.db`."""
+    """`--db` if given, else SQLite in `data_dir/munchkin.db`, in a folder only its owner can read."""
     if db:
         return db
     d = data_dir or Path("munchkin-data")
-    d.mkdir(parents=True, exist_ok=True)
+    private_folder(d)
     return f"sqlite:///{d.resolve() / 'munchkin.db'}"
+
+
+def private_folder(d: Path) -> None:
+    """Make the data folder with mode 0700 whatever the umask: its database holds every live table's deck
+    order. A folder that exists already is left as it is (it may be shared on purpose), with a warning if
+    other users may open it; the database files in it are made 0600 either way (`Store`)."""
+    try:
+        if not d.exists():
+            d.mkdir(parents=True, mode=0o700)
+            d.chmod(0o700)
+            return
+        if not d.is_dir():
+            raise DataFolderError(f"{d} is not a folder: give --data a folder for the database")
+        mode = stat.S_IMODE(d.stat().st_mode)
+    except OSError as exc:
+        raise DataFolderError(f"cannot use {d} as the data folder: {exc.strerror or exc}") from None
+    if mode & 0o077:
+        log.warning(
+            "the data folder %s may be opened by other users (mode %04o); its database files are kept to "
+            "their owner (0600), but to hide them entirely run: chmod 700 %s",
+            d,
+            mode,
+            d,
+        )
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL, or None for another database, an in-memory one or a `file:` URI."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:" or u.query.get("uri"):
+        return None
+    return Path(u.database)
+
+
+def _private_files(path: Path) -> None:
+    """The database and SQLite's -wal and -shm files beside it readable by their owner alone (0600),
+    whatever the umask: they hold every live table's deck order. The database is created empty with that
+    mode before SQLite opens it, and SQLite gives its -wal and -shm files the database's mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # no such folder, or not ours: SQLite says so when it opens the database
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            mode = stat.S_IMODE(p.stat().st_mode) if p.exists() else 0
+            if mode & 0o077:
+                p.chmod(mode & 0o700)
+        except OSError as exc:
+            log.warning("%s may be readable by other users and cannot be made private: %s", p, exc.strerror)
 
 
 class Store:
@@ -150,10 +207,15 @@ class Store:
         self.url = url
         self._unexpirable: set[str] = set()  # tables already logged as left out of expiry
         self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
+        file = _sqlite_file(url)
+        if file is not None:
+            _private_files(file)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
         self._add_missing_columns()
+        if file is not None:
+            _private_files(file)  # -wal and -shm exist now; an older server's may have had other modes
         # every call from the server's event loop runs here (`run`), never on the loop: one thread for
         # SQLite, whose writers take turns anyway; a few for a server database
         self.executor = ThreadPoolExecutor(max_workers=1 if url.startswith("sqlite") else 4, thread_name_prefix="db")

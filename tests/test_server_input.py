@@ -14,9 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.types import Message
 
+from munchkin.server import skeleton as skeleton_module
 from munchkin.server.app import create_app
 from munchkin.server.config import ServerSettings
 from munchkin.server.guard import BodyGuard, CreationLimits, Pacer, json_too_deep, look_alike
+from munchkin.server.skeleton import prototypes, skeleton
 
 Msg = dict[str, Any]
 BOTS = [{"name": n, "kind": "bot"} for n in ("Ann", "Bob", "Cy")]
@@ -307,6 +309,85 @@ def test_names_are_normalised(client: TestClient) -> None:
     table = r.json()["table"]
     assert table["name"] == "My table"
     assert [s["name"] for s in table["seats"]] == ["Ann Lee", "Zo\u00e9", "Cy"]
+
+
+# Each pair issue 30 names (accepted before Unicode's confusables were used), then the look-alikes
+# refused before it: Cyrillic and Greek letters, 0/o, 1/I/l, rn/m, accents, case, full width.
+LOOK_ALIKE = [
+    ("Cid", "\u03f9id"),  # Ϲ GREEK CAPITAL LUNATE SIGMA SYMBOL (NFKC alone makes it a Σ)
+    ("Ron", "\u13a1on"),  # Ꭱ CHEROKEE LETTER E
+    ("Ann", "\u13aann"),  # Ꭺ CHEROKEE LETTER GO
+    ("Gus", "\u0262us"),  # ɢ LATIN LETTER SMALL CAPITAL G
+    ("cid", "\u1d04id"),  # ᴄ LATIN LETTER SMALL CAPITAL C
+    ("Cid", "\u1d04id"),
+    ("bob", "\u0185ob"),  # ƅ LATIN SMALL LETTER TONE SIX
+    ("Bob", "B\u043eb"),  # Cyrillic о
+    ("Bob", "\u0412\u03bfb"),  # Cyrillic В, Greek ο
+    ("Cy", "\u0421\u0443"),  # Cyrillic С and у
+    ("ANN", "\u0391\u039d\u039d"),  # Greek Α Ν Ν
+    ("Bob", "b0b"),
+    ("Al", "AI"),
+    ("Al", "A1"),
+    ("Bill", "Bi1I"),
+    ("Arnie", "Amie"),
+    ("Zoe", "Zo\u00e9"),
+    ("Anna", "ANNA"),
+    ("Bob", "\uff22\uff4f\uff42"),  # full-width
+]
+
+
+@pytest.mark.parametrize("first,later", LOOK_ALIKE)
+def test_names_that_look_alike_are_refused(client: TestClient, first: str, later: str) -> None:
+    assert look_alike([first, later]) == (first, later)
+    r = post_raw(client, json.dumps(seats_named(first, later, "Zed")))
+    assert r.status_code == 422, r.text
+    assert r.json() == {"detail": f"seats: '{later}' looks like '{first}'" + LOOKS}
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay"),
+        (
+            "\u0418\u0432\u0430\u043d",
+            "\u041e\u043b\u0435\u0433",
+            "\u041c\u0430\u0440\u0438\u044f",
+            "\u041f\u0451\u0442\u0440",
+        ),
+        (
+            "\u039d\u03af\u03ba\u03bf\u03c2",
+            "\u0395\u03bb\u03ad\u03bd\u03b7",
+            "\u0393\u03b9\u03ce\u03c1\u03b3\u03bf\u03c2",
+        ),
+        ("\u674e\u660e", "\u738b\u82b3", "\u5f20\u4f1f", "\u5218\u6d0b"),
+        ("Ian", "Lan", "Ivy", "Liv"),
+        ("Player 1", "Player 2", "Player 3", "Player 4"),
+    ],
+    ids=["latin", "cyrillic", "greek", "chinese", "i-and-l", "numbered"],
+)
+def test_names_that_differ_are_accepted(client: TestClient, names: tuple[str, ...]) -> None:
+    assert look_alike(list(names)) is None
+    r = post_raw(client, json.dumps(seats_named(*names)))
+    assert r.status_code == 201, r.text
+    assert [s["name"] for s in r.json()["table"]["seats"]] == list(names)
+
+
+def test_the_supplement_holds_only_pairs_unicode_does_not_link() -> None:
+    """The confusables data links Ϲ/C, Ꭱ/R, Ꭺ/A and ᴄ/c itself; the supplement adds just ɢ/G and ƅ/b,
+    which it does not, and each of those does look alike once added."""
+    data = skeleton_module._data()
+    for a, b in [("\u03f9", "C"), ("\u13a1", "R"), ("\u13aa", "A"), ("\u1d04", "c")]:
+        assert b in [e["c"] for e in data[a]], (a, b)
+    assert skeleton_module.SUPPLEMENT == {"\u0262": "G", "\u0185": "b"}
+    for a, b in skeleton_module.SUPPLEMENT.items():
+        assert b not in [e["c"] for e in data.get(a, [])], f"{a}/{b} is in the data now: drop it from the supplement"
+        assert skeleton(a) == skeleton(b)
+
+
+def test_a_skeleton_spells_m_as_rn_and_never_drops_a_character() -> None:
+    assert skeleton("m") == skeleton("rn") == "rn"
+    assert all(v for v in prototypes().values()), "a character mapped to nothing would vanish from a name"
+    assert skeleton("Zo\u00e9") == "Zoe" and skeleton("\u03f9") == "C"
 
 
 def test_look_alike_pairs() -> None:

@@ -37,6 +37,7 @@ from munchkin.server.guard import (
 from munchkin.server.hub import Hub, available_sets
 from munchkin.server.models import OptionsIn, SeatIn, TableIn
 from munchkin.server.pages import page_error_page, page_missing_page, table_missing_page
+from munchkin.server.skeleton import prototypes
 from munchkin.server.store import Store
 from munchkin.server.tables import MAX_MESSAGE, Client, TableRunner
 
@@ -55,6 +56,7 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(prototypes)  # the look-alike table, built once before any name is checked
         store = Store(db_url)
         hub = Hub(store, settings)
         hub.load()

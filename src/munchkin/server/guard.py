@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from munchkin.server.config import ServerSettings
+from munchkin.server.skeleton import skeleton
 
 MAX_JSON_DEPTH = 32  # arrays and objects inside each other; a table needs 3, a WebSocket message 2
 
@@ -149,49 +150,13 @@ def clean_name(value: str, what: str) -> str:
     return v
 
 
-# Small letters and digits that print like a Latin small letter in common fonts (after NFKC, which
-# already folds full-width, mathematical and other compatibility forms). Unicode's TR39 confusables
-# list is far longer; these are the Cyrillic and Greek letters and digits found on common keyboards.
-_LOOKS_LOWER = str.maketrans(
-    {
-        # Cyrillic
-        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j",
-        "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "г": "r", "ѵ": "v", "ү": "y",
-        # Greek
-        "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "υ": "u", "κ": "k", "γ": "y", "ϲ": "c", "ϳ": "j",
-        "χ": "x",
-        # Latin letters and digits alike in many fonts
-        "ı": "i", "ɑ": "a", "ɡ": "g", "ℓ": "l", "0": "o", "1": "l", "|": "l",
-    }
-)  # fmt: skip
-# Capitals that print like a Latin letter although their small forms do not (Cyrillic В looks like B,
-# but в does not look like b): mapped in the skeleton that keeps case.
-_LOOKS_UPPER = str.maketrans(
-    {
-        # Cyrillic
-        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
-        "У": "Y", "Х": "X", "Ѕ": "S", "І": "l", "Ј": "J", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "l", "Ү": "Y",
-        # Greek
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
-        "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-        # Latin: a capital I is a small l in sans-serif fonts
-        "I": "l",
-    }
-)  # fmt: skip
-
-
-def _fold(text: str) -> str:
-    """Accents dropped (NFKD without combining marks), look-alikes mapped, 'rn' read as 'm'."""
-    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
-    return bare.translate(_LOOKS_LOWER).replace("rn", "m")
-
-
 def look_keys(name: str) -> tuple[str, str]:
-    """Two skeletons of a name, both NFKC with look-alikes mapped to one prototype: the first
-    casefolded (Bob, BOB), the second keeping case, for capitals that look like another letter's
-    small form (I and l); two names look alike when either skeleton is the same."""
-    s = unicodedata.normalize("NFKC", name)
-    return _fold(s.casefold()), _fold(s.translate(_LOOKS_UPPER))
+    """Two skeletons of a name (`munchkin.server.skeleton`: NFKC, accents dropped, Unicode's look-alikes
+    mapped to one prototype, m spelled 'rn'): the first with case folded before mapping and the
+    prototypes made small after it (Bob, BOB; b0b, since 0 prints as O), the second keeping case, for
+    capitals that look like another letter's small form (I and l); two names look alike when either
+    skeleton is the same."""
+    return skeleton(skeleton(name.casefold()).lower()), skeleton(name)
 
 
 def look_alike(names: list[str]) -> tuple[str, str] | None:

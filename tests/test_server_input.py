@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,7 +69,7 @@ def test_several_problems_are_joined_and_the_input_is_never_echoed(client: TestC
     assert detail.split("; ") == [
         "seats[0].kind: must be 'human' or 'bot'",
         "window_seconds: must be a finite number",
-        "seed: must be a finite number",
+        "seed: must be a whole number",
     ]
     assert post_raw(client, json.dumps(BOTS[:2])).json() == {
         "detail": "must be a valid dictionary or object to extract fields from"
@@ -241,6 +242,87 @@ def test_deep_json_and_binary_frames_on_the_websocket_get_an_error_and_the_socke
         assert next_of(ws, "error")["error"] == "JSON nested too deeply: at most 32 levels of arrays and objects"
         ws.send_text(json.dumps({"type": "ping"}))
         assert next_of(ws, "pong") == {"type": "pong"}
+
+
+# ---------------------------------------------------------------------------------------------- strict fields
+
+
+@pytest.mark.parametrize(
+    "field,raw,detail",
+    [
+        ("seed", "true", "seed: must be a whole number, not true or false"),
+        ("seed", "false", "seed: must be a whole number, not true or false"),
+        ("seed", '"5"', "seed: must be a whole number, not a string"),
+        ("seed", "5.0", "seed: must be a whole number, not a decimal number"),
+        ("allow_wait", "1", "allow_wait: must be true or false, not a number"),
+        ("allow_wait", '"yes"', "allow_wait: must be true or false, not a string"),
+    ],
+)
+def test_a_boolean_is_not_a_number_nor_a_number_a_boolean(
+    client: TestClient, field: str, raw: str, detail: str
+) -> None:
+    r = post_raw(client, f'{{"seats": {json.dumps(BOTS)}, "{field}": {raw}}}')
+    assert r.status_code == 422, r.text
+    assert r.json() == {"detail": detail}
+    assert stored(client) == []
+
+
+def test_a_whole_seed_and_json_booleans_are_taken(client: TestClient) -> None:
+    body = {"seats": BOTS, "seed": 2**31, "allow_wait": False, "options": {"listen_at_the_door": True}}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    assert r.json()["table"]["seed"] == 2**31 and r.json()["table"]["allow_wait"] is False
+
+
+OPTIONS_KEYS = "options takes only listen_at_the_door, shared_victories"
+TABLE_KEYS = (
+    "a table takes only name, sets, seats, options, window_seconds, allow_wait, bot_delay, seed, away_seconds, "
+    "turn_clock"
+)
+
+
+@pytest.mark.parametrize(
+    "body,detail",
+    [
+        ({"seats": BOTS, "options": {"shared_victory": True}}, "options.shared_victory: unknown key: " + OPTIONS_KEYS),
+        ({"seats": BOTS, "bot_dealy": 0}, "bot_dealy: unknown key: " + TABLE_KEYS),
+        (
+            {"seats": [{**BOTS[0], "level": 10}, *BOTS[1:]]},
+            "seats[0].level: unknown key: a seat takes only name, kind, strength, sex, house",
+        ),
+        ({"seats": BOTS, "x" * 100: 1}, f"['{'x' * 40}\\u2026']: unknown key: " + TABLE_KEYS),
+    ],
+    ids=["options", "table", "seat", "long-key"],
+)
+def test_an_unknown_key_is_refused_by_name(client: TestClient, body: Msg, detail: str) -> None:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json() == {"detail": detail}
+    assert stored(client) == []
+
+
+def test_what_the_lobby_sends_is_taken(client: TestClient) -> None:
+    """Every key the lobby's form sends (static/lobby.js, readForm), so that forbidding unknown keys
+    never refuses the lobby itself."""
+    seat = {"name": "Ann", "kind": "human", "strength": "heuristic", "sex": None, "house": None}
+    body = {
+        "name": "Friday",
+        "sets": ["deluxe"],
+        "seats": [seat, {**seat, "name": "Bob", "kind": "bot", "sex": "male"}, {**seat, "name": "Cy", "kind": "bot"}],
+        "options": {"listen_at_the_door": False, "shared_victories": True},
+        "window_seconds": 15,
+        "allow_wait": True,
+        "bot_delay": 0.6,
+        "seed": None,
+        "away_seconds": 120,
+        "turn_clock": None,
+    }
+    lobby = (Path(__file__).parent.parent / "src/munchkin/server/static/lobby.js").read_text()
+    form = lobby[lobby.index("function readForm") : lobby.index("async function onSubmit")]
+    for key in [*body, *seat, *body["options"]]:
+        assert re.search(rf"\b{key}\b[:,]", form), f"the lobby no longer sends {key}: keep this body as it is"
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
 
 
 # ---------------------------------------------------------------------------------------------- names

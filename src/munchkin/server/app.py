@@ -8,6 +8,7 @@ import gc
 import hashlib
 import json
 import logging
+import math
 import re
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -35,7 +36,7 @@ from munchkin.server.guard import (
     too_deep_message,
 )
 from munchkin.server.hub import Hub, available_sets
-from munchkin.server.models import OptionsIn, SeatIn, TableIn
+from munchkin.server.models import OptionsIn, SeatIn, TableIn, known_keys
 from munchkin.server.pages import page_error_page, page_missing_page, table_missing_page
 from munchkin.server.skeleton import prototypes
 from munchkin.server.store import Store
@@ -385,7 +386,21 @@ def error(text: str) -> dict[str, Any]:
     return {"type": "error", "error": text}
 
 
+MAX_KEY_SHOWN = 40
+_NOT = {bool: ", not true or false", str: ", not a string", float: ", not a decimal number", int: ", not a number"}
 _SHOULD = re.compile(r"^(Input|String|List|Value|Dictionary|Object) should ")
+
+
+def _not(value: Any) -> str:
+    """What JSON type was sent instead, in words (never the value itself); nothing for NaN and infinities."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return ""
+    return _NOT.get(type(value), "")
+
+
+def _cut(key: Any) -> Any:
+    """A key of the request as named in an error: an unknown one is the client's own, so a long one is cut."""
+    return key[:MAX_KEY_SHOWN] + "…" if isinstance(key, str) and len(key) > MAX_KEY_SHOWN else key
 
 
 def describe(e: Any) -> str:
@@ -393,7 +408,7 @@ def describe(e: Any) -> str:
     name the rule and never the value sent (that may be NaN or a lone surrogate, not encodable)."""
     where = "".join(
         f"[{p}]" if isinstance(p, int) else f".{p}" if str(p).isidentifier() else f"[{ascii(p)}]"
-        for p in tuple(e.get("loc", ()))[1:]
+        for p in (_cut(p) for p in tuple(e.get("loc", ()))[1:])
     ).lstrip(".")
     ctx = e.get("ctx") or {}
     kind = e.get("type")
@@ -405,6 +420,16 @@ def describe(e: Any) -> str:
         where, what = "", f"the body is not valid JSON ({ctx.get('error', 'unreadable')})"
     elif kind == "value_error" and "error" in ctx:
         what = str(ctx["error"])
+    elif kind == "int_type":  # strict: true is not 1, nor "5" or 5.0 a whole number
+        what = "must be a whole number" + _not(e.get("input"))
+    elif kind == "bool_type":
+        what = "must be true or false" + _not(e.get("input"))
+    elif kind == "extra_forbidden":
+        loc = tuple(e.get("loc", ()))
+        known = known_keys(loc[1:-1]) if loc[:1] == ("body",) else None
+        what = "is not a key this request takes"
+        if known is not None:
+            what = f"unknown key: {known[0]} takes only {', '.join(known[1])}"
     else:
         what = _SHOULD.sub("must ", str(e.get("msg", "is not valid")))
     text = f"{where}: {what}" if where else what

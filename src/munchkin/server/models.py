@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from munchkin.server.guard import clean_name, look_alike
 
@@ -15,7 +15,9 @@ SetId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9][a-
 
 
 class SeatIn(BaseModel):
-    model_config = ConfigDict(allow_inf_nan=False)
+    """One seat of a new table: who plays it, and the character's declared sex and House."""
+
+    model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
 
     name: str = Field(min_length=1, max_length=24)
     kind: Literal["human", "bot"]
@@ -40,14 +42,21 @@ class SeatIn(BaseModel):
 
 
 class OptionsIn(BaseModel):
-    listen_at_the_door: bool = False
-    shared_victories: bool = False
+    """The Faster Play rules a table plays with; an unknown option is refused, never ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    listen_at_the_door: StrictBool = False
+    shared_victories: StrictBool = False
 
 
 class TableIn(BaseModel):
-    """A new table, as the lobby's form sends it."""
+    """A new table, as the lobby's form sends it. A key it does not know is refused (a misspelt one
+    would otherwise leave a setting at its default without a word), and so is a number or string
+    where a boolean or whole number belongs (`"seed": true` is not seed 1)."""
 
-    model_config = ConfigDict(allow_inf_nan=False)  # NaN and infinities are refused as "not a finite number"
+    # NaN and infinities are refused as "not a finite number"
+    model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
 
     name: str = Field(default="Munchkin table", min_length=1, max_length=60)
     sets: list[SetId] = Field(default_factory=lambda: ["deluxe"], min_length=1, max_length=4)
@@ -57,9 +66,9 @@ class TableIn(BaseModel):
     # the rulebook's 2.6 s suits fast players); a person's own decisions never run on it
     window_seconds: float = Field(default=WINDOW_SECONDS, ge=0.5, le=60)
     # may a person on a window's clock say Wait! and hold the window until they play or pass
-    allow_wait: bool = True
+    allow_wait: StrictBool = True
     bot_delay: float = Field(default=0.6, ge=0, le=5)
-    seed: int | None = Field(default=None, ge=0, le=2**31)
+    seed: StrictInt | None = Field(default=None, ge=0, le=2**31)
     # how long a person may be disconnected before a bot plays their seat
     away_seconds: float = Field(default=120, ge=10, le=3600)
     # None: off; else the seconds a connected person has for their own decisions before a bot makes the move
@@ -80,3 +89,17 @@ class TableIn(BaseModel):
         if first == later:
             raise ValueError(f"two seats are called '{first}': every seat needs a different name")
         raise ValueError(f"'{later}' looks like '{first}': every seat needs a name that looks different")
+
+
+# What each object in a new table's body is, by where it sits (list indexes left out): to name its keys.
+_BODY_MODELS: dict[tuple[str, ...], tuple[str, type[BaseModel]]] = {
+    (): ("a table", TableIn),
+    ("seats",): ("a seat", SeatIn),
+    ("options",): ("options", OptionsIn),
+}
+
+
+def known_keys(path: tuple[str | int, ...]) -> tuple[str, list[str]] | None:
+    """What the object at `path` in a new table's body is and the keys it takes, or None if unknown."""
+    found = _BODY_MODELS.get(tuple(str(p) for p in path if not isinstance(p, int)))
+    return None if found is None else (found[0], list(found[1].model_fields))

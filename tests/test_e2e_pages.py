@@ -178,3 +178,90 @@ def test_the_pages_honour_a_request_for_less_motion(server: Server) -> None:
                 context.close()
         finally:
             browser.close()
+
+
+# every Content-Security-Policy violation, recorded before the page's own scripts run; and no
+# asynchronous clipboard, so that the lobby's Copy button takes its fallback (a styled, hidden textarea)
+RECORD_VIOLATIONS = """(() => {
+  window.violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.violations.push(
+    `${e.effectiveDirective} refused ${e.blockedURI || 'inline'} (${e.sourceFile || e.documentURI}:${e.lineNumber})`));
+  Object.defineProperty(navigator, 'clipboard', {value: undefined});
+})()"""
+INLINE_SCRIPT_JS = """() => {
+  const s = document.createElement('script');
+  s.textContent = 'window.inlineRan = true';
+  document.head.append(s);
+}"""
+
+
+def no_violations(page: Page, where: str) -> None:
+    assert page.evaluate("window.violations") == [], where
+
+
+def test_the_pages_work_under_their_content_security_policy(server: Server) -> None:
+    """The lobby, a table page (its WebSocket, Level track colours, card faces and Rules dialog), a help
+    page and the missing-table page, in Chromium under the server's policy (no inline script or style,
+    nothing from elsewhere): no violation is reported, in the console or as an event, and each page does
+    its work. Then an inline script added to a page is refused, so the policy is really enforced.
+    Screenshots: pages-csp-*.png."""
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    table = post_table(server, "Policy", ("human", "bot", "bot"), bot_delay=0)
+    seat_link = server.url + table["links"][0]["url"]
+    with watched_browser(server, expected="404 (Not Found)") as page:  # a CSP violation is a console error
+        page.context.add_init_script(RECORD_VIOLATIONS)
+
+        # the lobby: sets and tables load, a table is created through the form, its link copied
+        answer = page.goto(server.url + "/")
+        assert answer is not None and "script-src 'self'" in answer.headers["content-security-policy"]
+        expect(page.locator("#set-deluxe")).to_be_checked()
+        expect(page.locator("#tables")).to_contain_text("Policy")
+        page.fill("#table-name", "Made under the policy")
+        page.click("#create-table")
+        expect(page.locator("#created-links")).to_contain_text("is ready")
+        page.locator("#created-links button.copy").first.click()
+        expect(page.locator("#created-links .copy-status").first).not_to_be_empty()
+        page.screenshot(path=str(ARTIFACTS / "pages-csp-lobby.png"), full_page=True)
+        no_violations(page, "lobby")
+
+        # a table page: the WebSocket to this host connects and plays; the Level track's markers have
+        # their seats' colours (set through the style object, not a style attribute); the Rules load
+        page.goto(seat_link)
+        expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
+        expect(page.locator("#you-name")).to_have_text("Human 1")
+        expect(page.locator("#hand .hand-card").first).to_be_visible()
+        expect(page.locator("#level-track-board .track-marker")).to_have_count(3)
+        colours = page.evaluate(
+            "() => [...document.querySelectorAll('#level-track-board .track-marker')]"
+            ".map((m) => getComputedStyle(m).getPropertyValue('--seat-colour').trim())"
+        )
+        assert len(set(colours)) == 3 and "#555" not in colours, colours  # #555: the style sheet's fallback
+        page.screenshot(path=str(ARTIFACTS / "pages-csp-table.png"))
+        page.click("#rules-button")
+        expect(page.locator("#help-body")).to_contain_text("Munchkin Deluxe")
+        page.screenshot(path=str(ARTIFACTS / "pages-csp-rules.png"))
+        page.keyboard.press("Escape")
+        no_violations(page, "table page")
+
+        # a help page and the missing-table page: the server's own HTML
+        page.goto(server.url + "/help/deluxe")
+        expect(page.locator("main h1")).to_contain_text("Deluxe")
+        page.screenshot(path=str(ARTIFACTS / "pages-csp-help.png"))
+        no_violations(page, "help page")
+        page.goto(server.url + "/table/doesnotexist")
+        expect(page.locator("h1")).to_have_text("This table does not exist")
+        no_violations(page, "missing-table page")
+
+        # the policy is enforced: on a page of its own (its console is not watched), an inline script
+        # added by hand is refused and reported
+        browser = page.context.browser
+        assert browser is not None
+        probe = browser.new_page()
+        probe.add_init_script(RECORD_VIOLATIONS)
+        probe.goto(server.url + "/help")
+        probe.evaluate(INLINE_SCRIPT_JS)
+        probe.wait_for_function("window.violations.length > 0")
+        assert probe.evaluate("window.inlineRan") is None
+        assert probe.evaluate("window.violations")[0].startswith("script-src-elem refused inline")
+        probe.close()

@@ -35,6 +35,7 @@ from munchkin.server.guard import (
     retry_after,
     too_deep_message,
 )
+from munchkin.server.headers import SecurityHeaders
 from munchkin.server.hub import Hub, available_sets
 from munchkin.server.models import OptionsIn, SeatIn, TableIn, known_keys
 from munchkin.server.pages import page_error_page, page_missing_page, table_missing_page
@@ -71,10 +72,13 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
             await hub.stop()
             store.close()
 
-    app = FastAPI(title="Munchkin", lifespan=lifespan)
+    # no /docs or /redoc: they load scripts from another site, which the pages' policy forbids, and
+    # players need neither; /openapi.json stays, as the API is public and documented (docs/server.md)
+    app = FastAPI(title="Munchkin", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyGuard, max_bytes=lambda: settings_of().max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # added last, so outermost: a 413 from BodyGuard gets the headers too
     limits = CreationLimits(lambda: settings_of())
     replay_pacer = Pacer(lambda: settings_of().replays_per_second)
 

@@ -2,14 +2,19 @@
 "use strict";
 
 const M = (() => {
-  /** Build an element: el("a", {href: "/", class: "x", dataset: {seat: 1}}, "text", child, ...). */
+  /** Build an element: el("a", {href: "/", class: "x", dataset: {seat: 1}}, "text", child, ...).
+   * `style` is an object of properties ({"--seat-colour": "#a00"}), set through the element's style
+   * object: a style attribute (a string here) is inline style, which the pages' Content-Security-Policy
+   * refuses. */
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
     if (attrs) {
       for (const [k, v] of Object.entries(attrs)) {
         if (v === null || v === undefined || v === false) continue;
         if (k === "class") e.className = v;
-        else if (k === "dataset") Object.assign(e.dataset, v);
+        else if (k === "style" && typeof v === "object") {
+          for (const [p, x] of Object.entries(v)) e.style.setProperty(p, String(x));
+        } else if (k === "dataset") Object.assign(e.dataset, v);
         else if (k === "text") e.textContent = v;
         else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
         else if (v === true) e.setAttribute(k, "");
@@ -140,7 +145,7 @@ const M = (() => {
     } catch (_) {
       /* fall through */
     }
-    const ta = el("textarea", { "aria-hidden": "true", style: "position:fixed;left:-9999px;top:0" });
+    const ta = el("textarea", { "aria-hidden": "true", style: { position: "fixed", left: "-9999px", top: "0" } });
     ta.value = text;
     document.body.appendChild(ta);
     ta.select();

@@ -46,7 +46,7 @@ const Look = (() => {
       "span",
       {
         class: cls,
-        style: `--seat-colour: ${colour(p.seat)}`,
+        style: { "--seat-colour": colour(p.seat) },
         dataset: { seat: p.seat, level: p.level },
         title: o.title || null,
         "aria-hidden": o.hidden ? "true" : null,

@@ -304,3 +304,46 @@ def test_a_seat_chooses_its_house(client: TestClient) -> None:
     assert full.status_code == 422 and "cannot show 4 Slytherin" in full.text
     deluxe = client.post("/api/tables", json={**body, "sets": ["deluxe"]})
     assert deluxe.status_code == 422 and "Harry Potter" in deluxe.text
+
+
+def test_a_long_message_is_refused_and_a_frame_over_64_kib_closes_the_socket(tmp_path: Path) -> None:
+    """`munchkin serve` itself, since uvicorn enforces the frame limit: a message over 4,096 bytes up to
+    64 KiB gets an error and the socket stays open (a ping after it is answered); a longer one is not
+    read, and the server closes the socket with 1009, message too big."""
+    from websockets.exceptions import ConnectionClosedError
+
+    from munchkin.server.config import MAX_FRAME
+    from munchkin.server.tables import MAX_MESSAGE
+    from test_server_restart import Server
+
+    server = Server(["--data", str(tmp_path)], tmp_path / "server.log")
+    server.start()
+    try:
+        seats = [{"name": n, "kind": "human"} for n in ("Ann", "Bob", "Cy")]
+        table = server.post("/api/tables", {"seats": seats})
+        token = table["links"][0]["url"].split("token=")[1]
+        with server.ws(table["table"]["id"], token) as ws:
+            assert json.loads(ws.recv())["type"] == "hello"
+
+            def reply() -> Msg:
+                while True:  # states may come between
+                    m: Msg = json.loads(ws.recv(timeout=10))
+                    if m["type"] != "state":
+                        return m
+
+            for size in (MAX_MESSAGE + 1, MAX_FRAME):
+                message = json.dumps({"type": "ping", "pad": "x" * (size - 27)})
+                assert len(message) == size
+                ws.send(message)
+                assert reply() == {"type": "error", "error": f"message too large: {size} bytes, the limit is 4096"}
+                ws.send(json.dumps({"type": "ping"}))
+                assert reply() == {"type": "pong"}, "the socket stays open"
+            ws.send("x" * (MAX_FRAME + 1))
+            with pytest.raises(ConnectionClosedError) as closed:
+                while True:
+                    ws.recv(timeout=10)
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == 1009
+            assert closed.value.rcvd.reason == f"frame exceeds limit of {MAX_FRAME} bytes"
+    finally:
+        server.stop()

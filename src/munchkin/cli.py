@@ -326,7 +326,7 @@ def serve(
     import uvicorn
 
     from munchkin.server.app import create_app
-    from munchkin.server.config import ServerSettings
+    from munchkin.server.config import MAX_FRAME, ServerSettings
     from munchkin.server.connections import ConnectionCounts, guarded_protocols, raise_open_files_limit
     from munchkin.server.store import DataFolderError, database_url
 
@@ -385,7 +385,7 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
-        ws_max_size=65536,
+        ws_max_size=MAX_FRAME,
         http=http,
         ws=ws,
         proxy_headers=bool(proxies),

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import hostile as hostile_mod
 import httpx
 import websockets
 
@@ -78,8 +79,15 @@ def serve_flags(base: list[str]) -> set[str]:
 
 
 def no_rate_limits(flags: set[str]) -> list[str]:
-    """Flags that switch table-creation rate limits off, where the server has them."""
-    wanted = ["--tables-per-minute", "--tables-per-minute-total"]
+    """Flags that switch the per-address and creation limits off, where the server has them: the load
+    comes from one address, as no real crowd does."""
+    wanted = [
+        "--tables-per-minute",
+        "--tables-per-minute-total",
+        "--max-live-tables-per-address",
+        "--max-connections-per-address",
+        "--max-websockets-per-address",
+    ]
     return [x for f in wanted if f in flags for x in (f, "0")]
 
 
@@ -207,8 +215,9 @@ class Http1:
         self.reader, self.writer = reader, writer
 
     @classmethod
-    async def open(cls, host: str, port: int) -> Http1:
-        reader, writer = await asyncio.open_connection(host, port, limit=2**20)
+    async def open(cls, host: str, port: int, source: str | None = None) -> Http1:
+        local = (source, 0) if source else None
+        reader, writer = await asyncio.open_connection(host, port, limit=2**20, local_addr=local)
         return cls(reader, writer)
 
     async def request_bytes(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
@@ -299,13 +308,16 @@ class Spectator:
     _span_states: int = 0
     _dropped_at: float | None = None
 
+    source: str | None = None  # the loopback address to connect from (None: any)
+
     async def watch(self, url: str, reconnect: bool = False) -> None:
         """Read messages until the task is cancelled (or, reconnecting, the game has ended and the
         connection drops)."""
         while True:
             dialled = time.time()
             try:
-                async with websockets.connect(url, max_size=2**24, open_timeout=60) as ws:
+                local = {"local_addr": (self.source, 0)} if self.source else {}
+                async with websockets.connect(url, max_size=2**24, open_timeout=60, **local) as ws:
                     self.spans.append([])
                     self._span_states = 0
                     self.pings.clear()
@@ -389,7 +401,7 @@ class Downloads:
 
 
 async def download_replays(
-    port: int, k: int, finished: list[str], stop: asyncio.Event, deadline: float, out: Downloads
+    port: int, k: int, finished: list[str], stop: asyncio.Event, deadline: float, out: Downloads, source: str | None
 ) -> None:
     """Client k: GET a finished game's replay, the next one and so on (round robin from its own
     starting point), over one keep-alive connection, until `stop` is set or the deadline passes."""
@@ -404,7 +416,7 @@ async def download_replays(
             n += 1
             try:
                 if conn is None:
-                    conn = await Http1.open("127.0.0.1", port)
+                    conn = await Http1.open("127.0.0.1", port, source)
                 t = time.monotonic()
                 status, body = await conn.request_bytes("GET", f"/api/tables/{tid}/replay")
                 if status == 200:
@@ -501,7 +513,9 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
     base = f"http://127.0.0.1:{port}"
     seed = args.seed if args.seeded else None
     chaos = args.kill > 0
-    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+    hostile = args.hostile
+    poller = httpx.AsyncHTTPTransport(local_address="127.0.4.1") if hostile else None
+    async with httpx.AsyncClient(base_url=base, timeout=120, transport=poller) as http:
         await wait_ready(http, server, 60)
         before = await list_tables(http)
         if before:
@@ -509,7 +523,14 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
         # games to download while the others play: a few tables played to their end first
         warm: list[str] = []
         if args.replay_clients:
-            wconns = list(await asyncio.gather(*(Http1.open("127.0.0.1", port) for _ in range(args.replay_tables))))
+            wconns = list(
+                await asyncio.gather(
+                    *(
+                        Http1.open("127.0.0.1", port, "127.0.2.1" if hostile else None)
+                        for _ in range(args.replay_tables)
+                    )
+                )
+            )
             warm = await create_tables(wconns, None if seed is None else seed + 10_000, lambda i, t: None, "replay")
             for c in wconns:
                 await c.close()
@@ -519,7 +540,14 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
                 raise SystemExit("none of the tables played for replay downloads ended")
         # one connection per table, opened (and accepted) before the burst: under load the server
         # accepts only one new connection per event-loop iteration (libuv), which would spread it out
-        conns = list(await asyncio.gather(*(Http1.open("127.0.0.1", port) for _ in range(args.tables))))
+        conns = list(
+            await asyncio.gather(
+                *(
+                    Http1.open("127.0.0.1", port, hostile_mod.creator_address(i) if hostile else None)
+                    for i in range(args.tables)
+                )
+            )
+        )
         await asyncio.gather(*(c.request("GET", "/api/sets") for c in conns))
         cpu0, client0 = server.cpu(), time.process_time()
         t0 = time.monotonic()
@@ -535,7 +563,7 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
 
         def spectate(i: int, tid: str) -> None:
             for _ in range(watched.get(i, 0)):
-                sp = Spectator(tid)
+                sp = Spectator(tid, source=hostile_mod.spectator_address(len(specs)) if hostile else None)
                 specs.append(sp)
                 tasks.append(asyncio.create_task(sp.watch(f"{ws_base}/ws/{tid}", reconnect=chaos)))
 
@@ -548,9 +576,20 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
         downloads = Downloads()
         stop = asyncio.Event()
         downloaders = [
-            asyncio.create_task(download_replays(port, k, finished, stop, deadline, downloads))
+            asyncio.create_task(
+                download_replays(port, k, finished, stop, deadline, downloads, f"127.0.4.{2 + k}" if hostile else None)
+            )
             for k in range(args.replay_clients)
         ]
+        # the attacks, and an innocent client pinging from an address of its own
+        report = hostile_mod.Report()
+        innocent = hostile_mod.Innocent()
+        attacked = asyncio.Event()
+        attackers: list[asyncio.Task[None]] = []
+        if hostile:
+            attackers.append(asyncio.create_task(innocent.run(port, ids[0], attacked)))
+            await asyncio.sleep(1.0)  # the innocent client's figures begin before the attacks
+            attackers += [asyncio.create_task(a()) for a in hostile_mod.attacks(port, ids, attacked, report)]
         if downloaders:
             downloads.began = time.time()
         points = kill_points(args.kill, args.seed)
@@ -608,6 +647,9 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
             await asyncio.sleep(POLL_SECONDS)
         wall = time.monotonic() - t0
         stop.set()
+        attacked.set()
+        if attackers:
+            await asyncio.wait(attackers, timeout=60)
         if downloaders:
             downloads.ended = time.time()
             await asyncio.gather(*downloaders)
@@ -702,6 +744,16 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
             "spectator_reconnects": sum(len(sp.back_ms) for sp in specs),
             "spectator_back_ms": stats([x for sp in specs for x in sp.back_ms]),
         }
+    if hostile:
+        innocent_p95 = percentile(innocent.rtts, 95)
+        result["hostile"] = {
+            "innocent_ping_ms": stats(innocent.rtts),
+            "innocent_pings": len(innocent.rtts),
+            "innocent_errors": innocent.errors[:5],
+            "target_met": innocent_p95 is not None and innocent_p95 < TARGET_MS,
+            "attacks": report.figures,
+            "lines": report.lines,
+        }
     if args.replay_clients:
         lo, hi = downloads.began or 0.0, downloads.ended or 0.0
         lat_w = [x for sp in specs for t, x in sp.latencies if lo <= t <= hi]
@@ -782,6 +834,16 @@ def summary_text(s: dict[str, Any]) -> str:
             f"    action->bcast     {ms(d['latency_ms'])} ({d['latency_samples']} samples)",
             f"    target p95 < {TARGET_MS:.0f} ms for both: {'met' if d['target_met'] else 'NOT MET'}",
         ]
+    h = s.get("hostile")
+    if h:
+        out.append("  attacks meanwhile (each from loopback addresses of its own):")
+        out += h["lines"]
+        out += [
+            f"  innocent client     ping {ms(h['innocent_ping_ms'])} ({h['innocent_pings']} pings from 127.0.0.2)",
+            f"    target p95 < {TARGET_MS:.0f} ms: {'met' if h['target_met'] else 'NOT MET'}",
+        ]
+        if h["innocent_errors"]:
+            out.append(f"    innocent client errors: {h['innocent_errors']}")
     if s["unfinished"]:
         out.append(f"NOT FINISHED within the timeout: {len(s['unfinished'])} tables")
         items = [f"#{u['index']} {u['id']} {u['status']} turn {u['turn']}" for u in s["unfinished"]]
@@ -833,6 +895,12 @@ def main() -> int:
         help="start this instead of `munchkin serve` (it gets --host, --port, --data and --db appended, and the "
         "rate-limit flags if its --help lists them), to compare a patched server",
     )
+    ap.add_argument(
+        "--hostile",
+        action="store_true",
+        help="run the attacks of issue 30 (benchmarks/hostile.py) beside the load, the server's limits in force, "
+        "and report an innocent client's ping",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object on stdout (the summary goes to stderr)")
     args = ap.parse_args()
     if args.tables < 1 or args.spectators < 0 or args.kill < 0 or args.replay_clients < 0 or args.replay_tables < 1:
@@ -843,7 +911,7 @@ def main() -> int:
     base = serve_command(args.server_cmd)
     cmd = [*base, "--host", "127.0.0.1", "--port", str(port), "--data", str(tmp / "data")]
     cmd += ["--db", args.db] if args.db else []
-    cmd += no_rate_limits(serve_flags(base))
+    cmd += hostile_mod.server_flags() if args.hostile else no_rate_limits(serve_flags(base))
     server = Server(cmd, tmp / "server.log")
     server.start()
     try:

@@ -70,8 +70,8 @@ def count_worker_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def no_threads(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fail if the server hands anything to asyncio's thread pool (where a rebuild would hold the
-    interpreter lock the tables in play need)."""
+    """From now on (the server started), fail if the server hands anything to asyncio's thread pool
+    (where a rebuild would hold the interpreter lock the tables in play need)."""
 
     def refuse(*_args: Any, **_kwargs: Any) -> Any:
         raise AssertionError("asyncio.to_thread was called")
@@ -89,8 +89,8 @@ def test_a_replay_asked_for_many_times_at_once_is_made_once_in_the_worker(
     with sqlite3.connect(db) as con:  # as if the save had never been stored
         con.execute("DELETE FROM munchkin_replays")
     calls = count_worker_calls(monkeypatch)
-    no_threads(monkeypatch)
     with make_client(db) as c:
+        no_threads(monkeypatch)
         h = hub(c)
         assert tid not in h.tables
 
@@ -111,8 +111,8 @@ def test_a_just_ended_games_replay_is_its_one_save_however_many_poll(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = count_worker_calls(monkeypatch)
-    no_threads(monkeypatch)
     with make_client(tmp_path / "m.db") as c:
+        no_threads(monkeypatch)
         tid = new_table(c, ["bot", "bot", "bot"], seed=4)["table"]["id"]
         h = hub(c)
 
@@ -141,8 +141,8 @@ def test_a_finished_table_is_brought_back_once_from_the_worker_and_shows_what_a_
             c.portal.call(runner.wake.set)  # type: ignore[union-attr]
             wait_over(c, tid)
     calls = count_worker_calls(monkeypatch)
-    no_threads(monkeypatch)
     with make_client(db) as c:
+        no_threads(monkeypatch)
         with c.websocket_connect(f"/ws/{tid}") as a, c.websocket_connect(f"/ws/{tid}") as b:
             states = []
             for ws in (a, b):

@@ -315,24 +315,40 @@ def test_another_persons_play_does_not_end_a_hold(tmp_path: Path, clock: Clock) 
         r.hold(ann)
     r.act(ann, "pass", g.version)
     assert r.held_by == []
-    if r._window_seats():
-        assert r.deadline == pytest.approx(clock.now + WINDOW_LENGTH)
+    assert r._window_seats() == {bob}, "Bob's answer is no longer on the clock: this seed no longer tests the countdown"
+    assert r.deadline == pytest.approx(clock.now + WINDOW_LENGTH), "the new round's countdown did not start in full"
+
+
+def two_cards_in_a_bots_fight(g: Game) -> bool:
+    """A bot's fight whose window runs on Ann's clock while she holds two cards she may play into it:
+    after she plays one, the window has something to ask her again."""
+    if not fight_window({0}, own=False)(g):
+        return False
+    return len({a.card for a in g.legal_actions(0) if a.kind == A.PLAY and a.card >= 0}) >= 2
 
 
 def test_wait_ends_when_its_holder_plays_and_the_round_starts_again(tmp_path: Path, clock: Clock) -> None:
-    r = make_runner(tmp_path, ["human", "bot", "bot"], seed=3)
-    drive(r, fight_window({0}, own=False))
+    """Ann holds a bot's fight a quarter of the way into its countdown, then plays a card into it: her
+    hold ends, and the window, which still waits on her (she has another card), starts a new round with a
+    full countdown (not the three quarters left when she held it) in which she may say Wait! again.
+    Seed 6 comes to such a window in the first turn."""
+    r = make_runner(tmp_path, ["human", "bot", "bot"], seed=6)
+    drive(r, two_cards_in_a_bots_fight)
     g = r.game
+    clock.now += WINDOW_LENGTH / 4
     r.hold(0)
+    assert r.paused_left == pytest.approx(WINDOW_LENGTH * 3 / 4)
     wait_windows(r, clock, 10)
-    assert 0 in g.to_act and r.held_by == [0]
-    play = next(a for a in g.legal_actions(0) if a.kind != A.PASS)
+    assert 0 in g.to_act and r.held_by == [0] and r.deadline is None, "the held window did not wait"
+    play = next(a for a in g.legal_actions(0) if a.kind == A.PLAY and a.card >= 0)
     r.act(0, g.text(play), g.version)
-    assert r.held_by == [] and r.waited == set()
-    if 0 in r._window_seats():  # still in the window: a new round, a new countdown, Wait! may be said again
-        assert r.deadline == pytest.approx(clock.now + WINDOW_LENGTH)
-        r.hold(0)
-        assert r.held_by == [0]
+    assert r._window_seats() == {0}, "Ann's play closed the window for her: this seed no longer tests a new round"
+    assert r.held_by == [] and r.waited == set(), "the holder's own play did not end her hold"
+    assert r.deadline == pytest.approx(clock.now + WINDOW_LENGTH), "the new round's countdown did not start in full"
+    r.hold(0)  # a new round: Wait! may be said again
+    info = r._window_info()
+    assert info is not None and info["held_by"] == [0] and info["waited"] == [0] and r.deadline is None
+    r.store.close()
 
 
 def test_a_held_window_ends_when_its_holder_goes_away(tmp_path: Path, clock: Clock) -> None:
@@ -407,8 +423,13 @@ def test_a_bot_table_plays_to_the_end_with_no_window_clock(tmp_path: Path) -> No
                 if r.game.over:
                     break
             assert r.game.over and r.game.winners
-            await asyncio.sleep(0.05)
-            assert all(m.get("window") is None for m in sock.sent if m["type"] == "state")
+            for _ in range(500):  # the spectator's sender has the last word: wait for the final state
+                states = [m for m in sock.sent if m["type"] == "state"]
+                if states and states[-1]["view"]["over"]:
+                    break
+                await asyncio.sleep(0.01)
+            assert states and states[-1]["view"]["over"], "the spectator was never sent the game's end"
+            assert all(m["window"] is None for m in states), "a bot table showed a window clock"
         finally:
             await r.stop()
             if r.replay_task is not None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.server.app import create_app
@@ -113,7 +114,9 @@ def test_a_bot_table_restarted_mid_game_plays_on_and_its_replay_is_exact(db: Pat
         async def stop_mid_game() -> None:
             # watched from inside the server's loop: a polling thread starved of the interpreter on a busy
             # machine could wake only after the bots had finished the whole game
+            give_up = time.monotonic() + 60
             while r.game.decisions < 30:
+                assert not r.failed and time.monotonic() < give_up, f"the bots made {r.game.decisions} moves in 60 s"
                 await asyncio.sleep(0)
             await r.stop()  # the server dies mid-game, at most one bot burst later
 
@@ -216,8 +219,9 @@ def test_a_damaged_table_is_stopped_and_the_others_serve(db: Path, damage: str, 
     with make_client(db) as c:
         bad = new_table(c, ["human", "bot", "bot"])["table"]["id"]
         good = new_table(c, ["human", "bot", "bot"])["table"]["id"]
-        r = hub(c).tables[bad]  # the table to be damaged gets an action stored
-        r.act(0, r.game.text(r.game.legal_actions(0)[0]), r.game.version)
+        for tid in (bad, good):  # each table gets an action stored: the one to be damaged, and the one to come back
+            r = hub(c).tables[tid]
+            r.act(0, r.game.text(r.game.legal_actions(0)[0]), r.game.version)
     with sqlite3.connect(db) as con:
         con.execute(damage, (bad,))
     with make_client(db) as c:
@@ -226,22 +230,24 @@ def test_a_damaged_table_is_stopped_and_the_others_serve(db: Path, damage: str, 
         assert c.get(f"/api/tables/{good}").json()["status"] == "playing"
         with sqlite3.connect(db) as con:
             (n,) = con.execute("SELECT COUNT(*) FROM munchkin_actions WHERE table_id = ?", (good,)).fetchone()
+        assert n >= 1, "the good table stored no action: its restoring would show nothing"
         healthy = hub(c).get(good)
         assert not healthy.failed and healthy.game.decisions >= n
-        with c.websocket_connect(f"/ws/{bad}") as ws:
+        with c.websocket_connect(f"/ws/{bad}") as ws:  # no hello: the reason, and the socket is closed
             msg = ws.receive_json()
-            if msg["type"] == "hello":
-                msg = ws.receive_json()
-                assert msg["stopped"] and words in msg["stopped"]
-            else:
-                assert msg["type"] == "error" and "stopped" in msg["error"]
+            assert msg["type"] == "error" and "stopped" in msg["error"] and words in msg["error"], msg
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4409
 
 
 def test_a_damaged_finished_game_says_so_instead_of_still_on(db: Path) -> None:
     with make_client(db) as c:
         tid = new_table(c, ["bot", "bot", "bot"])["table"]["id"]
         wait_over(c, tid)
+        give_up = time.monotonic() + 60
         while hub(c).tables[tid].replay_task is None or not hub(c).tables[tid].replay_task_done():
+            assert time.monotonic() < give_up, "the finished game's replay was not stored in 60 s"
             time.sleep(0.01)
     with sqlite3.connect(db) as con:
         con.execute("DELETE FROM munchkin_replays WHERE table_id = ?", (tid,))
@@ -264,9 +270,16 @@ def test_a_bot_stands_in_for_a_person_who_walked_away(client: TestClient) -> Non
         with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
             ws0.receive_json()
             assert runner.game.to_act == (0,), "the game waits on seat 0's character creation"
-        # seat 0 left; seat 1 is still here. Before the table's limit nobody plays for seat 0:
-        time.sleep(0.3)
-        assert runner.game.decisions == 0 and not client.get(f"/api/tables/{tid}").json()["seats"][0]["stand_in"]
+        # seat 0 left; seat 1 is still here. Once the table knows it, its bots' step (run on the server's
+        # loop, as the table runs it) plays nothing for seat 0 before the table's limit of 10 s:
+        end = time.monotonic() + 10
+        while client.get(f"/api/tables/{tid}").json()["seats"][0]["connected"]:
+            assert time.monotonic() < end, "the table never heard that seat 0 left"
+            time.sleep(0.02)
+        assert 0 in runner.away_since and 1 not in runner.away_since
+        moved = client.portal.call(runner._bots_act)  # type: ignore[union-attr]
+        assert moved == 0 and runner.game.decisions == 0 and runner.game.to_act == (0,), "a bot played seat 0 early"
+        assert not client.get(f"/api/tables/{tid}").json()["seats"][0]["stand_in"]
         runner.away_since[0] -= 10  # ... and now seat 0 has been away for longer than 10 s
         client.portal.call(runner.wake.set)  # type: ignore[union-attr]
         end = time.monotonic() + 10
@@ -310,6 +323,8 @@ def test_a_connected_person_is_hurried_only_by_a_turn_clock(client: TestClient) 
         while own_moves(runners[1]) == before[1] and time.monotonic() < end:
             time.sleep(0.02)
         assert own_moves(runners[1]) > before[1], "the turn clock made the person's move"
+        # the calm table's bots' step, run on the server's loop now, makes no move for the person either
+        assert client.portal.call(runners[0]._bots_act) == 0  # type: ignore[union-attr]
         assert own_moves(runners[0]) == before[0], "without a turn clock a connected person is never hurried"
         assert 0 in runners[0].game.to_act
 

@@ -3,6 +3,7 @@ where it was, on SQLite and on PostgreSQL, and each seat reconnects to the same 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -15,10 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from munchkin.engine.game import Game, Setup
-from munchkin.server.tables import TableBots
+from munchkin.engine.view import narrate
+from munchkin.server.store import Store, database_url
+from munchkin.server.tables import TableBots, TableRunner
 from system import free_port, new_database, postgres_server
 
 Msg = dict[str, Any]
@@ -142,14 +146,43 @@ class Seat:
 def finish_and_check(server: Server, *tables: str) -> None:
     """Wait for every table's game to end, then replay each, checking every action and chance outcome."""
     for tid in tables:
-        for _ in range(600):
-            if server.get(f"/api/tables/{tid}")["status"] == "over":
-                break
+        give_up = time.monotonic() + 60
+        while server.get(f"/api/tables/{tid}")["status"] != "over":
+            assert time.monotonic() < give_up, f"table {tid}'s game did not end in 60 s"
             time.sleep(0.1)
         with urllib.request.urlopen(server.url(f"/api/tables/{tid}/replay"), timeout=30) as r:
             g = Game.from_json(r.read().decode())
         assert g.over
         assert [g.players[s].name for s in g.winners] == server.get(f"/api/tables/{tid}")["winners"]
+
+
+def stored_game(db_args: list[str], table_id: str) -> Game:
+    """The game as the database holds it (read while the server is down): its stored actions replayed."""
+    data = db_args[1] if db_args[0] == "--data" else None
+    store = Store(database_url(Path(data) if data else None, None if data else db_args[1]))
+    try:
+        runner = TableRunner(next(t for t in store.tables() if t.id == table_id), store)
+        runner.replay_stored()
+        return runner.game
+    finally:
+        store.close()
+
+
+def read_to_the_close(seat: Seat) -> None:
+    """Read what a killed server sent the seat before it died (the socket keeps it), up to the close."""
+    with contextlib.suppress(ConnectionClosed):
+        drain(seat, 10.0)
+
+
+def assert_stored_all_it_showed(db_args: list[str], table_id: str, watcher: Seat) -> None:
+    """Every move a spectator was shown is in the database: the stored game has reached at least the version
+    it was last shown (a version counts every move, so one lost move within a turn fails), and tells the
+    narration it was shown, word for word."""
+    g = stored_game(db_args, table_id)
+    shown = watcher.state["version"]
+    assert g.version >= shown, f"the spectator was shown version {shown}, the database holds {g.version}"
+    told = narrate(g, None)
+    assert told[: len(watcher.lines)] == watcher.lines, "the stored game tells another story than was shown"
 
 
 def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) -> None:
@@ -160,28 +193,33 @@ def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) ->
             {"name": n, "kind": "bot", "strength": "heuristic"} for n in ("Bob", "Cy")
         ]
         h = server.post("/api/tables", {"name": "people", "seats": seats, "bot_delay": 0})
-        bots = [{"name": n, "kind": "bot", "strength": s} for n, s in zip("WXYZ", ["random", "heuristic"] * 2)]
-        b = server.post("/api/tables", {"name": "bots", "seats": bots, "bot_delay": 0.01, "seed": 8})
-        hid, bid = h["table"]["id"], b["table"]["id"]
+        hid = h["table"]["id"]
         token = h["links"][0]["url"].split("token=")[1]
 
         ann = Seat(server, hid, token)
-        watcher = Seat(server, bid, None)
-        for _ in range(60):  # Ann plays a while; the bot table plays on by itself
+        for _ in range(60):  # Ann plays a while
             ann.read()
             ann.act()
-        while True:  # stop where Ann must choose and no clock is running
+        while True:  # stop where Ann must choose and no clock is running: her table holds still
             m = ann.read()
+            assert not m["view"]["over"], "Ann's game ended before the kill"
             if any(not a["any_time"] for a in m["actions"]) and not m["window"]:
                 break
             ann.act()
-        watcher.read()
-        drain(watcher, 0.5)
         before_ann = ann.state
         before_lines = list(ann.lines)
-        before_bot_turn = server.get(f"/api/tables/{bid}")["turn"]
+        # the bots' table starts only now and is killed a few dozen moves in, so that it is mid-game at the kill
+        # however long Ann's part took (started with hers, it was over before the kill now and then)
+        bots = [{"name": n, "kind": "bot", "strength": s} for n, s in zip("WXYZ", ["random", "heuristic"] * 2)]
+        bid = server.post("/api/tables", {"name": "bots", "seats": bots, "bot_delay": 0.01, "seed": 8})["table"]["id"]
+        watcher = Seat(server, bid, None)
+        while watcher.read()["version"] < 50:
+            assert not watcher.state["view"]["over"], "the bots' game ended within 50 versions"
 
         server.kill()  # mid-game for both tables: the bot table is in the middle of its moves
+        read_to_the_close(watcher)
+        assert not watcher.state["view"]["over"], "the bots' game was over before the kill"
+        assert_stored_all_it_showed(db_args, bid, watcher)
         ann.close()
         watcher.close()
         server.start()
@@ -196,8 +234,9 @@ def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) ->
         assert summary["status"] == "playing" and summary["seats"][0]["claimed"]
 
         watcher2 = Seat(server, bid, None)
-        w = watcher2.read()
-        assert w["view"]["over"] or server.get(f"/api/tables/{bid}")["turn"] >= before_bot_turn
+        w = watcher2.read()  # its first state tells the whole narration so far: what was shown before comes first
+        assert w["version"] >= watcher.state["version"]
+        assert watcher2.lines[: len(watcher.lines)] == watcher.lines, "the bots' table came back different"
 
         again.play_to_the_end()
         finish_and_check(server, hid, bid)
@@ -249,10 +288,14 @@ def test_kill_9_at_random_moments_three_times(db_args: list[str], tmp_path: Path
             while time.monotonic() < end and not ann.state["view"]["over"]:
                 ann.act()
                 ann.read()
+            watcher.read()  # its first state, with the narration so far
             drain(watcher, 0.05)
-            shown_ann, shown_bots = list(ann.lines), list(watcher.lines)
             version = ann.state["version"]
             server.kill()
+            read_to_the_close(watcher)
+            shown_ann, shown_bots = list(ann.lines), list(watcher.lines)
+            assert shown_bots, "the spectator was shown nothing: there is nothing to compare"
+            assert_stored_all_it_showed(db_args, bid, watcher)
             ann.close()
             watcher.close()
             server.start()

@@ -32,11 +32,14 @@ class Recorder:
         self.client = Client(self, seat, burst=10**6, rate=1e9)
         self.errors: list[str] = []
         self.kinds: dict[str, int] = {}
+        self.saw_end = False  # sent the state of the finished game
 
     async def send_text(self, data: str) -> None:
         msg = json.loads(data)
         self.kinds[msg["type"]] = self.kinds.get(msg["type"], 0) + 1
         self.oracle.check(self.runner.game, self.seat, msg)
+        if msg["type"] == "state" and msg["view"]["over"]:
+            self.saw_end = True
         if msg["type"] == "error":
             if not msg["error"].startswith("stale action"):
                 self.errors.append(msg["error"])
@@ -96,7 +99,10 @@ async def _play_tables(
             if all(r.game.over or r.failed for r, _, _ in recorders):
                 break
             await asyncio.sleep(0.05)
-        await asyncio.sleep(0.1)  # the last state reaches everyone
+        for _ in range(200):  # the last state reaches everyone at a finished table (each socket's sender sends it)
+            if all(rec.saw_end for r, _, recs in recorders if r.game.over for rec in recs):
+                break
+            await asyncio.sleep(0.05)
         for runner, oracle, recs in recorders:
             results.append(
                 {
@@ -108,6 +114,7 @@ async def _play_tables(
                     "errors": [e for r in recs for e in r.errors],
                     "states": sum(r.kinds.get("state", 0) for r in recs),
                     "spectator_states": [r.kinds.get("state", 0) for r in recs if r.seat is None],
+                    "saw_end": [r.saw_end for r in recs],
                 }
             )
     finally:
@@ -153,6 +160,7 @@ def test_no_message_shows_a_seat_what_it_may_not_know(
         assert o.problems == [], f"table {i}: {len(o.problems)} leaks, first: {o.problems[:3]}"
         assert o.lines > 50, "the game was too short to tell anything"
         assert all(n > 0 for n in r["spectator_states"])
+        assert all(r["saw_end"]), f"table {i}: the finished game's state never reached some socket: {r['saw_end']}"
 
 
 def test_the_oracle_catches_leaks(tmp_path: Path) -> None:
@@ -170,14 +178,14 @@ def test_the_oracle_catches_leaks(tmp_path: Path) -> None:
     view["hand"].append(card)
     o.check(g, 0, msg)
     assert len(o.problems) == 1 and "hidden cards" in o.problems[0]
-    deep = g.door_deck[-1]
-    unseen = g.cdef[deep].name
     visible = {g.cdef[c].name for c in range(g.ncards) if c not in set(g.door_deck) | set(g.treasure_deck)}
     visible -= {g.cdef[c].name for p in g.players[1:] for c in p.hand}
-    if unseen not in visible:  # the same name may lie face-up elsewhere; then pick another seat's view
-        o2 = Oracle(g)
-        o2.check(g, 0, {"type": "state", "view": g.view(0), "log": [f"Bravo draws {unseen}."], "actions": []})
-        assert o2.problems and "never could see" in o2.problems[0]
+    # a card deep in the door deck whose name seat 0 has seen nowhere (the same name may lie face-up elsewhere)
+    unseen = next((g.cdef[c].name for c in reversed(g.door_deck) if g.cdef[c].name not in visible), None)
+    assert unseen is not None, "every door card's name is in seat 0's sight: no narration to catch"
+    o2 = Oracle(g)
+    o2.check(g, 0, {"type": "state", "view": g.view(0), "log": [f"Bravo draws {unseen}."], "actions": []})
+    assert o2.problems and "never could see" in o2.problems[0]
     o3 = Oracle(g)
     o3.check(g, None, {"type": "state", "view": g.view(0), "log": [], "actions": []})
     assert any("hidden cards" in p for p in o3.problems), "a spectator must not see seat 0's hand"

@@ -74,7 +74,9 @@ def test_no_serious_accessibility_problems_on_the_lobby_and_a_table_in_play(serv
         assert mid_game, "the game never came back to the person's turn"
         expect(page.locator("#setup-explain")).to_be_hidden()
         expect(page.locator("#usable-legend")).to_be_visible()
-        page.wait_for_timeout(300)  # the page draws the state the frames already hold
+        st = frames.state
+        assert st is not None
+        page.wait_for_function(SHOWS_MOVES_JS, arg=sorted({a["text"] for a in st["actions"]}), timeout=5000)
         found += problems(page, "table, mid-game")
         page.screenshot(path=str(ARTIFACTS / "a11y-table.png"))
         page.set_viewport_size(PHONE)
@@ -102,9 +104,18 @@ def test_no_serious_accessibility_problems_on_the_lobby_and_a_table_in_play(serv
     assert not found, "axe-core found serious or critical problems:\n" + "\n".join(found)
 
 
+# the page shows the moves of the state it was sent, and no move of its own is on its way
+SHOWS_MOVES_JS = """(want) => {
+  if (document.body.classList.contains('pending')) return false;
+  const shown = new Set([...document.querySelectorAll('#actions-panel button.action, #window-panel button.action')]
+    .map((b) => b.dataset.text));
+  return shown.size === want.length && want.every((t) => shown.has(t));
+}"""
+
+
 def play_until_mid_game(page: Page, frames: Frames, found: list[str]) -> bool:
     """Type the person's moves until their second turn starts (checking the page during character
-    creation on the way); True once there."""
+    creation on the way, which must come); True once there."""
     done: set[str] = set()
     sent: tuple[int, int] | None = None  # (version, errors seen) of the last move typed
     setup_checked = False
@@ -119,6 +130,7 @@ def play_until_mid_game(page: Page, frames: Frames, found: list[str]) -> bool:
         if v["over"]:
             return False
         if mine and v["phase"] != "setup" and v["turn"] >= 1 and v["prompt"] == "main" and v["active"] == 0:
+            assert setup_checked, "the person had no move in character creation: its page was never checked"
             return True
         if not mine or (sent is not None and sent == (st["version"], len(frames.errors))):
             continue

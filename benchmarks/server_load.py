@@ -87,6 +87,7 @@ def no_rate_limits(flags: set[str]) -> list[str]:
         "--max-live-tables-per-address",
         "--max-connections-per-address",
         "--max-websockets-per-address",
+        "--requests-per-second",
     ]
     return [x for f in wanted if f in flags for x in (f, "0")]
 
@@ -895,6 +896,7 @@ def main() -> int:
         help="start this instead of `munchkin serve` (it gets --host, --port, --data and --db appended, and the "
         "rate-limit flags if its --help lists them), to compare a patched server",
     )
+    ap.add_argument("--keep-log", help="copy the server's log to this file at the end")
     ap.add_argument(
         "--hostile",
         action="store_true",
@@ -919,6 +921,8 @@ def main() -> int:
     finally:
         server.stop()
         log_text = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
+        if args.keep_log:
+            shutil.copy(server.log_path, args.keep_log)
         shutil.rmtree(tmp, ignore_errors=True)
     bad = [line for line in log_text.splitlines() if "Traceback" in line or "stopped" in line or "Error" in line]
     result["server_errors"] = bad[:20]

@@ -67,9 +67,12 @@ class Person:
             self.state = m
 
     def waiting_on_me(self) -> dict[str, Any] | None:
-        """The state when the game waits on the person alone (so it holds still), else None."""
+        """The state when the game waits on the person alone and no clock runs for them (so it holds
+        still: a window on their clock would pass for them and the game move on), else None."""
         st = self.state
         if st is None or st["view"]["over"] or st["view"]["to_act"] != [0] or not st["actions"]:
+            return None
+        if st["window"] and 0 in st["window"]["clocked"]:
             return None
         return st if st["version"] != self.sent_version else None
 
@@ -85,11 +88,14 @@ class Person:
 def check_track(page: Page, view: dict[str, Any]) -> None:
     """The track shows exactly the view's Levels, the active player and the dead; the legend names them."""
     want = sorted([p["seat"], p["level"]] for p in view["players"])
-    # one snapshot of the track, taken when its markers show the view's Levels (the bots may move on after)
+    active = [] if view["over"] else [view["active"]]
+    # one snapshot of the track, taken when its markers and its active player show the view's (the bots may
+    # move on after)
     shown = page.wait_for_function(
-        f"(want) => {{ const t = ({TRACK_JS})();"
-        " return JSON.stringify([...t.markers].sort((a, b) => a[0] - b[0])) === JSON.stringify(want) && t; }",
-        arg=want,
+        f"([want, active]) => {{ const t = ({TRACK_JS})();"
+        " return JSON.stringify([...t.markers].sort((a, b) => a[0] - b[0])) === JSON.stringify(want)"
+        " && JSON.stringify(t.active) === JSON.stringify(active) && t; }",
+        arg=[want, active],
         timeout=5000,
     )
     track = shown.json_value()

@@ -29,13 +29,14 @@ PER_ADDRESS = 20  # connections one address may hold, as the server below is sta
 TIMEOUT = 1.0  # its header, body and write timeouts, in seconds
 SOCKETS_PER_ADDRESS = 4
 SPECTATORS = 3
+REQUESTS_PER_SECOND = 100  # so that the tests' own bursts of connections stay within it
 Msg = dict[str, Any]
 
 
 class Server:
     """`munchkin serve` with small limits, on a free port."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, *flags: str) -> None:
         self.port = free_port()
         self.log = tmp / "server.log"
         cmd = [sys.executable, "-c", "from munchkin.cli import app; app()", "serve", "--port", str(self.port)]
@@ -46,8 +47,9 @@ class Server:
             "--max-websockets-per-address",
             str(SOCKETS_PER_ADDRESS),
         ]
-        cmd += ["--max-spectators-per-table", str(SPECTATORS)]
+        cmd += ["--max-spectators-per-table", str(SPECTATORS), "--requests-per-second", str(REQUESTS_PER_SECOND)]
         cmd += ["--header-timeout", str(TIMEOUT), "--body-timeout", str(TIMEOUT), "--write-timeout", str(TIMEOUT)]
+        cmd += flags  # the last of a flag given twice counts
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120  # a busy machine may take a while to import and start
@@ -263,6 +265,58 @@ def _reset(sock: socket.socket) -> bool:
         return True
     readable, _, errored = select.select([sock], [], [sock], 0)
     return bool(errored)
+
+
+def test_a_flood_of_requests_from_one_address_is_answered_429_and_others_are_served(server: Server) -> None:
+    """An address may send five seconds' worth of requests at once, then REQUESTS_PER_SECOND; past that
+    each request is answered 429 before any of the app runs, and another address is served meanwhile."""
+    burst = 5 * REQUESTS_PER_SECOND
+    flood = OTHERS.format(50)
+    statuses: dict[int, int] = {}
+    with server.open(flood) as s:
+        for _ in range(2 * burst):  # one kept-alive connection, as fast as answers come
+            s.sendall(b"GET /api/sets HTTP/1.1\r\nHost: t\r\n\r\n")
+            status, body = read_response(s)
+            statuses[status] = statuses.get(status, 0) + 1
+            if status == 429:
+                assert "too many requests from your address" in json.loads(body)["detail"]
+                break
+    assert statuses.get(429) == 1 and burst - 5 <= statuses.get(200, 0) <= burst + 60, statuses
+    assert server.get("/api/sets", source=OTHERS.format(51)), "another address is served"
+    cut = 0
+    for _ in range(20):  # the flood goes on with new connections: they are cut at once
+        try:
+            with server.open(flood) as s:
+                s.sendall(b"GET /api/sets HTTP/1.1\r\nHost: t\r\n\r\n")
+                status, _ = read_response(s)
+                cut += status in (0, 429)
+        except OSError:
+            cut += 1
+    assert cut >= 15, "new connections from a flooding address were served"
+    assert "Traceback" not in server.log.read_text(), server.log.read_text()[-3000:]
+
+
+def test_a_websocket_handshake_past_the_request_limit_is_refused_429(tmp_path: Path) -> None:
+    """At one request a second (five at once): a connection and four requests take them all, and a
+    WebSocket handshake next on the same connection is answered 429; nothing breaks in the server."""
+    slow = Server(tmp_path, "--requests-per-second", "1")
+    try:
+        with slow.open(OTHERS.format(60)) as s:
+            answers = []
+            for _ in range(4):
+                s.sendall(b"GET /api/sets HTTP/1.1\r\nHost: t\r\n\r\n")
+                answers.append(read_response(s)[0])
+            s.sendall(
+                b"GET /ws/nothing HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+            status, body = read_response(s)
+        assert answers == [200] * 4 and status == 429, (answers, status)
+        assert "too many requests from your address: at most 1 a second" in json.loads(body)["detail"]
+        time.sleep(0.5)
+        assert "Traceback" not in slow.log.read_text(), slow.log.read_text()[-3000:]
+    finally:
+        slow.stop()
 
 
 def test_address_keys() -> None:

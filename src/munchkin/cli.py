@@ -297,6 +297,10 @@ def serve(
     max_connections_per_address: Annotated[
         int, typer.Option(min=0, help="Open connections from one IPv4 address or IPv6 /64 (0 = no limit).")
     ] = 64,
+    requests_per_second: Annotated[
+        float,
+        typer.Option(min=0, help="HTTP requests and new connections a second from one address (0 = no limit)."),
+    ] = 20.0,
     header_timeout: Annotated[
         float, typer.Option(min=0.5, help="Seconds a client has to send a request's line and headers.")
     ] = 10.0,
@@ -339,6 +343,7 @@ def serve(
         "--expire-idle": expire_idle,
         "--keep-finished": keep_finished,
         "--replays-per-second": replays_per_second,
+        "--requests-per-second": requests_per_second,
         "--header-timeout": header_timeout,
         "--body-timeout": body_timeout,
         "--write-timeout": write_timeout,
@@ -369,6 +374,7 @@ def serve(
         replays_per_second=replays_per_second,
         max_connections=max_connections,
         max_connections_per_address=max_connections_per_address,
+        requests_per_second=requests_per_second,
         header_timeout=header_timeout,
         body_timeout=body_timeout,
         write_timeout=write_timeout,

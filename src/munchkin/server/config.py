@@ -25,6 +25,7 @@ class ServerSettings:
     # connections (munchkin.server.connections): counted from accept to close, a WebSocket included
     max_connections: int = 4096  # in all (lowered to fit the process's open-files limit)
     max_connections_per_address: int = 64  # from one IPv4 address or IPv6 /64 (0 = no limit)
+    requests_per_second: float = 20.0  # HTTP requests and new connections from one address (5 s worth at once)
     header_timeout: float = 10.0  # seconds to send a request's line and headers, from connecting or its first byte
     body_timeout: float = 30.0  # seconds to send a request's body once its headers are in
     write_timeout: float = 30.0  # seconds a client may leave the server's writes unread before it is cut off

@@ -16,9 +16,11 @@ import contextlib
 import ipaddress
 import json
 import logging
+import math
 import resource
 import socket
 import struct
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +28,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from munchkin.server.config import ServerSettings
+from munchkin.server.guard import Bucket
 
 log = logging.getLogger("munchkin.server")
 
@@ -33,6 +36,8 @@ MAX_HEAD_BYTES = 65_536  # a request line and headers longer than this are refus
 REFUSED_GRACE = 1.0  # seconds a refused connection stays open to read the request and send its 503
 LIMBO = 256  # refused connections waiting to hear their 503 at once; past it they are dropped at once
 FD_RESERVE = 128  # file descriptors kept for the database, the replay worker and log files
+REQUEST_BURST_SECONDS = 5.0  # an address may spend this many seconds' worth of requests at once (6 page loads)
+MAX_PACED = 10_000  # addresses whose request rate is followed; full buckets are forgotten first
 # the kernel's buffer for what a client has not read yet: fixed (not grown up to megabytes), so that a
 # client that never reads fills it, then the server's own buffer, and is cut off after the write timeout
 SEND_BUFFER = 131_072
@@ -81,6 +86,28 @@ class ConnectionCounts:
         self.total = 0
         self.limbo = 0  # refused connections still open to hear their 503
         self.open_files = open_files  # the process's limit on open files, if known
+        self.buckets: dict[str, Bucket] = {}  # requests and new connections by address key
+
+    def pace(self, host: str | None) -> bool:
+        """Take one of an address's tokens for a new connection or a request: REQUEST_BURST at once, then
+        `requests_per_second`; False when it has none left (a trusted proxy is never paced here)."""
+        s = self.settings()
+        rate = s.requests_per_second
+        if not 0 < rate < math.inf or host in s.trusted_proxies:
+            return True
+        now = time.monotonic()
+        size = max(1.0, rate * REQUEST_BURST_SECONDS)
+        key = address_key(host)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= MAX_PACED:  # forget the addresses whose buckets are full again
+                self.buckets = {k: b for k, b in self.buckets.items() if b.level(now, rate, size) < size}
+            bucket = self.buckets[key] = Bucket(size, now)
+        level = bucket.level(now, rate, size)
+        if level < 1:
+            return False
+        bucket.tokens, bucket.at = level - 1, now
+        return True
 
     def max_total(self) -> int:
         """The cap on open connections: the setting, lowered to fit the open-files limit."""
@@ -128,17 +155,36 @@ def _plain_response(status: int, reason: str, detail: str, extra: str = "") -> b
 def guarded_protocols(counts: ConnectionCounts) -> tuple[type[Any], type[Any]]:
     """uvicorn's HTTP (httptools) and WebSocket protocols with the connection limits of `counts`."""
 
+    def too_many_detail() -> str:
+        return f"too many requests from your address: at most {counts.settings().requests_per_second:g} a second"
+
+    async def too_many_requests(scope: Any, receive: Any, send: Any) -> None:
+        """The whole app for a request past its address's rate: 429, and the connection closes."""
+        body = json.dumps({"detail": too_many_detail()}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", b"5"),
+            (b"connection", b"close"),
+        ]
+        await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
     class GuardedHttp(HttpToolsProtocol):
         """Counts the connection; times each request's headers and body; refuses past a cap."""
 
         _timer: asyncio.TimerHandle | None = None
         _stalled: asyncio.TimerHandle | None = None  # a client not reading what it is sent
+        _paced_out = False  # a request past the address's rate
         _refused: str | None = None
         _answered = False
         _head_bytes = 0
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if not counts.pace(self.client[0] if self.client else None):  # a flood of connections: cut at once
+                transport.abort()
+                return
             sock = transport.get_extra_info("socket")
             if sock is not None:
                 with contextlib.suppress(OSError, AttributeError):
@@ -155,6 +201,8 @@ def guarded_protocols(counts: ConnectionCounts) -> tuple[type[Any], type[Any]]:
             self._arm(REFUSED_GRACE, self._refuse_now)
 
         def data_received(self, data: bytes) -> None:
+            if self.transport.is_closing():  # answered and closing (408, 429, 431): the rest is not read
+                return
             if self._refused is not None:  # read what the client sent (so the 503 is not lost), answer once
                 self._refuse_now()
                 return
@@ -194,17 +242,40 @@ def guarded_protocols(counts: ConnectionCounts) -> tuple[type[Any], type[Any]]:
             self._disarm()
             if self.transport.is_closing():
                 return
+            if not counts.pace(self.client[0] if self.client else None):
+                self._paced_out = True  # a WebSocket handshake too is answered as a plain request
+                real = self.app
+                self.app = too_many_requests  # answered in its turn, after any request before it on this connection
+                try:
+                    super().on_headers_complete()
+                finally:
+                    self.app = real
+                return
             super().on_headers_complete()
             if not (self.parser.should_upgrade() and self._should_upgrade()):
                 self._arm(counts.settings().body_timeout, self._body_too_slow)
 
+        def on_body(self, body: bytes) -> None:
+            if not self.transport.is_closing():
+                super().on_body(body)
+
         def on_message_complete(self) -> None:
             self._disarm()
-            super().on_message_complete()
+            if not self.transport.is_closing():
+                super().on_message_complete()
 
         def handle_websocket_upgrade(self) -> None:
             self._disarm()
+            if self.transport.is_closing():
+                return
             super().handle_websocket_upgrade()
+
+        def _should_upgrade(self) -> bool:
+            return not self._paced_out and super()._should_upgrade()
+
+        def _unsupported_upgrade_warning(self) -> None:
+            if not self._paced_out:  # a refused handshake is no news for the log
+                super()._unsupported_upgrade_warning()
 
         def pause_writing(self) -> None:
             super().pause_writing()
@@ -250,10 +321,10 @@ def guarded_protocols(counts: ConnectionCounts) -> tuple[type[Any], type[Any]]:
             else:
                 self.transport.close()
 
-        def _close_with(self, status: int, reason: str, detail: str) -> None:
+        def _close_with(self, status: int, reason: str, detail: str, extra: str = "") -> None:
             if self.transport.is_closing():
                 return
-            self.transport.write(_plain_response(status, reason, detail))
+            self.transport.write(_plain_response(status, reason, detail, extra))
             self.transport.close()
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):

@@ -113,6 +113,44 @@ class Innocent:
                 await asyncio.sleep(0.5)
 
 
+class InnocentProcess:
+    """The innocent client in a process of its own, so that the attackers' work in this process
+    cannot delay its reading of a pong: what it measures is the server's answer alone."""
+
+    def __init__(self, port: int, table: str) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self.stop = ctx.Event()
+        self.results = ctx.Queue()
+        self.process = ctx.Process(target=_innocent_main, args=(port, table, self.stop, self.results), daemon=True)
+        self.process.start()
+        self.rtts: list[float] = []
+        self.errors: list[str] = []
+
+    def finish(self, timeout: float = 30.0) -> None:
+        """Stop it and collect its figures."""
+        self.stop.set()
+        with contextlib.suppress(Exception):
+            self.rtts, self.errors = self.results.get(timeout=timeout)
+        self.process.join(timeout)
+
+
+def _innocent_main(port: int, table: str, stop: Any, results: Any) -> None:
+    innocent = Innocent()
+
+    async def main() -> None:
+        done = asyncio.Event()
+        task = asyncio.create_task(innocent.run(port, table, done))
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        done.set()
+        await asyncio.wait([task], timeout=10)
+
+    asyncio.run(main())
+    results.put((innocent.rtts, innocent.errors))
+
+
 # ---------------------------------------------------------------------- the attacks
 async def bodies_to_nowhere(port: int, stop: asyncio.Event, report: Report, senders: int = 2) -> None:
     """Each sender posts 16 KB of escaped quotes to an address that does not exist, again and again."""

@@ -584,12 +584,12 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
         ]
         # the attacks, and an innocent client pinging from an address of its own
         report = hostile_mod.Report()
-        innocent = hostile_mod.Innocent()
+        innocent: hostile_mod.InnocentProcess | None = None
         attacked = asyncio.Event()
         attackers: list[asyncio.Task[None]] = []
         if hostile:
-            attackers.append(asyncio.create_task(innocent.run(port, ids[0], attacked)))
-            await asyncio.sleep(1.0)  # the innocent client's figures begin before the attacks
+            innocent = hostile_mod.InnocentProcess(port, ids[0])
+            await asyncio.sleep(2.0)  # the innocent client's figures begin before the attacks
             attackers += [asyncio.create_task(a()) for a in hostile_mod.attacks(port, ids, attacked, report)]
         if downloaders:
             downloads.began = time.time()
@@ -649,6 +649,8 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
         wall = time.monotonic() - t0
         stop.set()
         attacked.set()
+        if innocent is not None:
+            await asyncio.to_thread(innocent.finish)
         if attackers:
             await asyncio.wait(attackers, timeout=60)
         if downloaders:
@@ -745,7 +747,7 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
             "spectator_reconnects": sum(len(sp.back_ms) for sp in specs),
             "spectator_back_ms": stats([x for sp in specs for x in sp.back_ms]),
         }
-    if hostile:
+    if innocent is not None:
         innocent_p95 = percentile(innocent.rtts, 95)
         result["hostile"] = {
             "innocent_ping_ms": stats(innocent.rtts),

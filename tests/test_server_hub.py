@@ -362,3 +362,41 @@ def test_a_failed_send_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixtur
 
     asyncio.run(main())
     assert any("could not be sent" in r.getMessage() for r in caplog.records)
+
+
+def test_a_database_that_stalls_holds_up_no_table(tmp_path: Path) -> None:
+    """Another process holds the SQLite file locked for two seconds while a person moves: the move waits
+    (it is told to nobody before it is stored), and meanwhile another table's spectator is answered."""
+    db = tmp_path / "m.db"
+    with make_client(db) as c:
+        made = new_table(c, ["human", "bot", "bot"], seed=1)
+        tid, url = made["table"]["id"], made["links"][0]["url"]
+        other = new_table(c, ["human", "bot", "bot"], seed=2)["table"]["id"]
+        with c.websocket_connect(f"/ws/{tid}?" + url.split("?")[1]) as ws, c.websocket_connect(f"/ws/{other}") as spec:
+            state = next(m for m in iter(ws.receive_json, None) if m["type"] == "state" and m["actions"])
+            next(m for m in iter(spec.receive_json, None) if m["type"] == "state")
+            locked, released = threading.Event(), threading.Event()
+
+            def hold_the_lock() -> None:
+                con = sqlite3.connect(db, timeout=10, isolation_level=None)
+                con.execute("BEGIN EXCLUSIVE")
+                locked.set()
+                time.sleep(2.0)
+                released.set()
+                con.execute("COMMIT")
+                con.close()
+
+            holder = threading.Thread(target=hold_the_lock)
+            holder.start()
+            assert locked.wait(10)
+            act = {"type": "act", "action": state["actions"][0]["text"], "version": state["version"]}
+            ws.send_text(json.dumps(act))
+            spec.send_text(json.dumps({"type": "ping"}))
+            assert next(m for m in iter(spec.receive_json, None) if m["type"] == "pong") == {"type": "pong"}
+            assert not released.is_set(), "the spectator's ping waited for the database"
+            moved = next(
+                m for m in iter(ws.receive_json, None) if m["type"] == "state" and m["version"] > state["version"]
+            )
+            assert released.is_set(), "the move was told before it was stored"
+            assert moved["version"] > state["version"]
+            holder.join()

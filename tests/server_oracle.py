@@ -166,6 +166,8 @@ class Oracle:
                 self.public_names.add(NAMED_IN_TEXT[ev[0]])
             if ev[0] == "level" and isinstance(ev[4], str):  # a level from a card played openly
                 self.public_names.add(ev[4])
+            if ev[0] == "cancel" and isinstance(ev[3], str):  # a Curse cancelled by a card played (or in play) openly
+                self.public_names.add(ev[3])
             if ev[0] == "lose" and isinstance(ev[3], str) and ev[3]:  # a loss to a card played openly
                 self.public_names.add(ev[3].removeprefix("with "))  # (Income Tax's victims, say)
             if ev[0] == "draw":  # face-up: everyone; face-down: the one who draws

@@ -350,6 +350,7 @@ class TableRunner:
         self.writer: asyncio.Task[None] | None = None
         self.flushed = asyncio.Event()  # set while nothing waits to be written
         self.flushed.set()
+        self.uncommitted = 0  # bot moves made since the last commit (unwatched tables store them in batches)
         self.on_change: Callable[[], None] = lambda: None  # the hub's: what the lobby lists has changed
         self.background: set[asyncio.Future[Any]] = set()  # database calls nobody waits for
         self.task: asyncio.Task[None] | None = None
@@ -423,7 +424,11 @@ class TableRunner:
                 async with self.turn:  # held across one yield, so tables take turns and sockets get served
                     moved = self._bots_act()
                     if moved:
-                        self._commit()
+                        self.uncommitted += moved
+                        # nobody watching and the bots play straight on: store a bigger batch later (a write
+                        # costs as much as a burst); whoever connects meanwhile waits for it
+                        if self.clients or self.uncommitted >= BOT_BURST or not self._bots_play_on():
+                            self._commit()
                         await asyncio.sleep(0)
                 if moved:
                     if self._next_is_bot_move():
@@ -454,6 +459,16 @@ class TableRunner:
             self.failed = f"{type(exc).__name__}: {exc}"
             self._touch_all()
             self.on_change()
+
+    def _bots_play_on(self) -> bool:
+        """Will the bots move again at once (no delay, and the game waits on a bot)?"""
+        g = self.game
+        standing = self._stand_ins()
+        return not g.over and self.bot_delay == 0 and any(s in self.bots or s in standing for s in g.to_act)
+
+    def stored_all(self) -> bool:
+        """Is every move of the game stored? (Nobody is told of a state before it is.)"""
+        return not self.unwritten and self.log_pos == len(self.game.log)
 
     def _next_is_bot_move(self) -> bool:
         g = self.game
@@ -706,6 +721,7 @@ class TableRunner:
         self.stored += len(new)
         self.stored_chance += len(chance)
         self.log_pos = len(g.log)
+        self.uncommitted = 0
         if g.version != self.committed_version:
             self.decided_at = time.monotonic()
             self.committed_version = g.version
@@ -921,7 +937,7 @@ class TableRunner:
                 c.wake.clear()
                 while c.outbox:
                     await c.ws.send_text(c.outbox.popleft())
-                if c.dirty and not self.unwritten:
+                if c.dirty and self.stored_all():
                     c.dirty = False
                     await c.ws.send_text(self.state_message(c))
         except asyncio.CancelledError:
@@ -990,6 +1006,9 @@ class FinishedRunner(TableRunner):
 
     def ensure_replayed(self) -> None:
         """Nothing to do: the game was rebuilt in the worker process."""
+
+    def stored_all(self) -> bool:
+        return True
 
     def start(self) -> None:
         """A finished game has no loop to run."""

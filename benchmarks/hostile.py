@@ -74,6 +74,17 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return int(lines[0].split()[1]), body
 
 
+async def post_table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, body: Any) -> tuple[int, bytes]:
+    """POST /api/tables on an open connection; its answer."""
+    data = json.dumps(body).encode()
+    writer.write(
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        + f"Content-Length: {len(data)}\r\n\r\n".encode()
+        + data
+    )
+    return await read_response(reader)
+
+
 def ms(xs: list[float], q: float) -> float | None:
     if not xs:
         return None
@@ -361,13 +372,7 @@ async def squatters(port: int, stop: asyncio.Event, report: Report, addresses: i
     for a in range(addresses):
         reader, writer = await open_raw(port, f"127.0.6.{1 + a}")
         for _ in range(each):
-            data = json.dumps(body).encode()
-            writer.write(
-                b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                + f"Content-Length: {len(data)}\r\n\r\n".encode()
-                + data
-            )
-            status, answer = await read_response(reader)
+            status, answer = await post_table(reader, writer, body)
             if status == 201:
                 tid = json.loads(answer)["table"]["id"]
                 created.append(tid)
@@ -381,13 +386,7 @@ async def squatters(port: int, stop: asyncio.Event, report: Report, addresses: i
                     reader, writer = await open_raw(port, f"127.0.6.{1 + a}")
         writer.close()
     reader, writer = await open_raw(port, "127.0.6.200")
-    data = json.dumps({**body, "name": "a newcomer"}).encode()
-    writer.write(
-        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        + f"Content-Length: {len(data)}\r\n\r\n".encode()
-        + data
-    )
-    newcomer, _ = await read_response(reader)
+    newcomer, _ = await post_table(reader, writer, {**body, "name": "a newcomer"})
     writer.close()
     report.add(
         "squatters",
@@ -415,13 +414,7 @@ async def wait_holder(port: int, stop: asyncio.Event, report: Report) -> None:
         "bot_delay": 0,
     }
     reader, writer = await open_raw(port, "127.0.5.8")
-    data = json.dumps(body).encode()
-    writer.write(
-        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        + f"Content-Length: {len(data)}\r\n\r\n".encode()
-        + data
-    )
-    status, answer = await read_response(reader)
+    status, answer = await post_table(reader, writer, body)
     writer.close()
     if status != 201:
         report.add("Wait! holder", f"could not create its table ({status})")

@@ -22,30 +22,13 @@ from munchkin.agents.base import make_agent
 from munchkin.engine.game import Game
 from munchkin.server import hub as hub_module
 from munchkin.server import tables
-from munchkin.server.app import create_app, handle_message
-from munchkin.server.config import ServerSettings
+from munchkin.server.app import handle_message
 from munchkin.server.hub import Hub, _key
 from munchkin.server.store import SeatRow, Store, TableRow
 from munchkin.server.tables import MAX_OUTBOX, Client, FinishedRunner, TableRunner
+from test_server_tables import hub, make_client, new_table
 
 Msg = dict[str, Any]
-
-
-def make_client(db: Path, **settings: Any) -> TestClient:
-    return TestClient(create_app(f"sqlite:///{db}", ServerSettings(**settings)))
-
-
-def hub(c: TestClient) -> Hub:
-    h: Hub = c.app.state.hub  # type: ignore[attr-defined]
-    return h
-
-
-def new_table(c: TestClient, kinds: list[str], **extra: Any) -> Msg:
-    seats = [{"name": f"P{i}", "kind": k, "strength": "random"} for i, k in enumerate(kinds)]
-    r = c.post("/api/tables", json={"name": "t", "seats": seats, "bot_delay": 0, **extra})
-    assert r.status_code == 201, r.text
-    out: Msg = r.json()
-    return out
 
 
 def wait_over(c: TestClient, tid: str, seconds: float = 120) -> None:

@@ -170,11 +170,32 @@ def guarded_protocols(counts: ConnectionCounts) -> tuple[type[Any], type[Any]]:
         await send({"type": "http.response.start", "status": 429, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    class GuardedHttp(HttpToolsProtocol):
+    class StallWatch(asyncio.Protocol):
+        """A connection whose writes back up (the client reads nothing) is cut off after the write timeout."""
+
+        loop: asyncio.AbstractEventLoop
+        transport: asyncio.Transport
+        _stalled: asyncio.TimerHandle | None = None
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            seconds = counts.settings().write_timeout
+            if self._stalled is None and seconds > 0:
+                self._stalled = self.loop.call_later(seconds, cut_off, self.transport)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self._unstall()
+
+        def _unstall(self) -> None:
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
+
+    class GuardedHttp(StallWatch, HttpToolsProtocol):
         """Counts the connection; times each request's headers and body; refuses past a cap."""
 
         _timer: asyncio.TimerHandle | None = None
-        _stalled: asyncio.TimerHandle | None = None  # a client not reading what it is sent
         _paced_out = False  # a request past the address's rate
         _refused: str | None = None
         _answered = False
@@ -277,21 +298,9 @@ def guarded_protocols(counts: ConnectionCounts) -> tuple[type[Any], type[Any]]:
             if not self._paced_out:  # a refused handshake is no news for the log
                 super()._unsupported_upgrade_warning()
 
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            if self._stalled is None:
-                self._stalled = stall_timer(self.loop, self.transport)
-
-        def resume_writing(self) -> None:
-            super().resume_writing()
-            if self._stalled is not None:
-                self._stalled.cancel()
-                self._stalled = None
-
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
-            if self._stalled is not None:
-                self._stalled.cancel()
+            self._unstall()
             if self._refused is not None:
                 counts.limbo -= 1
             counts.release(self.transport)
@@ -327,32 +336,13 @@ def guarded_protocols(counts: ConnectionCounts) -> tuple[type[Any], type[Any]]:
             self.transport.write(_plain_response(status, reason, detail, extra))
             self.transport.close()
 
-    class GuardedWebSocket(WebSocketsSansIOProtocol):
+    class GuardedWebSocket(StallWatch, WebSocketsSansIOProtocol):
         """An upgraded connection: still counted until it closes; cut off if it stops reading."""
 
-        _stalled: asyncio.TimerHandle | None = None
-
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            if self._stalled is None:
-                self._stalled = stall_timer(self.loop, self.transport)
-
-        def resume_writing(self) -> None:
-            super().resume_writing()
-            if self._stalled is not None:
-                self._stalled.cancel()
-                self._stalled = None
-
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._stalled is not None:
-                self._stalled.cancel()
+            self._unstall()
             counts.release(self.transport)
             super().connection_lost(exc)
-
-    def stall_timer(loop: asyncio.AbstractEventLoop, transport: asyncio.Transport) -> asyncio.TimerHandle | None:
-        """The transport's buffer is full: the client reads nothing. Cut it off if it stays so."""
-        seconds = counts.settings().write_timeout
-        return loop.call_later(seconds, cut_off, transport) if seconds > 0 else None
 
     return GuardedHttp, GuardedWebSocket
 

@@ -1,12 +1,14 @@
 """Limits on the server's TCP connections, below the web app: how many one client address may hold
-open, how many the server holds in all, and how long a client may take to send a request's headers
-and its body. Without them a client holding thousands of idle or half-sent connections used up the
-server's file descriptors, and then every request failed.
+open, how many the server holds in all, how many requests and new connections an address may make
+a second, how long a client may take to send a request's headers and its body, and how long it may
+leave what it is sent unread. Without them a client holding thousands of idle or half-sent
+connections used up the server's file descriptors, and then every request failed.
 
 uvicorn gives each connection a protocol object; `guarded_protocols` returns subclasses of its
 HTTP and WebSocket protocols that count each connection by its address from the moment it is
 accepted until it closes (a WebSocket is the same connection, upgraded), refuse one past a cap
-with a 503 that says which cap, and close a request that is too slow with a 408.
+with a 503 that says which cap, answer a request past its address's rate with a 429 before the app
+runs, close a request that is too slow with a 408, and reset a connection that reads nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import asyncio
 import contextlib
 import ipaddress
 import json
-import logging
 import math
 import resource
 import socket
@@ -29,8 +30,6 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from munchkin.server.config import ServerSettings
 from munchkin.server.guard import Bucket
-
-log = logging.getLogger("munchkin.server")
 
 MAX_HEAD_BYTES = 65_536  # a request line and headers longer than this are refused with 431
 REFUSED_GRACE = 1.0  # seconds a refused connection stays open to read the request and send its 503

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 
 def _copy_slots(old: object, new: object, slots: tuple[str, ...]) -> None:
     """Copy a record's fields: each list, set and dict (of plain values) one level deep, the rest shared."""
-    for name in slots:
-        v = getattr(old, name)
+    for name, v in zip(slots, attrgetter(*slots)(old)):
         t = type(v)
         setattr(new, name, v.copy() if t is list or t is set or t is dict else v)
 

@@ -92,10 +92,10 @@ def test_a_turn_step_by_a_seat_not_waited_on_is_refused_by_name() -> None:
         s = g.to_act[0]
         g.apply(decide(bots[s], g, s))
     other = next(s for s in range(4) if s not in g.to_act)
-    fp = g.fingerprint()
+    fp = g.state_digest()
     with pytest.raises(IllegalAction, match="own turn|may not act now"):
         g.apply(Action(A.KICK, other))
-    assert g.fingerprint() == fp
+    assert g.state_digest() == fp
 
 
 @pytest.mark.parametrize("sets", ALL_SETS, ids=lambda s: "+".join(s))

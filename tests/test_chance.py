@@ -186,11 +186,11 @@ def test_failed_sequence_rewinds_an_unseeded_game() -> None:
         legal = g.legal_actions(seat)
         a = decide(bots[seat], g, seat, legal)
         if len(legal) > 1:
-            before = (g.fingerprint(), list(g.log), {s: g.legal_actions(s) for s in g.to_act}, g.chance_log())
+            before = (g.state_digest(), list(g.log), {s: g.legal_actions(s) for s in g.to_act}, g.chance_log())
             bad = Action(A.PLAY, seat, card=10**6)
             with pytest.raises(MunchkinError):
                 g.apply_sequence([a, bad])
-            after = (g.fingerprint(), list(g.log), {s: g.legal_actions(s) for s in g.to_act}, g.chance_log())
+            after = (g.state_digest(), list(g.log), {s: g.legal_actions(s) for s in g.to_act}, g.chance_log())
             assert after == before
             assert not isinstance(g.chance, RecordedChance)  # no recording left over after the rewind
             tried += 1

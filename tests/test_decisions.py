@@ -72,7 +72,7 @@ def test_a_refused_action_names_the_rule_and_changes_nothing() -> None:
         if g.over:
             continue
         pr = g.prompt
-        fp = g.fingerprint()
+        fp = g.state_digest()
         others = [s for s in range(len(g.players)) if s not in pr.seats]
         for s in others[:1]:  # someone not waited on
             why = pr.verify(g, Action(A.PASS, s))
@@ -88,7 +88,7 @@ def test_a_refused_action_names_the_rule_and_changes_nothing() -> None:
             with pytest.raises(IllegalAction) as err:
                 g.apply(a)
             assert str(err.value) == why
-            assert g.fingerprint() == fp
+            assert g.state_digest() == fp
             refused += 1
     assert refused > 50
 

@@ -47,7 +47,8 @@ def test_determinized_copies_keep_what_the_observer_knows(sets: list[str]) -> No
     moments = 0
     for seed in range(1, 5):
         players = 3 + seed % 4
-        g = Game(Setup(sets, NAMES[:players], seed, Options(listen_at_the_door=seed % 2 == 0, turn_cap=5000)))
+        setup = Setup(sets, NAMES[:players], seed, Options(listen_at_the_door=seed % 2 == 0, turn_cap=5000))
+        g, twin = Game(setup), Game(setup)  # the twin plays the same moves and is never determinized
         bot = RandomAgent(seed)
         rng = random.Random(seed)
         played_to_end = False
@@ -55,10 +56,8 @@ def test_determinized_copies_keep_what_the_observer_knows(sets: list[str]) -> No
             if rng.random() < 0.04:
                 moments += 1
                 for observer in [*range(players), None]:
-                    before = g.fingerprint()
                     d = g.determinize(observer, random.Random(rng.random()))
                     check_copy(g, d, observer)
-                    assert g.fingerprint() == before, "determinizing changed the game itself"
                     if not played_to_end:  # one copy a game is played to its end, every invariant checked
                         played_to_end = True
                         checker, other = Checker(), RandomAgent(seed + 1)
@@ -67,7 +66,11 @@ def test_determinized_copies_keep_what_the_observer_knows(sets: list[str]) -> No
                             d.apply(decide(other, d, s, d.legal_actions(s)))
                             assert not checker.check(d), checker.check(d)
             s = g.to_act[0]
-            g.apply(decide(bot, g, s, g.legal_actions(s)))
+            a = decide(bot, g, s, g.legal_actions(s))
+            g.apply(a)
+            twin.apply(a)
+        # the whole state, flow, chance and log included: no copy ever changed the game it came from
+        assert g.state_digest() == twin.state_digest(), "determinizing (or playing a copy) changed the game itself"
     assert moments >= 20
 
 
@@ -157,3 +160,95 @@ def test_every_step_names_the_fields_that_hold_cards() -> None:
             if holds and f.name not in s.CARDS:  # type: ignore[attr-defined]
                 missing.append(f"{s.__module__}.{s.__name__}.{f.name}")
     assert not missing, f"steps holding cards without naming them in CARDS: {missing}"
+
+
+EVERY_SET = [*SETS, ["harry-potter", "deluxe"]]
+
+
+def hidden_twin(g: Game, observer: int | None, rng: random.Random) -> Game:
+    """A game that differs from `g` only in the cards `observer` cannot see: those cards (the other
+    hands' unknown cards and both decks) dealt again among their places by the test's own shuffle,
+    and every record of them (the flow, hidden-card events, who-has-seen-what) pointed at the cards
+    now in their places, as if the game had been dealt that way from the start."""
+    from munchkin.engine.determinize import _remap_flow
+
+    t = g.clone()
+    moved: dict[int, int] = {}
+    for deck in ("door", "treasure"):
+        slots = unknown_slots(t, observer, deck)
+        pile = t.door_deck if deck == "door" else t.treasure_deck
+        old = [t.players[s].hand[i] for s, i in slots] + pile
+        new = old.copy()
+        rng.shuffle(new)
+        for (s, i), was, now in zip(slots, old, new, strict=False):
+            moved[was] = now
+            t.players[s].hand[i] = now
+        for was, now in zip(old[len(slots) :], new[len(slots) :], strict=True):
+            moved[was] = now
+        pile[:] = new[len(slots) :]
+    t.hand_seen = {moved.get(c, c): m for c, m in t.hand_seen.items()}
+    for q in t.players:
+        q.received = {moved.get(c, c) for c in q.received}
+    t.events = [
+        ev[:3] + (tuple(moved.get(c, c) for c in ev[3]),) + ev[4:]
+        if ev[0] == "draw"
+        else ev[:3] + (moved.get(ev[3], ev[3]),)
+        if ev[0] in ("charity", "looted")
+        else ev
+        for ev in t.events
+    ]
+    _remap_flow(t, {a: b for a, b in moved.items() if a != b})
+    return t
+
+
+@pytest.mark.parametrize("sets", EVERY_SET, ids=["+".join(s) for s in EVERY_SET])
+def test_a_world_tells_nothing_of_the_cards_its_seat_cannot_see(sets: list[str]) -> None:
+    """The attack of issue 31: a seat that knows the generator of its world replays the shuffle and
+    undoes it to the true decks and hands. Now two games that differ only in the cards a seat cannot
+    see give the very same world (the whole state, flow and events included) from the same
+    generator, for every seat and a spectator, at many moments of every edition and mix: a world is
+    a function of what its seat knows and of the generator, and knowing the generator tells nothing."""
+    compared = differing = 0
+    for seed in (1, 2):
+        players = 3 + seed % 4
+        g = Game(Setup(sets, NAMES[:players], seed, Options(turn_cap=5000)))
+        bot, rng = RandomAgent(seed), random.Random(seed)
+        while not g.over and compared < 60 * seed:
+            if rng.random() < 0.05:
+                for observer in [*range(players), None]:
+                    twin = hidden_twin(g, observer, random.Random(rng.random()))
+                    assert twin.view(observer) == g.view(observer), "the twin is not the same game to this seat"
+                    truth = [q.hand for q in g.players] + [g.door_deck, g.treasure_deck]
+                    differing += truth != [q.hand for q in twin.players] + [twin.door_deck, twin.treasure_deck]
+                    k = rng.getrandbits(32)
+                    mine, theirs = (
+                        g.determinize(observer, random.Random(k)),
+                        twin.determinize(observer, random.Random(k)),
+                    )
+                    assert mine.state_digest() == theirs.state_digest(), (
+                        f"seed {seed}, version {g.version}: seat {observer}'s world depends on cards it cannot see"
+                    )
+                    assert mine.setup.seed is None and mine.log == []
+                    compared += 1
+            s = g.to_act[0]
+            g.apply(decide(bot, g, s, g.legal_actions(s)))
+    assert compared >= 40 and differing >= compared * 0.9, (compared, differing)
+
+
+def test_the_world_an_agent_gets_is_the_same_in_both_games() -> None:
+    """Through the public `Observation` only, as an attacker would: `obs.world()` with the agent's
+    own generator and with the default one is the same in the real game and in its hidden twin."""
+    from munchkin.agents.observation import observe
+
+    g = Game(Setup(["deluxe"], NAMES[:4], 7, Options(turn_cap=5000)))
+    bot = RandomAgent(7)
+    for _ in range(150):
+        s = g.to_act[0]
+        g.apply(decide(bot, g, s, g.legal_actions(s)))
+    seat = g.to_act[0]
+    twin = hidden_twin(g, seat, random.Random(1))
+    assert twin.door_deck != g.door_deck
+    a, b = observe(g, seat), observe(twin, seat)
+    assert a.world().state_digest() == b.world().state_digest()
+    assert a.world(random.Random(9)).state_digest() == b.world(random.Random(9)).state_digest()
+    assert a.world().door_deck != g.door_deck

@@ -64,18 +64,18 @@ def test_a_failed_sequence_leaves_the_game_as_it_was_and_playable() -> None:
         for game, bot in zip((g, twin), bots, strict=True):
             s = game.to_act[0]
             game.apply(decide(bot, game, s, game.legal_actions(s)))
-    before = g.fingerprint()
+    before = g.state_digest()
     s = g.to_act[0]
     good = g.legal_actions(s)[0]
     with pytest.raises(MunchkinError):
         g.apply_sequence([good, Action("kick", (s + 1) % 4)])
-    assert g.fingerprint() == before and g.version == twin.version
+    assert g.state_digest() == before and g.version == twin.version
     while not twin.over:
         for game, bot in zip((g, twin), bots, strict=True):
             if not game.over:
                 s = game.to_act[0]
                 game.apply(decide(bot, game, s, game.legal_actions(s)))
-    assert g.over and g.fingerprint() == twin.fingerprint() and g.log == twin.log
+    assert g.over and g.state_digest() == twin.state_digest() and g.log == twin.log
 
 
 # ---------------------------------------------------------------- Harry Potter: Houses and creation

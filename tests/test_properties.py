@@ -13,10 +13,11 @@ feeds it a random mix of:
   changed, real card names after the wrong verb, unknown player names.
 
 A rejected action must raise `ParseError` or `IllegalAction` (never another exception) and
-leave the game exactly as it was: same `fingerprint()`, `to_act`, number of events and log
-entries, legal actions of each seat to act (cached and computed afresh), and a deeper digest
-of players, combat, prompt and random state. An accepted one must leave every invariant intact
-(`invariants.violations`, each event looked at once, as `invariants.Checker` does).
+leave the game exactly as it was: same `state_digest()` (the whole state: flow, fight, chance,
+log and events included), `to_act`, number of events and log entries, legal actions of each seat
+to act (cached and computed afresh), and a deeper digest of players, combat, prompt and random
+state. An accepted one must leave every invariant intact (`invariants.violations`, each event
+looked at once, as `invariants.Checker` does).
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def deep_state(g: Game) -> str:
 
 def snapshot(g: Game) -> dict[str, Any]:
     return {
-        "fingerprint": g.fingerprint(),
+        "state": g.state_digest(),
         "to_act": tuple(g.to_act),
         "events": len(g.events),
         "log": len(g.log),

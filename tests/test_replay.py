@@ -145,6 +145,7 @@ def test_save_in_combat_loads_and_goes_on_identically(seed: int) -> None:
                 assert h.view(s) == g.view(s), f"seed {seed} step {step}: seat {s}'s view differs"
         step += 1
     same_game(g, h, f"seed {seed} continued after loading")
+    assert h.state_digest() == g.state_digest(), f"seed {seed}: the whole states differ at the end"
 
 
 # ------------------------------------------------------------------ corrupted saves

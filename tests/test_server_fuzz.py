@@ -52,7 +52,7 @@ def test_any_message_gets_an_answer_and_a_refusal_changes_nothing(tmp_path: Path
     runner, client = make_runner(tmp_path)
     client.seat = seat
     g = runner.game
-    before = (g.version, g.fingerprint(), runner.stored)
+    before = (g.version, g.state_digest(), runner.stored)
     reply = handle_message(runner, client, raw)
     if reply is None:  # accepted: a legal action was taken and stored
         assert g.version > before[0] and runner.stored == g.decisions
@@ -60,7 +60,7 @@ def test_any_message_gets_an_answer_and_a_refusal_changes_nothing(tmp_path: Path
         assert reply["type"] in ("error", "pong")
         if reply["type"] == "error":
             assert isinstance(reply["error"], str) and len(reply["error"]) > 5
-        assert (g.version, g.fingerprint(), runner.stored) == before
+        assert (g.version, g.state_digest(), runner.stored) == before
     runner.store.close()
 
 

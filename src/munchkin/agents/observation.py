@@ -62,7 +62,9 @@ class Observation:
 
     def world(self, rng: random.Random | None = None) -> Game:
         """A copy of the game as this seat might imagine it: the cards it cannot know dealt anew at
-        random (from `rng`, else from a generator seeded by the moment), chance reseeded."""
+        random (from `rng`, else from a generator seeded by the moment), chance reseeded. It is a
+        function of what the seat knows and of the generator only, so knowing the generator (the
+        default one is public) tells nothing of the real deal."""
         g = self._game()
         return g.determinize(self.seat, rng or random.Random(g.version * 7919 + self.seat))
 

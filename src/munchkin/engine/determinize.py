@@ -8,7 +8,8 @@ unknown Door card of some other hand, or the Door deck), a Treasure into a Treas
 card backs show which deck a card in a hand comes from. Every count stays: each hand keeps its
 size and its number of Door and Treasure cards, each deck its size. The copy's chance is
 reseeded too, so its future die rolls and shuffles are unknown as well; a plain `clone()` keeps
-them, for exact branching.
+them, for exact branching. The deal starts from the unknown cards in a canonical order, never from
+where they truly lie, so a copy tells nothing about the real deal even to one who knows the generator.
 
 The copy is a hypothesis: its log is the real game's, so it cannot be saved or replayed.
 """
@@ -16,8 +17,10 @@ The copy is a hypothesis: its log is the real game's, so it cannot be saved or r
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
+from munchkin.engine import events as E
 from munchkin.engine.core import EVERYONE
 from munchkin.engine.decisions import moved_cards
 from munchkin.engine.flow import Step
@@ -49,9 +52,16 @@ def unknown_slots(g: Game, observer: int | None, deck: str) -> list[tuple[int, i
 def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
     """A copy of `g` in which every card `observer` cannot know is dealt again at random among the
     places it could be, and whose chance is reseeded from `rng`. `observer`'s view of the copy is
-    its view of `g`."""
+    its view of `g`.
+
+    The copy is a function of what `observer` knows and of `rng` alone: the unknown cards are
+    gathered in a canonical order (by card number) before they are shuffled, so the order they lay
+    in (the true deck order, the true hands) never reaches the deal; the events name no card the
+    observer could not see (`masked_events`), and the setup carries neither the seed nor a
+    scenario's table. Two games that differ only in cards the observer cannot see give the same
+    copy from the same generator, so knowing the generator tells the observer nothing."""
     # never saved, so no log; chance unknown; cards will move, so no cached action lists
-    d = g._copy(history=False, reseed=rng.getrandbits(63), caches=False)
+    d = g._copy(history=False, reseed=rng.getrandbits(63), caches=False, events=masked_events(g, observer))
     moved: dict[int, int] = {}  # old card -> the card now in its place
     for deck in DECKS:
         slots = unknown_slots(d, observer, deck)
@@ -61,9 +71,7 @@ def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
         received = [c in d.players[s].received for (s, _), c in zip(slots, old, strict=True)]
         for (s, _), c in zip(slots, old, strict=True):
             d.players[s].received.discard(c)
-        pool = old + pile
-        random_ = rng.random
-        new = sorted(pool, key=lambda _: random_())  # a uniform order (ties have no chance to matter)
+        new = shuffled(sorted(old + pile), rng)  # canonical first: where the cards lay is not dealt from
         for (s, i), was, now, mask, fresh in zip(slots, old, new, seen, received, strict=False):
             q = d.players[s]
             q.hand[i] = now
@@ -75,9 +83,70 @@ def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
         pile[:] = new[len(slots) :]
     if moved:
         _remap_flow(d, moved)
+    d.setup = _unseeded(g)
     d.seeded = False
     d.hypothetical = True
     return d
+
+
+_UNSEEDED: dict[int, tuple[Any, Any]] = {}  # id of a setup -> (that setup, its copy without seed nor table)
+
+
+def _unseeded(g: Game) -> Any:
+    """The game's setup without its seed or a scenario's table (what a world may carry), made once
+    per setup: every world of a game shares it."""
+    kept = _UNSEEDED.get(id(g.setup))
+    if kept is None or kept[0] is not g.setup:
+        if len(_UNSEEDED) > 256:
+            _UNSEEDED.clear()
+        s = g.setup
+        kept = _UNSEEDED[id(s)] = (s, replace(s, seed=None, scenario=None if s.scenario is None else {}))
+    return kept[1]
+
+
+def shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    """`cards` in a uniformly random order drawn from `rng`: each card gets a random 32-bit key
+    (one call for them all) and the cards are sorted by key; a tie (about one deal in 30,000 for
+    a hundred cards) keeps the canonical order between the two."""
+    n = len(cards)
+    if n < 2:
+        return list(cards)
+    keys = memoryview(rng.randbytes(4 * n)).cast("I").tolist()
+    order = sorted(range(n), key=keys.__getitem__)
+    return [cards[i] for i in order]
+
+
+TAIL = 2  # the last events, which a rule may still rewrite in place (a Run Away roll's modifiers)
+
+
+def masked_events(g: Game, observer: int | None) -> list[tuple[Any, ...]]:
+    """The events as `observer` may know them: where one names a card it could not see, the card
+    is -1 (the event keeps its place and shape, so the rules that look back over the events read
+    them as before). Kept per observer on the game and extended as events come (the last few read
+    again), so a world costs a list copy, not a pass over the whole history."""
+    events = g.events
+    kept = g._masked_events.get(observer)
+    if kept is None or len(kept) > len(events):
+        kept = g._masked_events[observer] = []
+    del kept[max(0, len(kept) - TAIL) :]
+    for ev in events[len(kept) :]:
+        kept.append(_mask(ev, observer) if ev[0] in HIDING else ev)
+    return kept.copy()
+
+
+HIDING = frozenset({"draw", "charity", "looted"})  # the kinds of event that may name a card some seats may not see
+
+
+def _mask(ev: tuple[Any, ...], observer: int | None) -> tuple[Any, ...]:
+    """`ev` with the cards `observer` may not see (as its narration hides them, `events.py`) as -1."""
+    kind = ev[0]
+    if kind == "draw" and not ev[4] and ev[1] != observer:  # face-down, and not the drawer's
+        return E.Draw(ev[1], ev[2], tuple(-1 for _ in ev[3]), ev[4])
+    if kind == "charity" and observer not in (ev[1], ev[2]):  # seen by giver and taker alone
+        return E.Charity(ev[1], ev[2], -1)
+    if kind == "looted" and ev[1] != observer:  # seen by the looter alone
+        return E.Looted(ev[1], ev[2], -1)
+    return ev
 
 
 def _remap_flow(d: Game, moved: dict[int, int]) -> None:
@@ -90,4 +159,4 @@ def _remap_flow(d: Game, moved: dict[int, int]) -> None:
     d._prompt = d._prompt.with_cards(moved)
 
 
-__all__ = ["determinize", "knows", "unknown_slots"]
+__all__ = ["determinize", "knows", "masked_events", "shuffled", "unknown_slots"]

@@ -207,6 +207,7 @@ class Game(GameCore):
         self._sale_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._exchange_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
+        self._masked_events: dict[int | None, list[tuple[Any, ...]]] = {}  # the events as each seat's worlds tell them
         self._prompt: Decision
         self._by_name: dict[str, list[int]] = {}
         self.forced_at_setup = 0  # a scenario's forced rolls: the game's first rolls, not chance
@@ -260,21 +261,26 @@ class Game(GameCore):
         the copy's log starts empty (a copy never saved or replayed need not carry it)."""
         return self._copy(history, reseed, caches=True)
 
-    def _copy(self, history: bool, reseed: int | None, caches: bool) -> Game:
+    def _copy(
+        self, history: bool, reseed: int | None, caches: bool, events: list[tuple[Any, ...]] | None = None
+    ) -> Game:
         """`clone`; without `caches` the copy's cached action lists start empty (a determinized
-        copy, whose cards moved, must list afresh), and none is copied only to be dropped."""
+        copy, whose cards moved, must list afresh), and none is copied only to be dropped; `events`,
+        when given, are the copy's events (a determinized copy's, as its seat may know them)."""
         new = object.__new__(Game)
         d = new.__dict__
         d.update(self.__dict__)
         for k in _COPIED_PLAIN:
-            d[k] = d[k].copy()
+            if k != "events" or events is None:
+                d[k] = d[k].copy()
         d["log"] = self.log.copy() if history else []
+        if events is not None:
+            d["events"] = events
         if caches:
             for k in _CACHES:
                 d[k] = d[k].copy()
         else:
-            d["_legal_cache"], d["_window_cache"], d["_sale_cache"], d["_exchange_cache"] = {}, {}, {}, {}
-            d["_any_time_cache"] = {}
+            d["_legal_cache"], d["_window_cache"], d["_any_time_cache"] = {}, {}, {}
             d["_cache_version"] = d["_window_version"] = -1
         d["players"] = [p.copy() for p in self.players]
         memo: dict[int, Any] = {}
@@ -284,6 +290,7 @@ class Game(GameCore):
         d["_stack"] = [f.copy() for f in self._stack]
         d["roll"] = self.roll.copy()
         d["_win_cache"] = (-1, None, False)
+        d["_masked_events"] = {}
         return new
 
     def determinize(self, observer: int | None, rng: random.Random) -> Game:
@@ -666,7 +673,9 @@ class Game(GameCore):
         return g
 
     def fingerprint(self) -> str:
-        """A digest of the whole state (hidden parts included), to compare replays."""
+        """A digest of the table (decks, piles, every hand and what each player has in play, the
+        decision's kind and seats), hidden parts included: what a save records to check its
+        replay. It leaves out the fight, the flow and the log; `state_digest` covers everything."""
         import hashlib
 
         parts: list[Any] = [
@@ -706,6 +715,13 @@ class Game(GameCore):
             )
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
+    def state_digest(self) -> str:
+        """A digest of the whole state (the flow, the fight, chance and the log included, the caches
+        of listed actions left out): equal digests mean the same game (see `engine.digest`)."""
+        from munchkin.engine.digest import state_digest
+
+        return state_digest(self)
+
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> dict[str, Any]:
         """All that one seat may know: its hand, the table, the discards; no deck order.
@@ -736,6 +752,9 @@ CLONE_SHARED = frozenset(
         # plain values
         *("turn", "active", "over", "capped", "version", "decisions", "phase", "transferred"),
         *("_cache_version", "_window_version"),
+        # the sales and trades listed, keyed by everything they depend on (the Items, Races, Classes,
+        # Levels they read): right for any copy, so every copy shares them (copying them was most of a clone)
+        *("_sale_cache", "_exchange_cache"),
         # decisions, never changed once made (see decisions.py)
         *("_prompt", "listing"),
     }
@@ -743,11 +762,11 @@ CLONE_SHARED = frozenset(
 CLONE_COPIED = (  # lists and dicts of plain values (card numbers, log entries, cached action lists): one level
     *("door_deck", "treasure_deck", "door_discard", "treasure_discard", "limbo", "set_aside", "forced_rolls"),
     *("winners", "log", "events", "charity_given", "hand_seen"),
-    *("_legal_cache", "_any_time_cache", "_window_cache", "_sale_cache", "_exchange_cache"),
+    *("_legal_cache", "_any_time_cache", "_window_cache"),
 )
-_CACHES = ("_legal_cache", "_any_time_cache", "_window_cache", "_sale_cache", "_exchange_cache")
+_CACHES = ("_legal_cache", "_any_time_cache", "_window_cache")  # of this version: each copy its own
 _COPIED_PLAIN = tuple(k for k in CLONE_COPIED if k != "log" and k not in _CACHES)
-CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "roll", "_win_cache"})
+CLONE_REBUILT = frozenset({"players", "combat", "chance", "_stack", "roll", "_win_cache", "_masked_events"})
 
 
 SAVE_PARTS = {  # what a save must hold to replay, each in words for the message naming what is missing

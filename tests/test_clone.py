@@ -31,7 +31,8 @@ def snapshot(g: Game) -> tuple[Any, ...]:
     """Everything observable of a game: its state digest, every view, the legal actions, the log."""
     seats = range(len(g.players))
     return (
-        g.state_digest(),
+        g.state_digest(history=False),  # the whole state; the log and the events compared below
+        list(g.events),
         [g.view(s) for s in [*seats, None]],
         {s: list(g.legal_actions(s)) for s in g.to_act},
         list(g.log),

@@ -67,17 +67,26 @@ def plain(x: Any) -> Any:
     return [t.__name__, fields]
 
 
-def state_parts(g: Game) -> dict[str, Any]:
+HISTORY = ("log", "events")
+
+
+def state_parts(g: Game, history: bool = True) -> dict[str, Any]:
     """Every part of the state by attribute name (caches and what setup fixed left out); the setup
-    names the cards' versions the game plays with (a loaded save names them, a new game may not)."""
+    names the cards' versions the game plays with (a loaded save names them, a new game may not).
+    Without `history` the log and the events are left out (only how many there are is kept): a
+    caller comparing them itself need not pay for digesting a long game's history."""
     parts = {name: v for name, v in vars(g).items() if name not in CACHES and name not in FIXED}
+    if not history:
+        for name in HISTORY:
+            parts[name] = len(parts[name])
     parts["setup"] = replace(g.setup, card_versions=dict(g.card_versions))
     return parts
 
 
-def state_digest(g: Game) -> str:
-    """A digest of the whole state: equal digests mean equal games, the flow and chance included."""
-    text = json.dumps(state_parts(g), separators=(",", ":"), sort_keys=True, default=plain)
+def state_digest(g: Game, history: bool = True) -> str:
+    """A digest of the whole state: equal digests mean equal games, the flow and chance included
+    (without `history`, the log and events by their lengths only)."""
+    text = json.dumps(state_parts(g, history), separators=(",", ":"), sort_keys=True, default=plain)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 

@@ -715,12 +715,13 @@ class Game(GameCore):
             )
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
-    def state_digest(self) -> str:
+    def state_digest(self, history: bool = True) -> str:
         """A digest of the whole state (the flow, the fight, chance and the log included, the caches
-        of listed actions left out): equal digests mean the same game (see `engine.digest`)."""
+        of listed actions left out): equal digests mean the same game (see `engine.digest`). Without
+        `history`, the log and the events count by their lengths only (for a caller comparing them)."""
         from munchkin.engine.digest import state_digest
 
-        return state_digest(self)
+        return state_digest(self, history)
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -12,8 +12,9 @@ from collections import Counter
 import pytest
 
 from munchkin.agents.base import decide
+from munchkin.agents.observation import Observation
 from munchkin.agents.random_agent import RandomAgent
-from munchkin.engine.actions import MunchkinError
+from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.determinize import knows, unknown_slots
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.invariants import Checker, card_places
@@ -252,3 +253,38 @@ def test_the_world_an_agent_gets_is_the_same_in_both_games() -> None:
     assert a.world().state_digest() == b.world().state_digest()
     assert a.world(random.Random(9)).state_digest() == b.world(random.Random(9)).state_digest()
     assert a.world().door_deck != g.door_deck
+
+
+
+class Peeker:
+    """An attacker's agent: it picks its move from the hidden cards of the world it is given (the
+    deck tops and the other hands), so any trace of the real deal in the world shows in its moves."""
+
+    def act(self, obs: Observation) -> Action:
+        w = obs.world(random.Random(5))
+        hidden = [*w.door_deck[:3], *w.treasure_deck[:3]]
+        hidden += [c for p in w.players if p.seat != obs.seat for c in p.hand]
+        return obs.legal[sum(hidden) % len(obs.legal)]
+
+
+@pytest.mark.parametrize("sets", EVERY_SET, ids="+".join)
+def test_an_agent_plays_the_same_move_in_a_game_and_its_hidden_twin(sets: list[str]) -> None:
+    """The heuristic agent, and an attacker's agent that picks its move from the hidden cards of its
+    world, choose the same move in two games that differ only in cards their seat cannot see."""
+    from munchkin.agents.base import make_agent
+
+    g = Game(Setup(sets, NAMES[:4], 3, Options(turn_cap=5000)))
+    bot, rng = RandomAgent(3), random.Random(3)
+    asked = 0
+    for _ in range(300):
+        if g.over:
+            break
+        seat = g.to_act[0]
+        if rng.random() < 0.1:
+            twin = hidden_twin(g, seat, random.Random(rng.random()))
+            for agent in (lambda: make_agent("heuristic", 11), Peeker):
+                mine, theirs = decide(agent(), g, seat), decide(agent(), twin, seat)
+                assert g.text(mine) == twin.text(theirs), f"{sets} version {g.version}: hidden cards steered it"
+            asked += 1
+        g.apply(decide(bot, g, seat, g.legal_actions(seat)))
+    assert asked >= 10

@@ -255,7 +255,6 @@ def test_the_world_an_agent_gets_is_the_same_in_both_games() -> None:
     assert a.world().door_deck != g.door_deck
 
 
-
 class Peeker:
     """An attacker's agent: it picks its move from the hidden cards of the world it is given (the
     deck tops and the other hands), so any trace of the real deal in the world shows in its moves."""

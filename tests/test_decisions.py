@@ -115,3 +115,54 @@ def test_every_kind_has_one_record_type() -> None:
 
     named = {v for k, v in vars(state).items() if k.isupper() and isinstance(v, str)}
     assert named <= set(kinds), named - set(kinds)
+
+
+# the legal actions `verify` accepts though no list holds them (each documented in legal.verify_unlisted):
+# sales of any Items worth a level, bribes of any Items, thefts paid with any card, several cards at once
+UNLISTED_KINDS = {A.SELL, A.ASK, A.STEAL, A.BERSERK, A.TURNING, A.FLIGHT}
+
+
+def _probes(g: Game, seat: int, listed: list[Action], rng: random.Random) -> list[Action]:
+    """The listed actions and near misses of them: another card the seat holds or someone has in
+    play, another target, another kind, another seat."""
+    cards = [*g.players[seat].hand, *[c for p in g.players for c in p.items], *g.players[seat].character_cards()]
+    out = list(listed)
+    for a in rng.sample(listed, min(12, len(listed))):
+        if cards:
+            out.append(a._replace(card=rng.choice(cards)))
+        out.append(a._replace(target=rng.randrange(-1, len(g.players))))
+        out.append(a._replace(kind=rng.choice([A.PLAY, A.EQUIP, A.UNEQUIP, A.DISCARD, A.KICK, A.END, A.PASS])))
+        out.append(a._replace(seat=(a.seat + 1) % len(g.players)))
+    return out
+
+
+@pytest.mark.parametrize("sets", [*EDITIONS, ["good-bad", "deluxe"], ["harry-potter", "deluxe"]], ids="+".join)
+def test_verify_and_the_list_agree(sets: list[str]) -> None:
+    """Legality without listing: in a copy that has listed nothing, `why_illegal` (the decision's
+    `verify`, looking only where the action could be) accepts every listed action, and of the near
+    misses it accepts exactly those the full list (or the documented unlisted forms) accepts."""
+    rng = random.Random(3)
+    moments = _games(sets, range(2))
+    checked = unlisted = narrowed = 0
+    for g in rng.sample(moments, min(80, len(moments))):
+        if g.over:
+            continue
+        for seat in range(len(g.players)):
+            listed = g.legal_actions(seat)
+            for a in _probes(g, seat, listed, rng):
+                fresh = g._copy(history=False, reseed=None, caches=False)  # nothing listed yet
+                verdict = fresh.why_illegal(a)
+                if a in g.legal_actions(a.seat):
+                    assert verdict is None, f"{g.text(a)} is listed but refused: {verdict}"
+                    narrow = type(g.prompt) is D.Main and g.prompt.stage != "create" or type(g.prompt) is D.EndWindow
+                    if narrow or a.seat not in g.to_act:
+                        assert fresh.listed(a.seat) is None, "the whole list was made to check one action"
+                        narrowed += 1
+                    continue
+                reference = g.why_illegal(a)  # the list at hand, then the unlisted forms
+                assert (verdict is None) == (reference is None), f"{a}: {verdict!r} against {reference!r}"
+                if verdict is None:
+                    assert a.kind in UNLISTED_KINDS, f"{g.text(a)} is accepted but not listed"
+                    unlisted += 1
+                checked += 1
+    assert checked > 500 and narrowed > 200, (checked, narrowed)

@@ -99,8 +99,14 @@ class Decision:
         return self.seats
 
     def verify(self, g: Game, act: Action) -> str | None:
-        """None when `act` (a well-formed action) is legal now; else the rule that forbids it."""
-        if act in g.legal_actions(act.seat):
+        """None when `act` (a well-formed action) is legal now; else the rule that forbids it. The
+        seat's list is looked in when it was made already, else only the part that could hold `act`."""
+        listed = g.listed(act.seat)
+        if listed is None:
+            listed = legal.candidates(g, act)
+        if listed is None:
+            listed = g.legal_actions(act.seat)
+        if act in listed:
             return None
         if act.seat not in self.seats:  # a player not waited on: any-time actions only
             return legal.any_time_refusal(g, act)

@@ -333,6 +333,27 @@ class Game(GameCore):
             self._legal_cache[seat] = cached
         return cached
 
+    def listed(self, seat: int) -> list[Action] | None:
+        """`legal_actions(seat)` if it was made at this version already, else None (nothing is listed)."""
+        if self._cache_version != self.version:
+            return None
+        return self._legal_cache.get(seat)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` may be applied now, checked by the rules that refuse actions rather than
+        by listing every legal action (as `why_illegal`)."""
+        return self.why_illegal(action) is None
+
+    def why_illegal(self, action: Action) -> str | None:
+        """None when `action` may be applied now; else why not, naming the rule (what `apply` raises)."""
+        if self.over:
+            return "the game is over"
+        try:
+            self._check_shape(action)
+        except IllegalAction as e:
+            return str(e)
+        return self._prompt.verify(self, action)
+
     def any_time(self, seat: int) -> list[Action]:
         """The part of `legal_actions(seat)` that the seat may take at any time rather than as the answer
         the game waits for: all of it for a seat not in `to_act`, the extras listed last for one in it."""
@@ -354,12 +375,13 @@ class Game(GameCore):
             and type(action.n) is int
             and type(action.cards) is tuple
             and (not action.cards or all(type(c) is int for c in action.cards))
-            and action in self.legal_actions(action.seat)
+            and self._cache_version == self.version
+            and action in self._legal_cache.get(action.seat, ())
         ):
             self._apply_unchecked(action)  # listed actions are well-formed and legal
             return
         self._check_shape(action)
-        why = self._prompt.verify(self, action)
+        why = self._prompt.verify(self, action)  # the rules that refuse it: no list is made
         if why is not None:
             raise IllegalAction(why)
         self._apply_unchecked(action)

@@ -40,23 +40,26 @@ def compute_legal(g: Game, seat: int) -> list[Action]:
 
 # ---------------------------------------------------------------- main
 def main_actions(g: Game, seat: int, stage: str) -> list[Action]:
-    p = g.players[seat]
-    out: list[Action] = []
     if stage == "create":
-        return creation_actions(g, p)
+        return creation_actions(g, g.players[seat])
+    return turn_actions(g, seat, stage) + free_actions(g, seat, own_turn=True)
+
+
+def turn_actions(g: Game, seat: int, stage: str) -> list[Action]:
+    """What moves the turn on at `stage` (Kick Open The Door, Look For Trouble or Loot The Room, end it)."""
+    p = g.players[seat]
     if stage == "start":
-        out.append(_action((A.KICK, seat, -1, -1, -1, (), 0, "")))
+        out = [_action((A.KICK, seat, -1, -1, -1, (), 0, ""))]
         if characters.has_ability(g, p, "resurrection") and g.door_discard and p.hand:
             out += [Action(A.RESURRECT, seat, c) for c in _unique(p.hand, g.cdef)]
-    elif stage == "door":
-        out.append(_action((A.LOOT, seat, -1, -1, -1, (), 0, "")))
+        return out
+    if stage == "door":
+        out = [_action((A.LOOT, seat, -1, -1, -1, (), 0, ""))]
         cdef = g.cdef
         if not (g.transferred and as_written(g)):  # after a fight passed on: Loot The Room only
             out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, cdef) if cdef[c].is_monster]
-    else:
-        out.append(_action((A.END, seat, -1, -1, -1, (), 0, "")))
-    out += free_actions(g, seat, own_turn=True)
-    return out
+        return out
+    return [_action((A.END, seat, -1, -1, -1, (), 0, ""))]
 
 
 def creation_actions(g: Game, p: Player) -> list[Action]:
@@ -98,10 +101,18 @@ def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
         return []
     g.listing = D.FREE
     out: list[Action] = []
-    cdef = g.cdef
-    for c in _unique(p.hand, cdef):
+    for c in _unique(p.hand, g.cdef):
         if own_turn or c in p.received or _any_time(g, c):
             out += card_actions(g, seat, c, own_turn)
+    return out + table_actions(g, p, own_turn)
+
+
+def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:
+    """The free actions that play no card from the hand: Items equipped, given, traded, sold or
+    stolen, character cards discarded, the powers of cards in play."""
+    seat = p.seat
+    cdef = g.cdef
+    out: list[Action] = []
     if own_turn:
         out += equip_actions(g, p, unequip=True)
         for c in p.character_cards() + discardable_sidekicks(g, p):
@@ -690,6 +701,45 @@ def caught_actions(g: Game, seat: int, caught: D.Caught) -> list[Action]:
 def _playable_now(g: Game, seat: int, card: int) -> bool:
     g.listing = D.FREE  # a Door kicked open face-up, played at once as on one's own turn
     return bool([a for a in card_actions(g, seat, card, own_turn=True) if a.card == card])
+
+
+# ---------------------------------------------------------------- narrowed
+def candidates(g: Game, act: Action) -> list[Action] | None:
+    """The actions `g.legal_actions(act.seat)` lists that share `act`'s kind and card, found without
+    listing the rest (a card from the hand: only that card's ways to be played); None where no
+    narrower search is known, and the caller lists everything."""
+    pr = g._prompt
+    seat = act.seat
+    if seat in pr.seats:
+        t = type(pr)
+        if t is D.Main and pr.stage != "create":  # type: ignore[attr-defined]
+            out = [a for a in turn_actions(g, seat, pr.stage) if a.kind == act.kind]  # type: ignore[attr-defined]
+            return out + _free_candidates(g, seat, True, act)
+        if t is D.EndWindow:
+            return [Action(A.PASS, seat)] if act.kind == A.PASS else _free_candidates(g, seat, False, act)
+        return None
+    if g.over or not may_act_any_time(g):
+        return []
+    return _free_candidates(g, seat, False, act)
+
+
+def _free_candidates(g: Game, seat: int, own_turn: bool, act: Action) -> list[Action]:
+    """The part of `free_actions` that could be `act`."""
+    p = g.players[seat]
+    if p.dead:
+        return []
+    g.listing = D.FREE
+    c = act.card
+    if c in p.hand and act.kind != A.SELL:  # played from the hand (Items are sold from it too)
+        # only the first of identical copies is listed
+        cdef = g.cdef
+        first = next(k for k in p.hand if cdef[k].idx == cdef[c].idx)
+        if first != c or not (own_turn or c in p.received or _any_time(g, c)):
+            return []
+        out = card_actions(g, seat, c, own_turn)
+    else:
+        out = table_actions(g, p, own_turn)
+    return [a for a in out if a.kind == act.kind and a.card == c]
 
 
 # ---------------------------------------------------------------- unlisted

@@ -287,3 +287,70 @@ def test_an_agent_plays_the_same_move_in_a_game_and_its_hidden_twin(sets: list[s
             asked += 1
         g.apply(decide(bot, g, seat, g.legal_actions(seat)))
     assert asked >= 10
+
+
+@pytest.mark.parametrize("sets", EVERY_SET, ids="+".join)
+def test_a_world_dealt_on_first_need_is_the_world_determinize_deals(sets: list[str]) -> None:
+    """`world` deals nothing while only the table and the seat's own cards are read (no copy is made),
+    deals when a hidden hand or a deck is read, and is then exactly `determinize` with the same
+    generator, for every seat and a spectator; playing it on never touches the real game."""
+    from munchkin.engine.world import world
+
+    g = Game(Setup(sets, NAMES[:4], 5, Options(turn_cap=5000)))
+    bot = RandomAgent(5)
+    compared = 0
+    for step in range(400):
+        if g.over:
+            break
+        seat = g.to_act[0]
+        if step % 40 == 0:
+            before = g.state_digest()
+            for observer in (*range(4), None):
+                w = world(g, observer, random.Random(step))
+                me = w.players[observer if observer is not None else 0]
+                assert (me.level, len(me.items), w.turn, w.prompt.kind) == (
+                    g.players[me.seat].level,
+                    len(g.players[me.seat].items),
+                    g.turn,
+                    g.prompt.kind,
+                )
+                if observer is not None:
+                    assert me.hand == g.players[observer].hand
+                    w.legal_actions(observer)
+                undealt = "_undealt" in w.__dict__
+                other = w.players[(me.seat + 1) % 4]
+                assert len(other.hand) == len(g.players[other.seat].hand)
+                secret = [c for c in g.players[other.seat].hand if not knows(g, observer, c)]
+                assert "_undealt" not in w.__dict__ or not secret, "a hidden hand was read undealt"
+                expected = g.determinize(observer, random.Random(step)).state_digest()
+                assert w.state_digest() == expected, f"{sets} step {step} seat {observer}"
+                compared += undealt
+                for _ in range(20):  # play the world on: the real game stays as it was
+                    if w.over:
+                        break
+                    s = w.to_act[0]
+                    w.apply(decide(bot, w, s, w.legal_actions(s)))
+                assert me.level == w.players[me.seat].level  # a player read before the deal reads the dealt one
+            assert g.state_digest() == before
+        g.apply(decide(bot, g, seat, g.legal_actions(seat)))
+    assert compared >= 10
+
+
+def test_an_observation_deals_the_worlds_still_held_when_it_closes() -> None:
+    """A world kept past the agent's answer is dealt while the game is still as it was; one made
+    outside an observation and left undealt refuses to deal once its game has moved on."""
+    from munchkin.agents.observation import observe
+    from munchkin.engine.world import world
+
+    g = Game(Setup(["deluxe"], NAMES[:4], 8, Options(turn_cap=5000)))
+    seat = g.to_act[0]
+    obs = observe(g, seat)
+    kept = obs.world(random.Random(2))
+    assert "_undealt" in kept.__dict__
+    obs.close()
+    assert "_undealt" not in kept.__dict__
+    assert kept.state_digest() == g.determinize(seat, random.Random(2)).state_digest()
+    loose = world(g, seat, random.Random(2))
+    g.apply(g.legal_actions(seat)[0])
+    with pytest.raises(MunchkinError, match="moved on"):
+        loose.deal()

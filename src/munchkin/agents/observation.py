@@ -16,6 +16,7 @@ real run in their own process, as the server's seats do.)
 from __future__ import annotations
 
 import random
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine.actions import Action, MunchkinError
@@ -28,7 +29,7 @@ class Observation:
     """One seat's moment to act: `seat`, `legal` (among them `any_time`, what it may do at any time),
     `view`, `world()`. Valid until the agent answers."""
 
-    __slots__ = ("seat", "legal", "any_time", "_view", "__game")
+    __slots__ = ("seat", "legal", "any_time", "_view", "__game", "_worlds")
 
     def __init__(self, game: Game, seat: int, legal: list[Action]) -> None:
         self.seat = seat
@@ -41,6 +42,7 @@ class Observation:
             self.any_time = []
         self._view: dict[str, Any] | None = None
         self.__game: Game | None = game
+        self._worlds: list[weakref.ref[Game]] = []
 
     def _game(self) -> Game:
         g = self.__game
@@ -64,16 +66,28 @@ class Observation:
         """A copy of the game as this seat might imagine it: the cards it cannot know dealt anew at
         random (from `rng`, else from a generator seeded by the moment), chance reseeded. It is a
         function of what the seat knows and of the generator only, so knowing the generator (the
-        default one is public) tells nothing of the real deal."""
+        default one is public) tells nothing of the real deal. The deal is made when something
+        reads what it decides (a hidden hand, a deck), so a world read for the table alone is cheap;
+        a world still held when the agent answers is dealt then (`World.deal`)."""
+        from munchkin.engine.world import world
+
         g = self._game()
-        return g.determinize(self.seat, rng or random.Random(g.version * 7919 + self.seat))
+        w = world(g, self.seat, rng or random.Random(g.version * 7919 + self.seat))
+        self._worlds.append(weakref.ref(w))
+        return w
 
     def text(self, action: Action) -> str:
         """An action's canonical text (as `parse` reads it back)."""
         return self._game().text(action)
 
     def close(self) -> None:
-        """Cut the link to the game: the seat has answered."""
+        """Cut the link to the game: the seat has answered. Every world still held is dealt first,
+        while the game is as it was when the world was made."""
+        for ref in self._worlds:
+            w = ref()
+            if w is not None:
+                w.deal()  # type: ignore[attr-defined]
+        self._worlds.clear()
         self.__game = None
 
 

@@ -93,6 +93,15 @@ class Decision:
         """What this moment allows, said when an action is refused."""
         return self.RULE
 
+    def only(self, g: Game, seat: int) -> Action | None:
+        """The one action this decision offers `seat` when it offers exactly one (no choice: the
+        engine takes it), else None; what the seat may do at any time besides is no choice of it."""
+        acts = g.legal_actions(seat)
+        extra = g._any_time_cache.get(seat)
+        if extra:
+            acts = acts[: len(acts) - len(extra)]
+        return acts[0] if len(acts) == 1 else None
+
     def own(self, g: Game) -> tuple[int, ...]:
         """The seats for whom this is their OWN decision (a table must not hurry them); the others
         in a window answer someone else's moment."""
@@ -165,6 +174,12 @@ class Main(Decision):
         if self.stage == "create":
             g.listing = None  # before the first turn: no turn's free actions yet
         return legal.main_actions(g, seat, self.stage)
+
+    def only(self, g: Game, seat: int) -> Action | None:
+        if self.stage == "create" or g.listed(seat) is not None:
+            return Decision.only(self, g, seat)
+        turn = legal.turn_actions(g, seat, self.stage)  # then: is there any free action at all?
+        return turn[0] if len(turn) == 1 and not legal.has_free_action(g, seat, own_turn=True) else None
 
     def rule(self) -> str:
         return self.STAGES.get(self.stage, "your own turn")

@@ -60,10 +60,37 @@ def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
     observer could not see (`masked_events`), and the setup carries neither the seed nor a
     scenario's table. Two games that differ only in cards the observer cannot see give the same
     copy from the same generator, so knowing the generator tells the observer nothing."""
+    reseed, keys, _ = _draw(g, observer, rng)
+    return _deal(g, observer, reseed, keys)
+
+
+def _draw(g: Game, observer: int | None, rng: random.Random) -> tuple[int, list[bytes], set[int]]:
+    """What a deal takes from `rng`, taken at once (a world dealt later deals the same): the seed of
+    the copy's chance and each deck's shuffle keys; with the cards in the unknown places."""
+    reseed = rng.getrandbits(63)
+    cdef, seen = g.cdef, g.hand_seen
+    mine = 0 if observer is None else 1 << observer
+    hidden: set[int] = set()
+    doors = 0
+    for q in g.players:  # the unknown places, as `unknown_slots` finds them
+        if q.seat != observer:
+            for c in q.hand:
+                m = seen.get(c, 0)
+                if m != EVERYONE and not m & mine:
+                    hidden.add(c)
+                    doors += cdef[c].deck == "door"
+    keys: list[bytes] = []
+    for n in (doors + len(g.door_deck), len(hidden) - doors + len(g.treasure_deck)):
+        keys.append(rng.randbytes(4 * n) if n > 1 else b"")
+    return reseed, keys, hidden
+
+
+def _deal(g: Game, observer: int | None, reseed: int, keys: list[bytes]) -> Game:
+    """The determinized copy of `g` for `observer`, from the draws `_draw` took."""
     # never saved, so no log; chance unknown; cards will move, so no cached action lists
-    d = g._copy(history=False, reseed=rng.getrandbits(63), caches=False, events=masked_events(g, observer))
+    d = g._copy(history=False, reseed=reseed, caches=False, events=masked_events(g, observer))
     moved: dict[int, int] = {}  # old card -> the card now in its place
-    for deck in DECKS:
+    for deck, key in zip(DECKS, keys, strict=True):
         slots = unknown_slots(d, observer, deck)
         pile = d.door_deck if deck == "door" else d.treasure_deck
         old = [d.players[s].hand[i] for s, i in slots]
@@ -71,7 +98,7 @@ def determinize(g: Game, observer: int | None, rng: random.Random) -> Game:
         received = [c in d.players[s].received for (s, _), c in zip(slots, old, strict=True)]
         for (s, _), c in zip(slots, old, strict=True):
             d.players[s].received.discard(c)
-        new = shuffled(sorted(old + pile), rng)  # canonical first: where the cards lay is not dealt from
+        new = _ordered(sorted(old + pile), key)  # canonical first: where the cards lay is not dealt from
         for (s, i), was, now, mask, fresh in zip(slots, old, new, seen, received, strict=False):
             q = d.players[s]
             q.hand[i] = now
@@ -105,13 +132,17 @@ def _unseeded(g: Game) -> Any:
 
 
 def shuffled(cards: list[int], rng: random.Random) -> list[int]:
-    """`cards` in a uniformly random order drawn from `rng`: each card gets a random 32-bit key
-    (one call for them all) and the cards are sorted by key; a tie (about one deal in 30,000 for
-    a hundred cards) keeps the canonical order between the two."""
+    """`cards` in a uniformly random order drawn from `rng` (see `_ordered`)."""
+    return _ordered(cards, rng.randbytes(4 * len(cards)) if len(cards) > 1 else b"")
+
+
+def _ordered(cards: list[int], key: bytes) -> list[int]:
+    """`cards` sorted by random 32-bit keys (`key`, four bytes a card); a tie (about one deal in
+    30,000 for a hundred cards) keeps the canonical order between the two."""
     n = len(cards)
     if n < 2:
         return list(cards)
-    keys = memoryview(rng.randbytes(4 * n)).cast("I").tolist()
+    keys = memoryview(key).cast("I").tolist()
     order = sorted(range(n), key=keys.__getitem__)
     return [cards[i] for i in order]
 

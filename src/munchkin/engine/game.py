@@ -478,21 +478,18 @@ class Game(GameCore):
             value = None
 
     def _forced_moves(self) -> None:
-        """Where one seat has a single legal action there is no choice: take it at once."""
+        """Where one seat has a single legal action there is no choice: take it at once (the decision
+        says whether it has exactly one, stopping at the second it finds)."""
         while len(self._prompt.seats) == 1 and not self.over:
-            seat = self._prompt.seats[0]
-            acts = self.legal_actions(seat)
-            extra = self._any_time_cache.get(seat)
-            if extra:  # what the seat may do at any time besides is no choice of this decision's
-                acts = acts[: len(acts) - len(extra)]
-            if len(acts) != 1:
+            only = self._prompt.only(self, self._prompt.seats[0])
+            if only is None:
                 return
             if self.holding:
-                self.held = acts[0]
+                self.held = only
                 return
-            self.log.append(("forced", acts[0]))
+            self.log.append(("forced", only))
             self.version += 1
-            self._prompt = self._advance(acts[0])
+            self._prompt = self._advance(only)
 
     def hold_forced_moves(self, on: bool) -> None:
         """While on, the engine takes no move by itself (the only legal action of the only seat it

@@ -176,10 +176,9 @@ class Main(Decision):
         return legal.main_actions(g, seat, self.stage)
 
     def only(self, g: Game, seat: int) -> Action | None:
-        if self.stage == "create" or g.listed(seat) is not None:
-            return Decision.only(self, g, seat)
-        turn = legal.turn_actions(g, seat, self.stage)  # then: is there any free action at all?
-        return turn[0] if len(turn) == 1 and not legal.has_free_action(g, seat, own_turn=True) else None
+        if self.stage != "create" and g.listed(seat) is None and legal.has_hand_play(g, seat, own_turn=True):
+            return None  # a card to play besides the turn's own step: a choice, found without listing
+        return Decision.only(self, g, seat)  # else the list, which the seat will read next
 
     def rule(self) -> str:
         return self.STAGES.get(self.stage, "your own turn")

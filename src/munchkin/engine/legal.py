@@ -107,13 +107,13 @@ def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
     return out + table_actions(g, p, own_turn)
 
 
-def has_free_action(g: Game, seat: int, own_turn: bool) -> bool:
-    """Whether `free_actions` would list anything, stopping at the first card that can be played."""
+def has_hand_play(g: Game, seat: int, own_turn: bool) -> bool:
+    """Whether a card of the hand can be played now, stopping at the first that can."""
     p = g.players[seat]
     if p.dead:
         return False
     g.listing = D.FREE
-    return any(_hand_plays(g, p, own_turn)) or bool(table_actions(g, p, own_turn))
+    return any(_hand_plays(g, p, own_turn))
 
 
 def _hand_plays(g: Game, p: Player, own_turn: bool) -> Iterator[list[Action]]:

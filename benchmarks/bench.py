@@ -62,12 +62,47 @@ class MunchkinRunner:
         }
 
 
+EVERY_SET = ("deluxe", "star", "good-bad", "harry-potter", "star,deluxe", "good-bad,deluxe", "harry-potter,deluxe")
+
+
+def table(seconds: float) -> None:
+    """A Markdown table: for each edition and mix, random and heuristic agents' decisions and games
+    per second (`seconds` of CPU each), then where the time of random Deluxe play goes."""
+    print("| sets | random decisions/s | random games/s | heuristic decisions/s | heuristic games/s |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for spec in EVERY_SET:
+        sets = tuple(spec.split(","))
+        rnd, heu = MunchkinRunner("random", sets=sets), MunchkinRunner("heuristic", sets=sets)
+        for _ in range(4):  # interleaved slices
+            rnd.run(seconds / 4)
+            heu.run(seconds / 4)
+        r, h = rnd.summary(), heu.summary()
+        print(
+            f"| {spec.replace(',', ' + ')} | {r['decisions_per_second']:,.0f} | {r['games_per_second']:.1f} "
+            f"| {h['decisions_per_second']:,.0f} | {h['games_per_second']:.1f} |"
+        )
+    import cProfile
+    import pstats
+
+    runner = MunchkinRunner("random")
+    prof = cProfile.Profile()
+    prof.runcall(runner.run, seconds)
+    print(f"\nwhere the time goes: random agents, Deluxe, {runner.decisions:,} decisions under cProfile")
+    pstats.Stats(prof).sort_stats("tottime").print_stats(15)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per engine, in all")
     ap.add_argument("--rounds", type=int, default=10, help="interleaved slices (cancels machine drift)")
     ap.add_argument("--set", default="deluxe", help="card set(s), comma-separated")
+    ap.add_argument(
+        "--table", action="store_true", help="every edition and mix, --seconds each: a Markdown table, then a profile"
+    )
     args = ap.parse_args()
+    if args.table:
+        table(args.seconds)
+        return
     slice_s = args.seconds / args.rounds
     sets = tuple(x.strip() for x in args.set.split(",") if x.strip())
     rnd, heu = MunchkinRunner("random", sets=sets), MunchkinRunner("heuristic", sets=sets)

@@ -317,11 +317,11 @@ def test_a_world_dealt_on_first_need_is_the_world_determinize_deals(sets: list[s
                 if observer is not None:
                     assert me.hand == g.players[observer].hand
                     w.legal_actions(observer)
-                undealt = "_undealt" in w.__dict__
+                undealt = not w.is_dealt
                 other = w.players[(me.seat + 1) % 4]
                 assert len(other.hand) == len(g.players[other.seat].hand)
                 secret = [c for c in g.players[other.seat].hand if not knows(g, observer, c)]
-                assert "_undealt" not in w.__dict__ or not secret, "a hidden hand was read undealt"
+                assert w.is_dealt or not secret, "a hidden hand was read undealt"
                 expected = g.determinize(observer, random.Random(step)).state_digest()
                 assert w.state_digest() == expected, f"{sets} step {step} seat {observer}"
                 compared += undealt
@@ -346,9 +346,9 @@ def test_an_observation_deals_the_worlds_still_held_when_it_closes() -> None:
     seat = g.to_act[0]
     obs = observe(g, seat)
     kept = obs.world(random.Random(2))
-    assert "_undealt" in kept.__dict__
+    assert not kept.is_dealt
     obs.close()
-    assert "_undealt" not in kept.__dict__
+    assert kept.is_dealt
     assert kept.state_digest() == g.determinize(seat, random.Random(2)).state_digest()
     loose = world(g, seat, random.Random(2))
     g.apply(g.legal_actions(seat)[0])

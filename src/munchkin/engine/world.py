@@ -63,6 +63,11 @@ class World(Game):
                 return d[name]
         raise AttributeError(f"a game has no {name!r}")
 
+    @property
+    def is_dealt(self) -> bool:
+        """Whether the hidden cards are dealt (then the world shares nothing with its game)."""
+        return "_undealt" not in self.__dict__
+
     def deal(self) -> None:
         """Deal the hidden cards now (nothing if done already): then the world shares nothing with
         the game it came from."""

@@ -294,7 +294,7 @@ class CombatWindow(Step):
 
     def ask(self, g: Game, _: Any) -> Out:
         passed = self.passed
-        seats = tuple(s for s in self.order if s not in passed and may_answer(g, s))
+        seats = tuple(s for s in self.order if s not in passed and len(legal_actions_in_window(g, s)) > 1)
         if not seats:
             return Done()
         return self.then("answer", D.Window(seats))
@@ -309,7 +309,7 @@ class CombatWindow(Step):
         """Someone acted at any time during the window (a Curse on the fighter, say): the table
         changed, so everyone who could answer may do so again."""
         self.passed = set()
-        seats = tuple(s for s in self.order if may_answer(g, s))
+        seats = tuple(s for s in self.order if len(legal_actions_in_window(g, s)) > 1)
         return D.Window(seats) if seats else waiting
 
     def after_action(self, g: Game, _: Any) -> Out:
@@ -484,16 +484,6 @@ def legal_actions_in_window(g: Game, seat: int) -> list[Action]:
     if cached is None:
         cached = g._window_cache[seat] = legal.window_actions(g, seat)
     return cached
-
-
-def may_answer(g: Game, seat: int) -> bool:
-    """Whether a seat has more than a pass to answer in the combat window now: its answers if listed
-    already, else the first one found (the others are listed when the seat is asked)."""
-    if g._window_version == g.version:
-        listed = g._window_cache.get(seat)
-        if listed is not None:
-            return len(listed) > 1
-    return legal.has_window_answer(g, seat)
 
 
 def _end_combat(g: Game, c: Combat) -> None:

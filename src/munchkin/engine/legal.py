@@ -504,36 +504,19 @@ def charity_actions(g: Game, seat: int) -> list[Action]:
 
 # ---------------------------------------------------------------- combat
 def window_actions(g: Game, seat: int) -> list[Action]:
-    """A seat's answers in a combat window: pass, or play on the fight."""
-    out = [_action((A.PASS, seat, -1, -1, -1, (), 0, ""))]
-    for part in _window_answers(g, seat):
-        out += part
-    return out
-
-
-def has_window_answer(g: Game, seat: int) -> bool:
-    """Whether a seat has an answer in a combat window besides passing, stopping at the first found."""
-    return any(_window_answers(g, seat))
-
-
-def _window_answers(g: Game, seat: int) -> Iterator[list[Action]]:
-    """The answers of `window_actions` but the pass, part by part (a card's, a monster's, the powers')."""
     c = g.combat
     p = g.players[seat]
+    out = [_action((A.PASS, seat, -1, -1, -1, (), 0, ""))]
     if c is None or p.dead:
-        return
+        return out
     cdef = g.cdef
     fighters = c.fighters()
     is_fighter = seat in fighters
     if not is_fighter and not _may_answer_combat(g, p, c):
-        return
+        return out
     g.listing = D.IN_WINDOW
     carried_one_shots = [k for k in p.items if cdef[k].is_one_shot]
-    out: list[Action] = []
     for k in _unique(p.hand + carried_one_shots, cdef):
-        if out:
-            yield out
-            out = []
         d = cdef[k]
         if d.is_one_shot:
             if d.when not in ("combat", "curse", "any"):  # Curse cancellers and any-time cards too
@@ -574,9 +557,6 @@ def _window_answers(g: Game, seat: int) -> Iterator[list[Action]]:
         h = card_hook(g, m.card)
         if h is not None:
             out += h.monster_actions(g, seat, c, m)
-    if out:
-        yield out
-        out = []
     backstab = characters.has_ability(g, p, "backstab")
     berserk = is_fighter and characters.has_ability(g, p, "berserk") and c.berserk.get(seat, 0) < 3
     turning = is_fighter and c.turning.get(seat, 0) < 9 and turns_any(g, p, c)
@@ -604,7 +584,7 @@ def _window_answers(g: Game, seat: int) -> Iterator[list[Action]]:
         out.append(Action(A.VOLUNTEER, seat, target=c.fighter))
     # any time, even in combat
     out += [_action((A.DISCARD, seat, k, -1, -1, (), 0, "")) for k in p.character_cards() + discardable_sidekicks(g, p)]
-    yield out
+    return out
 
 
 def turns_any(g: Game, p: Player, c: Combat) -> bool:

@@ -350,6 +350,10 @@ def test_an_observation_deals_the_worlds_still_held_when_it_closes() -> None:
     obs.close()
     assert kept.is_dealt
     assert kept.state_digest() == g.determinize(seat, random.Random(2)).state_digest()
+    inner = world(world(g, seat, random.Random(3)), seat, random.Random(2))  # a world of a world
+    assert (
+        inner.state_digest() == g.determinize(seat, random.Random(3)).determinize(seat, random.Random(2)).state_digest()
+    )
     loose = world(g, seat, random.Random(2))
     g.apply(g.legal_actions(seat)[0])
     with pytest.raises(MunchkinError, match="moved on"):

@@ -95,7 +95,9 @@ class Decision:
 
     def only(self, g: Game, seat: int) -> Action | None:
         """The one action this decision offers `seat` when it offers exactly one (no choice: the
-        engine takes it), else None; what the seat may do at any time besides is no choice of it."""
+        engine takes it), else None; what the seat may do at any time besides is no choice of it.
+        It reads the seat's list, which whoever answers (an agent, a player's page) reads next: a
+        search stopping at a second action would list the first ones twice (measured: more work)."""
         acts = g.legal_actions(seat)
         extra = g._any_time_cache.get(seat)
         if extra:
@@ -174,11 +176,6 @@ class Main(Decision):
         if self.stage == "create":
             g.listing = None  # before the first turn: no turn's free actions yet
         return legal.main_actions(g, seat, self.stage)
-
-    def only(self, g: Game, seat: int) -> Action | None:
-        if self.stage != "create" and g.listed(seat) is None and legal.has_hand_play(g, seat, own_turn=True):
-            return None  # a card to play besides the turn's own step: a choice, found without listing
-        return Decision.only(self, g, seat)  # else the list, which the seat will read next
 
     def rule(self) -> str:
         return self.STAGES.get(self.stage, "your own turn")

@@ -479,7 +479,7 @@ class Game(GameCore):
 
     def _forced_moves(self) -> None:
         """Where one seat has a single legal action there is no choice: take it at once (the decision
-        says whether it has exactly one, stopping at the second it finds)."""
+        says whether it has exactly one: `Decision.only`)."""
         while len(self._prompt.seats) == 1 and not self.over:
             only = self._prompt.only(self, self._prompt.seats[0])
             if only is None:

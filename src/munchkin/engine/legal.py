@@ -3,7 +3,6 @@ does when applied is in `play.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -102,25 +101,10 @@ def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
         return []
     g.listing = D.FREE
     out: list[Action] = []
-    for acts in _hand_plays(g, p, own_turn):
-        out += acts
-    return out + table_actions(g, p, own_turn)
-
-
-def has_hand_play(g: Game, seat: int, own_turn: bool) -> bool:
-    """Whether a card of the hand can be played now, stopping at the first that can."""
-    p = g.players[seat]
-    if p.dead:
-        return False
-    g.listing = D.FREE
-    return any(_hand_plays(g, p, own_turn))
-
-
-def _hand_plays(g: Game, p: Player, own_turn: bool) -> Iterator[list[Action]]:
-    """The ways to play each card of the hand (one of identical copies) that may be played now."""
     for c in _unique(p.hand, g.cdef):
         if own_turn or c in p.received or _any_time(g, c):
-            yield card_actions(g, p.seat, c, own_turn)
+            out += card_actions(g, seat, c, own_turn)
+    return out + table_actions(g, p, own_turn)
 
 
 def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:

@@ -27,6 +27,8 @@ def world(g: Game, observer: int | None, rng: random.Random) -> Game:
     copy. Until then the world shares the table with `g`, read-only: `deal()` must run before `g`
     moves on (an Observation deals the worlds still alive when it closes), and every rule run on the
     world (`apply`, a copy, a save) deals it first. Dealt, it is exactly what `determinize` gives."""
+    if isinstance(g, World):
+        g.deal()  # a world of a world: the first one whole first
     reseed, keys, hidden = _draw(g, observer, rng)
     w = object.__new__(World)
     d = w.__dict__

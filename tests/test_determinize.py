@@ -5,7 +5,9 @@ be with the right frequency; chance is reseeded; and the copy plays on legally t
 
 from __future__ import annotations
 
+import copy
 import math
+import pickle
 import random
 from collections import Counter
 
@@ -354,6 +356,11 @@ def test_an_observation_deals_the_worlds_still_held_when_it_closes() -> None:
     assert (
         inner.state_digest() == g.determinize(seat, random.Random(3)).determinize(seat, random.Random(2)).state_digest()
     )
+    for kept_whole in (
+        pickle.loads(pickle.dumps(world(g, seat, random.Random(2)))),
+        copy.deepcopy(world(g, seat, random.Random(2))),
+    ):
+        assert kept_whole.is_dealt and kept_whole.state_digest() == kept.state_digest()  # dealt before written out
     loose = world(g, seat, random.Random(2))
     g.apply(g.legal_actions(seat)[0])
     with pytest.raises(MunchkinError, match="moved on"):

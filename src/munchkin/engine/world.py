@@ -135,7 +135,7 @@ def _dealt_first(name: str) -> Any:
 # what runs rules on a world, copies it or writes it out: each deals the world first
 RULES_RUN = (
     *("apply", "_apply_unchecked", "play", "apply_sequence", "hold_forced_moves", "apply_stored"),
-    *("_copy", "to_json", "log_json", "state_digest", "fingerprint"),
+    *("_copy", "to_json", "log_json", "state_digest", "fingerprint", "__getstate__"),  # a pickle, a deepcopy too
 )
 for _name in RULES_RUN:
     setattr(World, _name, _dealt_first(_name))

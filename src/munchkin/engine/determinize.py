@@ -40,12 +40,19 @@ def knows(g: Game, observer: int | None, card: int) -> bool:
 def unknown_slots(g: Game, observer: int | None, deck: str) -> list[tuple[int, int]]:
     """The places in other hands (seat, index) holding a card of `deck` that `observer` does not know."""
     cdef = g.cdef
+    return [(s, i) for s, i, c in _unknown(g, observer) if cdef[c].deck == deck]
+
+
+def _unknown(g: Game, observer: int | None) -> list[tuple[int, int, int]]:
+    """Every place in another hand whose card `observer` does not know (as `knows` says): (seat, index, card)."""
+    seen = g.hand_seen
+    mine = 0 if observer is None else 1 << observer
     return [
-        (q.seat, i)
+        (q.seat, i, c)
         for q in g.players
         if q.seat != observer
         for i, c in enumerate(q.hand)
-        if cdef[c].deck == deck and not knows(g, observer, c)
+        if (m := seen.get(c, 0)) != EVERYONE and not m & mine
     ]
 
 
@@ -68,17 +75,9 @@ def _draw(g: Game, observer: int | None, rng: random.Random) -> tuple[int, list[
     """What a deal takes from `rng`, taken at once (a world dealt later deals the same): the seed of
     the copy's chance and each deck's shuffle keys; with the cards in the unknown places."""
     reseed = rng.getrandbits(63)
-    cdef, seen = g.cdef, g.hand_seen
-    mine = 0 if observer is None else 1 << observer
-    hidden: set[int] = set()
-    doors = 0
-    for q in g.players:  # the unknown places, as `unknown_slots` finds them
-        if q.seat != observer:
-            for c in q.hand:
-                m = seen.get(c, 0)
-                if m != EVERYONE and not m & mine:
-                    hidden.add(c)
-                    doors += cdef[c].deck == "door"
+    cdef = g.cdef
+    hidden = {c for _, _, c in _unknown(g, observer)}
+    doors = sum(cdef[c].deck == "door" for c in hidden)
     keys: list[bytes] = []
     for n in (doors + len(g.door_deck), len(hidden) - doors + len(g.treasure_deck)):
         keys.append(rng.randbytes(4 * n) if n > 1 else b"")

@@ -6,6 +6,7 @@ be with the right frequency; chance is reseeded; and the copy plays on legally t
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import pickle
 import random
@@ -295,7 +296,8 @@ def test_an_agent_plays_the_same_move_in_a_game_and_its_hidden_twin(sets: list[s
 def test_a_world_dealt_on_first_need_is_the_world_determinize_deals(sets: list[str]) -> None:
     """`world` deals nothing while only the table and the seat's own cards are read (no copy is made),
     deals when a hidden hand or a deck is read, and is then exactly `determinize` with the same
-    generator, for every seat and a spectator; playing it on never touches the real game."""
+    generator, for every seat and a spectator; playing it on never touches the real game. A world
+    given a generator's seed makes the generator only when dealt, and deals the same world."""
     from munchkin.engine.world import world
 
     g = Game(Setup(sets, NAMES[:4], 5, Options(turn_cap=5000)))
@@ -307,8 +309,8 @@ def test_a_world_dealt_on_first_need_is_the_world_determinize_deals(sets: list[s
         seat = g.to_act[0]
         if step % 40 == 0:
             before = g.state_digest()
-            for observer in (*range(4), None):
-                w = world(g, observer, random.Random(step))
+            for observer, gen in itertools.product((*range(4), None), ("generator", "seed")):
+                w = world(g, observer, random.Random(step) if gen == "generator" else step)
                 me = w.players[observer if observer is not None else 0]
                 assert (me.level, len(me.items), w.turn, w.prompt.kind) == (
                     g.players[me.seat].level,
@@ -325,7 +327,7 @@ def test_a_world_dealt_on_first_need_is_the_world_determinize_deals(sets: list[s
                 secret = [c for c in g.players[other.seat].hand if not knows(g, observer, c)]
                 assert w.is_dealt or not secret, "a hidden hand was read undealt"
                 expected = g.determinize(observer, random.Random(step)).state_digest()
-                assert w.state_digest() == expected, f"{sets} step {step} seat {observer}"
+                assert w.state_digest() == expected, f"{sets} step {step} seat {observer} {gen}"
                 compared += undealt
                 for _ in range(20):  # play the world on: the real game stays as it was
                     if w.over:
@@ -347,11 +349,13 @@ def test_an_observation_deals_the_worlds_still_held_when_it_closes() -> None:
     g = Game(Setup(["deluxe"], NAMES[:4], 8, Options(turn_cap=5000)))
     seat = g.to_act[0]
     obs = observe(g, seat)
-    kept = obs.world(random.Random(2))
-    assert not kept.is_dealt
+    kept, by_default = obs.world(random.Random(2)), obs.world()
+    assert not kept.is_dealt and not by_default.is_dealt
     obs.close()
-    assert kept.is_dealt
+    assert kept.is_dealt and by_default.is_dealt
     assert kept.state_digest() == g.determinize(seat, random.Random(2)).state_digest()
+    # the default generator is the moment's, made only when the world is dealt
+    assert by_default.state_digest() == g.determinize(seat, random.Random(g.version * 7919 + seat)).state_digest()
     inner = world(world(g, seat, random.Random(3)), seat, random.Random(2))  # a world of a world
     assert (
         inner.state_digest() == g.determinize(seat, random.Random(3)).determinize(seat, random.Random(2)).state_digest()

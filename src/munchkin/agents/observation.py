@@ -72,7 +72,8 @@ class Observation:
         from munchkin.engine.world import world
 
         g = self._game()
-        w = world(g, self.seat, rng or random.Random(g.version * 7919 + self.seat))
+        seed = g.version * 7919 + self.seat  # the default generator's: made only if the world is dealt
+        w = world(g, self.seat, rng if rng is not None else seed)
         self._worlds.append(weakref.ref(w))
         return w
 

@@ -10,7 +10,7 @@ import weakref
 from typing import Any
 
 from munchkin.engine.actions import MunchkinError
-from munchkin.engine.determinize import _deal, _draw, _unseeded
+from munchkin.engine.determinize import _deal, _draw, _unknown, _unseeded
 from munchkin.engine.game import Game
 from munchkin.engine.state import Player
 
@@ -21,15 +21,23 @@ DEALT = ("door_deck", "treasure_deck", "hand_seen", "events", "_stack", "chance"
 PRIVATE = frozenset({"hand", "received"})
 
 
-def world(g: Game, observer: int | None, rng: random.Random) -> Game:
+def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
     """`determinize(g, observer, rng)`, dealt only when something reads what the deal decides (a
     hidden hand, a deck, the flow, the events), so an agent that reads the table alone pays for no
     copy. Until then the world shares the table with `g`, read-only: `deal()` must run before `g`
     moves on (an Observation deals the worlds still alive when it closes), and every rule run on the
-    world (`apply`, a copy, a save) deals it first. Dealt, it is exactly what `determinize` gives."""
+    world (`apply`, a copy, a save) deals it first. Dealt, it is exactly what `determinize` gives.
+    `rng` a number: the seed of a generator no one else holds, so it is made, and drawn from, only
+    when the world is dealt (the same world, and nothing to pay for a world never dealt)."""
     if isinstance(g, World):
         g.deal()  # a world of a world: the first one whole first
-    reseed, keys, hidden = _draw(g, observer, rng)
+    draws: int | tuple[int, list[bytes]]
+    hidden: set[int] | None = None
+    if isinstance(rng, random.Random):  # the caller's generator: drawn from now, whenever it is dealt
+        reseed, keys, hidden = _draw(g, observer, rng)
+        draws = (reseed, keys)
+    else:
+        draws = rng
     w = object.__new__(World)
     d = w.__dict__
     d.update(g.__dict__)
@@ -45,11 +53,15 @@ def world(g: Game, observer: int | None, rng: random.Random) -> Game:
     d["hypothetical"] = True
     if g.combat is not None:  # the world's own from the start: a rule may change it once dealt
         d["combat"] = g.combat.copy({})
-    if hidden and type(g._prompt).CARDS and g._prompt.with_cards(dict.fromkeys(hidden, -1)) != g._prompt:
-        del d["_prompt"]  # it names a card the deal may change
+    if type(g._prompt).CARDS:
+        if hidden is None:
+            hidden = {c for _, _, c in _unknown(g, observer)}
+        if hidden and g._prompt.with_cards(dict.fromkeys(hidden, -1)) != g._prompt:
+            del d["_prompt"]  # it names a card the deal may change
     ref = weakref.ref(w)  # not the world itself: a world no one holds any more is freed at once
-    d["players"] = [WorldPlayer(q, ref, bool(hidden) and q.seat != observer) for q in g.players]
-    d["_undealt"] = (g, g.version, observer, reseed, keys)
+    # another seat's hand is read only after the deal (unless none of its cards can be dealt anew)
+    d["players"] = [WorldPlayer(q, ref, q.seat != observer and hidden != set()) for q in g.players]
+    d["_undealt"] = (g, g.version, observer, draws)
     return w
 
 
@@ -77,9 +89,13 @@ class World(Game):
         undealt = d.pop("_undealt", None)
         if undealt is None:
             return
-        g, version, observer, reseed, keys = undealt
+        g, version, observer, draws = undealt
         if g.version != version:
             raise MunchkinError("this world was not dealt before its game moved on; call deal() before answering")
+        if isinstance(draws, int):  # the generator's seed: drawn from now, as it would have been at once
+            reseed, keys, _ = _draw(g, observer, random.Random(draws))
+        else:
+            reseed, keys = draws
         dealt = _deal(g, observer, reseed, keys)
         players, combat = d["players"], d["combat"]
         d.update(dealt.__dict__)

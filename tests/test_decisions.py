@@ -166,3 +166,26 @@ def test_verify_and_the_list_agree(sets: list[str]) -> None:
                     unlisted += 1
                 checked += 1
     assert checked > 500 and narrowed > 200, (checked, narrowed)
+
+
+@pytest.mark.parametrize("sets", [*EDITIONS, ["good-bad", "deluxe"], ["harry-potter", "deluxe"]], ids="+".join)
+def test_the_cached_gifts_trades_and_sales_are_those_listed_afresh(sets: list[str]) -> None:
+    """The lists of gifts, trades and sales are cached by a key of what they read: one cache shared
+    by every moment of several seeded games (so that a key missing a change meets a table that
+    differs only there), and at every moment, for every seat, the cached list is the list made afresh."""
+    from munchkin.engine import legal
+
+    exchanges: dict[tuple[object, ...], list[Action]] = {}
+    sales: dict[tuple[object, ...], list[Action]] = {}
+    compared = 0
+    for g in _games(sets, range(4)):
+        g._exchange_cache, g._sale_cache = exchanges, sales
+        fresh = g._copy(history=False, reseed=None, caches=False)
+        for p, q in zip(g.players, fresh.players, strict=True):
+            for gifts in (True, False):
+                assert legal.exchange_actions(g, p, gifts) == legal.exchange_actions(fresh, q, gifts), (p.seat, gifts)
+                fresh._exchange_cache.clear()
+            assert legal.sale_actions(g, p) == legal.sale_actions(fresh, q), p.seat
+            fresh._sale_cache.clear()
+            compared += bool(p.items)
+    assert compared > 600, compared

@@ -245,8 +245,12 @@ def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
     since it rarely changes from one decision to the next."""
     if not p.items:  # nothing to give or trade
         return []
-    parts: list[int] = [p.seat, gifts]
-    for q in g.players:  # everything the lists depend on: who is alive, Items, Big-item rights
+    # everything the lists read: who is alive, the Items, who may carry which Big item and Steed (the
+    # Items a Sidekick carries or Cheat! covers, and what may grant carrying more: a Race, a Class, a
+    # House, a Role, a Proficiency, a Sidekick, or an Item where Items grant abilities)
+    parts: list[Any] = [p.seat, gifts]
+    grants = g.item_grants
+    for q in g.players:
         parts += q.items
         parts.append(-2)
         parts += q.races
@@ -254,7 +258,15 @@ def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
         parts += q.classes
         parts.append(-5)
         parts += q.carried.values()
-        parts += (q.dead, *q.cheats, -3)
+        parts.append(-6)
+        parts += q.sidekicks
+        parts.append(-7)
+        parts += q.roles
+        parts.append(-8)
+        parts += q.proficiencies
+        parts += (q.house, q.dead, *q.cheats, -3)
+        if grants:
+            parts.append(characters.has_ability(g, q, "carry_any_big"))
     key = tuple(parts)
     hit = g._exchange_cache.get(key)
     if hit is not None:

@@ -318,6 +318,8 @@ def test_a_world_dealt_on_first_need_is_the_world_determinize_deals(sets: list[s
                     g.turn,
                     g.prompt.kind,
                 )
+                # read once, neither the world nor its player has a `__getattr__`, which would slow every read
+                assert not hasattr(type(w), "__getattr__") and not hasattr(type(me), "__getattr__")
                 if observer is not None:
                     assert me.hand == g.players[observer].hand
                     w.legal_actions(observer)

@@ -1,12 +1,17 @@
 """Worlds dealt on first need: a seat's determinized copy of the game (`determinize.py`) that
 shares the table with the game until something reads what the deal decides, so an agent that
-judges by the table alone pays almost nothing for a world."""
+judges by the table alone pays almost nothing for a world.
+
+No class an agent reads a lot has a `__getattr__`: it would slow every attribute read (CPython then
+takes its slow lookup, and cannot specialize the read), and an agent reads thousands a decision.
+What is held back is reached through descriptors of the undealt classes instead, and a world or a
+player changes class once it is dealt or read in full."""
 
 from __future__ import annotations
 
-import contextlib
 import random
 import weakref
+from operator import attrgetter
 from typing import Any
 
 from munchkin.engine.actions import MunchkinError
@@ -29,7 +34,7 @@ def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
     world (`apply`, a copy, a save) deals it first. Dealt, it is exactly what `determinize` gives.
     `rng` a number: the seed of a generator no one else holds, so it is made, and drawn from, only
     when the world is dealt (the same world, and nothing to pay for a world never dealt)."""
-    if isinstance(g, World):
+    if isinstance(g, UndealtWorld):
         g.deal()  # a world of a world: the first one whole first
     draws: int | tuple[int, list[bytes]]
     hidden: set[int] | None = None
@@ -38,7 +43,7 @@ def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
         draws = (reseed, keys)
     else:
         draws = rng
-    w = object.__new__(World)
+    w = object.__new__(UndealtWorld)
     d = w.__dict__
     d.update(g.__dict__)
     for k in DEALT:
@@ -66,31 +71,51 @@ def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
 
 
 class World(Game):
-    """A world whose hidden cards are not dealt yet (see `world`)."""
-
-    def __getattr__(self, name: str) -> Any:
-        """A part held back until read (`DEALT`): the world is dealt, then it is there."""
-        d = self.__dict__
-        if "_undealt" in d:
-            self.deal()
-            if name in d:
-                return d[name]
-        raise AttributeError(f"a game has no {name!r}")
+    """A seat's world, dealt: a game of its own (see `world`)."""
 
     @property
     def is_dealt(self) -> bool:
         """Whether the hidden cards are dealt (then the world shares nothing with its game)."""
-        return "_undealt" not in self.__dict__
+        return True
 
     def deal(self) -> None:
         """Deal the hidden cards now (nothing if done already): then the world shares nothing with
         the game it came from."""
+
+
+class _HeldBack:
+    """A part of an undealt world held back until read (`DEALT`, and a decision naming cards the
+    deal may change): reading it deals the world, after which the world's own value is read."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, w: UndealtWorld | None, owner: type) -> Any:
+        if w is None:
+            return self
+        if "_undealt" not in w.__dict__:  # a part a game lacks
+            raise AttributeError(f"a game has no {self.name!r}")
+        w.deal()
+        return getattr(w, self.name)
+
+
+class UndealtWorld(World):
+    """A world whose hidden cards are not dealt yet (see `world`); dealt, it becomes a `World`."""
+
+    @property
+    def is_dealt(self) -> bool:
+        return False
+
+    def deal(self) -> None:
         d = self.__dict__
         undealt = d.pop("_undealt", None)
         if undealt is None:
             return
         g, version, observer, draws = undealt
         if g.version != version:
+            d["_undealt"] = undealt
             raise MunchkinError("this world was not dealt before its game moved on; call deal() before answering")
         if isinstance(draws, int):  # the generator's seed: drawn from now, as it would have been at once
             reseed, keys, _ = _draw(g, observer, random.Random(draws))
@@ -102,58 +127,118 @@ class World(Game):
         d["combat"] = combat  # already the world's own
         d["_legal_cache"], d["_window_cache"], d["_any_time_cache"] = {}, {}, {}
         d["_cache_version"] = d["_window_version"] = -1
+        self.__class__ = World  # type: ignore[assignment]  # a game of its own from now on
         for lazy, real in zip(players, dealt.players, strict=True):
             lazy.dealt(real)  # a player read before the deal reads the dealt one
 
 
-class WorldPlayer(Player):
-    """A player of a world not dealt yet: it reads the real player's fields (each kept on first
-    read), and deals the world before it tells a hidden hand (`hidden`: a seat other than the
-    world's). Once the world is dealt it forgets what it kept and reads the dealt player."""
+for _name in (*DEALT, "_prompt"):
+    setattr(UndealtWorld, _name, _HeldBack(_name))
 
-    __slots__ = ("_of", "_world", "_hidden", "_undealt")
+_ALL = Player.__slots__
+_TOLD = tuple(name for name in _ALL if name not in PRIVATE)  # what another seat's player tells undealt
+_get_all, _get_told = attrgetter(*_ALL), attrgetter(*_TOLD)
 
-    def __init__(self, of: Player, world: weakref.ref[World], hidden: bool) -> None:
-        self._of, self._world, self._hidden, self._undealt = of, world, hidden, True
 
-    def __getattr__(self, name: str) -> Any:
-        """Only a field not set on this copy comes here: read from the player it stands for."""
-        if self._hidden and name in PRIVATE:
-            w = self._world()
-            if w is None:
-                raise MunchkinError("this player's world is gone: hold the world, not only its players")
-            w.deal()
-        v = getattr(self._of, name)
-        if self._undealt:
-            setattr(self, name, v)  # read once: the real player does not change before the deal
-        return v
+class _WorldPlayerBase:
+    """What the players of a world share: a `Player`'s methods, over fields kept in the instance's
+    own dict (filled in one step from the real player's, which a slotted copy cannot be)."""
+
+    in_play = Player.in_play
+    character_cards = Player.character_cards
+    exempt = Player.exempt
+    copy = Player.copy
+
+    def _deal_world(self) -> None:
+        w = self.__dict__["_world"]()
+        if w is None:
+            raise MunchkinError("this player's world is gone: hold the world, not only its players")
+        w.deal()
 
     def dealt(self, real: Player) -> None:
-        """The world is dealt: stand for `real` from now on."""
-        self._of, self._hidden, self._undealt = real, False, False
-        for name in Player.__slots__:
-            with contextlib.suppress(AttributeError):  # a field never read was never kept
-                delattr(self, name)
+        """The world is dealt: stand for `real` from now on, whose fields change as the world is played."""
+        self.__class__ = WorldPlayer
+        d = self.__dict__
+        world = d["_world"]
+        d.clear()
+        d.update(_of=real, _world=world, _hidden=False, _undealt=False)
+
+
+class WorldPlayer(_WorldPlayerBase):
+    """A player of a world not dealt yet. Its first read keeps, at once, every field of the real
+    player it may tell (the real player does not change before the deal), and it becomes a
+    `ReadPlayer`, read as fast as any player; a hidden hand (`hidden`: a seat other than the
+    world's) is read only after dealing the world. Once the world is dealt it forgets what it kept
+    and reads the dealt player."""
+
+    def __init__(self, of: Player, world: weakref.ref[UndealtWorld], hidden: bool) -> None:
+        self.__dict__.update(_of=of, _world=world, _hidden=hidden, _undealt=True)
+
+    def __getattr__(self, name: str) -> Any:
+        """Only a field not kept on this copy comes here."""
+        d = self.__dict__
+        if d["_undealt"]:
+            of = d["_of"]
+            if d["_hidden"]:
+                d.update(zip(_TOLD, _get_told(of), strict=True))
+                self.__class__ = HiddenReadPlayer  # type: ignore[assignment]
+            else:
+                d.update(zip(_ALL, _get_all(of), strict=True))
+                self.__class__ = ReadPlayer  # type: ignore[assignment]
+            return getattr(self, name)
+        return getattr(d["_of"], name)  # dealt: the world's own player, as it is now
+
+
+class ReadPlayer(_WorldPlayerBase):
+    """A `WorldPlayer` read once, with every field kept: read as fast as any player (a class with a
+    `__getattr__` slows every read)."""
+
+
+class _Hidden:
+    """A hidden hand's field (`PRIVATE`) of a `HiddenReadPlayer`: reading it deals the world first."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, p: _WorldPlayerBase | None, owner: type) -> Any:
+        if p is None:
+            return self
+        p._deal_world()  # the player is now a WorldPlayer standing for the dealt one
+        return getattr(p, self.name)
+
+    def __set__(self, p: _WorldPlayerBase, value: Any) -> None:
+        raise MunchkinError("a world's players are read-only until it is dealt")
+
+
+class HiddenReadPlayer(ReadPlayer):
+    """A `ReadPlayer` of another seat: its hand is dealt before it is read."""
+
+
+for _name in PRIVATE:
+    setattr(HiddenReadPlayer, _name, _Hidden(_name))
 
 
 def _dealt_first(name: str) -> Any:
     """`Game.<name>`, run on a world after dealing it: a rule, a copy or a save sees the whole world."""
     method = getattr(Game, name)
 
-    def run(self: World, *args: Any, **kwargs: Any) -> Any:
+    def run(self: UndealtWorld, *args: Any, **kwargs: Any) -> Any:
         self.deal()
-        return method(self, *args, **kwargs)
+        return getattr(self, name)(*args, **kwargs)
 
-    run.__name__, run.__qualname__, run.__doc__ = name, f"World.{name}", method.__doc__
+    run.__name__, run.__qualname__, run.__doc__ = name, f"UndealtWorld.{name}", method.__doc__
     return run
 
 
 # what runs rules on a world, copies it or writes it out: each deals the world first
 RULES_RUN = (
     *("apply", "_apply_unchecked", "play", "apply_sequence", "hold_forced_moves", "apply_stored"),
-    *("_copy", "to_json", "log_json", "state_digest", "fingerprint", "__getstate__"),  # a pickle, a deepcopy too
+    *("_copy", "to_json", "log_json", "state_digest", "fingerprint"),
+    *("__reduce_ex__", "__getstate__"),  # a pickle, a deepcopy: dealt before its class is taken
 )
 for _name in RULES_RUN:
-    setattr(World, _name, _dealt_first(_name))
+    setattr(UndealtWorld, _name, _dealt_first(_name))
 
-__all__ = ["World", "WorldPlayer", "world"]
+__all__ = ["HiddenReadPlayer", "ReadPlayer", "UndealtWorld", "World", "WorldPlayer", "world"]

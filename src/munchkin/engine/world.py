@@ -83,22 +83,21 @@ class World(Game):
         the game it came from."""
 
 
-class _HeldBack:
-    """A part of an undealt world held back until read (`DEALT`, and a decision naming cards the
-    deal may change): reading it deals the world, after which the world's own value is read."""
+class _DealtOnRead:
+    """A part held back until the deal: a world's `DEALT` parts (and a decision naming cards the deal
+    may change), another seat's hand on a world's player. Reading it deals the world (`deal`), after
+    which the part is read where it now is (the world's own, or the dealt player's)."""
 
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def __get__(self, w: UndealtWorld | None, owner: type) -> Any:
-        if w is None:
+    def __get__(self, obj: UndealtWorld | _WorldPlayerBase | None, owner: type) -> Any:
+        if obj is None:
             return self
-        if "_undealt" not in w.__dict__:  # a part a game lacks
-            raise AttributeError(f"a game has no {self.name!r}")
-        w.deal()
-        return getattr(w, self.name)
+        obj.deal()  # its class changes: this part is found without coming here again
+        return getattr(obj, self.name)
 
 
 class UndealtWorld(World):
@@ -110,12 +109,11 @@ class UndealtWorld(World):
 
     def deal(self) -> None:
         d = self.__dict__
-        undealt = d.pop("_undealt", None)
+        undealt = d.get("_undealt")
         if undealt is None:
             return
         g, version, observer, draws = undealt
         if g.version != version:
-            d["_undealt"] = undealt
             raise MunchkinError("this world was not dealt before its game moved on; call deal() before answering")
         if isinstance(draws, int):  # the generator's seed: drawn from now, as it would have been at once
             reseed, keys, _ = _draw(g, observer, random.Random(draws))
@@ -123,6 +121,7 @@ class UndealtWorld(World):
             reseed, keys = draws
         dealt = _deal(g, observer, reseed, keys)
         players, combat = d["players"], d["combat"]
+        del d["_undealt"]
         d.update(dealt.__dict__)
         d["combat"] = combat  # already the world's own
         d["_legal_cache"], d["_window_cache"], d["_any_time_cache"] = {}, {}, {}
@@ -133,7 +132,7 @@ class UndealtWorld(World):
 
 
 for _name in (*DEALT, "_prompt"):
-    setattr(UndealtWorld, _name, _HeldBack(_name))
+    setattr(UndealtWorld, _name, _DealtOnRead(_name))
 
 _ALL = Player.__slots__
 _TOLD = tuple(name for name in _ALL if name not in PRIVATE)  # what another seat's player tells undealt
@@ -149,7 +148,8 @@ class _WorldPlayerBase:
     exempt = Player.exempt
     copy = Player.copy
 
-    def _deal_world(self) -> None:
+    def deal(self) -> None:
+        """Deal this player's world (a hidden hand is read)."""
         w = self.__dict__["_world"]()
         if w is None:
             raise MunchkinError("this player's world is gone: hold the world, not only its players")
@@ -194,30 +194,12 @@ class ReadPlayer(_WorldPlayerBase):
     `__getattr__` slows every read)."""
 
 
-class _Hidden:
-    """A hidden hand's field (`PRIVATE`) of a `HiddenReadPlayer`: reading it deals the world first."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __get__(self, p: _WorldPlayerBase | None, owner: type) -> Any:
-        if p is None:
-            return self
-        p._deal_world()  # the player is now a WorldPlayer standing for the dealt one
-        return getattr(p, self.name)
-
-    def __set__(self, p: _WorldPlayerBase, value: Any) -> None:
-        raise MunchkinError("a world's players are read-only until it is dealt")
-
-
 class HiddenReadPlayer(ReadPlayer):
     """A `ReadPlayer` of another seat: its hand is dealt before it is read."""
 
 
 for _name in PRIVATE:
-    setattr(HiddenReadPlayer, _name, _Hidden(_name))
+    setattr(HiddenReadPlayer, _name, _DealtOnRead(_name))
 
 
 def _dealt_first(name: str) -> Any:

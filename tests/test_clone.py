@@ -111,3 +111,21 @@ def test_clone_names_every_attribute_of_a_game() -> None:
     random_play(g, random.Random(3), 3000)
     named = CLONE_SHARED | set(CLONE_COPIED) | CLONE_REBUILT
     assert set(vars(g)) == named, f"not named: {set(vars(g)) - named}; named but absent: {named - set(vars(g))}"
+
+
+def test_a_record_copy_has_every_field_and_shares_no_container() -> None:
+    """`Player.copy` and `Combat.copy` are written out field by field (they run at every world of a
+    fight): each copies every slot, and each list, set and dict is a new one, equal to the old."""
+    from munchkin.engine.state import Combat, MonsterIn, Player
+
+    p = Player(0, "Ann", "female")
+    c = Combat(0, True)
+    c.monsters.append(MonsterIn(5))
+    for old, new in ((p, p.copy()), (c, c.copy({}))):
+        for name in type(old).__slots__:
+            assert hasattr(new, name), f"{type(old).__name__}.copy leaves out {name}"
+            was, now = getattr(old, name), getattr(new, name)
+            assert now == was or name == "monsters", f"{type(old).__name__}.{name} copied wrong"
+            if isinstance(was, list | set | dict):
+                assert now is not was, f"{type(old).__name__}.copy shares {name}"
+    assert c.copy({}).monsters[0].card == 5

@@ -20,6 +20,7 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine.actions import Action, MunchkinError
+from munchkin.engine.world import world
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -69,8 +70,6 @@ class Observation:
         default one is public) tells nothing of the real deal. The deal is made when something
         reads what it decides (a hidden hand, a deck), so a world read for the table alone is cheap;
         a world still held when the agent answers is dealt then (`World.deal`)."""
-        from munchkin.engine.world import world
-
         g = self._game()
         seed = g.version * 7919 + self.seat  # the default generator's: made only if the world is dealt
         w = world(g, self.seat, rng if rng is not None else seed)

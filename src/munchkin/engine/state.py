@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
-
-
-def _copy_slots(old: object, new: object, slots: tuple[str, ...]) -> None:
-    """Copy a record's fields: each list, set and dict (of plain values) one level deep, the rest shared."""
-    for name, v in zip(slots, attrgetter(*slots)(old)):
-        t = type(v)
-        setattr(new, name, v.copy() if t is list or t is set or t is dict else v)
 
 
 class Player:
@@ -208,9 +200,18 @@ class Combat:
     def copy(self, memo: dict[int, Any]) -> Combat:
         """An independent copy; `memo` maps each copied MonsterIn's id to its copy, so that other
         things pointing at the fight's monsters (a prompt's data) can be pointed at the copies."""
-        new = object.__new__(Combat)
-        _copy_slots(self, new, Combat.__slots__)
+        new = object.__new__(Combat)  # field by field, as Player.copy: every world of a fight copies it
+        new.fighter, new.helper = self.fighter, self.helper
+        new.deal_items, new.deal_treasures = self.deal_items, self.deal_treasures
         new.monsters = [m.copy(memo) for m in self.monsters]
+        new.side, new.berserk, new.turning = self.side.copy(), self.berserk.copy(), self.turning.copy()
+        new.backstabs, new.asked, new.played = self.backstabs.copy(), self.asked.copy(), self.played.copy()
+        new.helper_first, new.escapes, new.ended = self.helper_first, self.escapes.copy(), self.ended
+        new.outcome, new.removed, new.charmed = self.outcome, self.removed.copy(), self.charmed
+        new.bonus_used, new.doppleganger, new.extra_levels = self.bonus_used, self.doppleganger, self.extra_levels
+        new.forced_help, new.kicked, new.rewarded = self.forced_help, self.kicked, self.rewarded
+        new.sex_bonus, new.sex_asked = self.sex_bonus.copy(), self.sex_asked.copy()
+        new.house_bonus = self.house_bonus.copy()
         return new
 
     def fighters(self) -> tuple[int, ...]:

@@ -4,8 +4,8 @@ judges by the table alone pays almost nothing for a world.
 
 No class an agent reads a lot has a `__getattr__`: it would slow every attribute read (CPython then
 takes its slow lookup, and cannot specialize the read), and an agent reads thousands a decision.
-What is held back is reached through descriptors of the undealt classes instead, and a world or a
-player changes class once it is dealt or read in full."""
+What is held back is reached through descriptors of the undealt classes instead (a world changes
+class once dealt), and a world's player keeps each field of the real player at its first read."""
 
 from __future__ import annotations
 
@@ -65,7 +65,12 @@ def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
             del d["_prompt"]  # it names a card the deal may change
     ref = weakref.ref(w)  # not the world itself: a world no one holds any more is freed at once
     # another seat's hand is read only after the deal (unless none of its cards can be dealt anew)
-    d["players"] = [WorldPlayer(q, ref, q.seat != observer and hidden != set()) for q in g.players]
+    hides, kept, make = hidden != set(), (g, g.version), object.__new__
+    players = d["players"] = []
+    for q in g.players:  # made without an __init__ call: a world is made at every decision
+        wp = make(HiddenWorldPlayer if hides and q.seat != observer else WorldPlayer)
+        wp._of, wp._world, wp._game = q, ref, kept
+        players.append(wp)
     d["_undealt"] = (g, g.version, observer, draws)
     return w
 
@@ -134,14 +139,50 @@ class UndealtWorld(World):
 for _name in (*DEALT, "_prompt"):
     setattr(UndealtWorld, _name, _DealtOnRead(_name))
 
-_ALL = Player.__slots__
-_TOLD = tuple(name for name in _ALL if name not in PRIVATE)  # what another seat's player tells undealt
-_get_all, _get_told = attrgetter(*_ALL), attrgetter(*_TOLD)
+
+class _KeptOnRead:
+    """A field of a world's player, kept from the real player at its first read (then read from the
+    instance's own dict, which a non-data descriptor gives way to): a world read for four fields of
+    each player copies four, not all. The real game must not have moved on since the world was made
+    (the deal refuses then too)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: WorldPlayer | None, owner: type) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        g, version = d["_game"]
+        if g.version != version:
+            raise MunchkinError("this world was not dealt before its game moved on; call deal() before answering")
+        v = d[self.name] = getattr(d["_of"], self.name)
+        return v
+
+
+class _Dealt:
+    """A field of a dealt world's player: the world's own player's, read and written through."""
+
+    __slots__ = ("get", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.get = attrgetter(name)
+
+    def __get__(self, obj: DealtPlayer | None, owner: type) -> Any:
+        if obj is None:
+            return self
+        return self.get(obj.__dict__["_of"])
+
+    def __set__(self, obj: DealtPlayer, value: Any) -> None:
+        setattr(obj.__dict__["_of"], self.name, value)
 
 
 class _WorldPlayerBase:
-    """What the players of a world share: a `Player`'s methods, over fields kept in the instance's
-    own dict (filled in one step from the real player's, which a slotted copy cannot be)."""
+    """What the players of a world share: a `Player`'s methods, over fields reached through the
+    descriptors of each subclass."""
 
     in_play = Player.in_play
     character_cards = Player.character_cards
@@ -157,49 +198,37 @@ class _WorldPlayerBase:
 
     def dealt(self, real: Player) -> None:
         """The world is dealt: stand for `real` from now on, whose fields change as the world is played."""
-        self.__class__ = WorldPlayer
         d = self.__dict__
         world = d["_world"]
         d.clear()
-        d.update(_of=real, _world=world, _hidden=False, _undealt=False)
+        d.update(_of=real, _world=world)
+        self.__class__ = DealtPlayer
 
 
 class WorldPlayer(_WorldPlayerBase):
-    """A player of a world not dealt yet. Its first read keeps, at once, every field of the real
-    player it may tell (the real player does not change before the deal), and it becomes a
-    `ReadPlayer`, read as fast as any player; a hidden hand (`hidden`: a seat other than the
-    world's) is read only after dealing the world. Once the world is dealt it forgets what it kept
-    and reads the dealt player."""
+    """A player of a world not dealt yet: each field is kept from the real player at its first read
+    (the real player does not change before the deal) and read as fast as any attribute after that.
+    A hidden hand (`HiddenWorldPlayer`, another seat's) is read only after dealing the world. Once the
+    world is dealt the player forgets what it kept and reads the dealt player (`DealtPlayer`)."""
 
-    def __init__(self, of: Player, world: weakref.ref[UndealtWorld], hidden: bool) -> None:
-        self.__dict__.update(_of=of, _world=world, _hidden=hidden, _undealt=True)
-
-    def __getattr__(self, name: str) -> Any:
-        """Only a field not kept on this copy comes here."""
-        d = self.__dict__
-        if d["_undealt"]:
-            of = d["_of"]
-            if d["_hidden"]:
-                d.update(zip(_TOLD, _get_told(of), strict=True))
-                self.__class__ = HiddenReadPlayer  # type: ignore[assignment]
-            else:
-                d.update(zip(_ALL, _get_all(of), strict=True))
-                self.__class__ = ReadPlayer  # type: ignore[assignment]
-            return getattr(self, name)
-        return getattr(d["_of"], name)  # dealt: the world's own player, as it is now
+    _of: Player
+    _world: weakref.ref[UndealtWorld]
+    _game: tuple[Game, int]  # the game it stands in, and that game's version when the world was made
 
 
-class ReadPlayer(_WorldPlayerBase):
-    """A `WorldPlayer` read once, with every field kept: read as fast as any player (a class with a
-    `__getattr__` slows every read)."""
+class HiddenWorldPlayer(WorldPlayer):
+    """A `WorldPlayer` of another seat: its hand is dealt before it is read."""
 
 
-class HiddenReadPlayer(ReadPlayer):
-    """A `ReadPlayer` of another seat: its hand is dealt before it is read."""
+class DealtPlayer(_WorldPlayerBase):
+    """A player of a world once dealt: the dealt player's fields, as they are now."""
 
 
+for _name in Player.__slots__:
+    setattr(WorldPlayer, _name, _KeptOnRead(_name))
+    setattr(DealtPlayer, _name, _Dealt(_name))
 for _name in PRIVATE:
-    setattr(HiddenReadPlayer, _name, _DealtOnRead(_name))
+    setattr(HiddenWorldPlayer, _name, _DealtOnRead(_name))
 
 
 def _dealt_first(name: str) -> Any:
@@ -223,4 +252,4 @@ RULES_RUN = (
 for _name in RULES_RUN:
     setattr(UndealtWorld, _name, _dealt_first(_name))
 
-__all__ = ["HiddenReadPlayer", "ReadPlayer", "UndealtWorld", "World", "WorldPlayer", "world"]
+__all__ = ["DealtPlayer", "HiddenWorldPlayer", "UndealtWorld", "World", "WorldPlayer", "world"]

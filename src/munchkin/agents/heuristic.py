@@ -795,6 +795,7 @@ class HeuristicAgent:
     def _best_sale(self, g: Game, p: Player, legal: list[Action], target: set[int]) -> Action | None:
         cdef = g.cdef
         best: tuple[float, Action] | None = None
+        worth: dict[int, float] = {}
         for a in legal:
             if a.kind != A.SELL:
                 continue
@@ -804,7 +805,10 @@ class HeuristicAgent:
                 continue
             cost = 0.0
             for c in a.cards:
-                cost += self.table_value(g, p, c, target) if c in p.items else 0.9 * self.card_value(g, p, c)
+                v = worth.get(c)
+                if v is None:  # a card is in many of the sales: valued once
+                    v = worth[c] = self.table_value(g, p, c, target) if c in p.items else 0.9 * self.card_value(g, p, c)
+                cost += v
             gain = LEVEL * levels - cost - 0.5 * (total - GOLD_PER_LEVEL * levels) / GOLD_PER_LEVEL
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, a)

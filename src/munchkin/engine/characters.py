@@ -34,6 +34,9 @@ def rank_total(g: Game, p: Player) -> int:
 
 
 def has_ability(g: Game, p: Player, ability: str) -> bool:
+    """Whether a card `p` has (or their House) gives them `ability`."""
+    if ability not in g.abilities_granted:  # no card of these sets gives it
+        return False
     cdef = g.cdef
     if p.house and ability in g.houses[p.house].abilities:
         return True

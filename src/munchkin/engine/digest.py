@@ -38,7 +38,9 @@ CACHES = frozenset(
     }
 )
 # fixed at setup from the sets and the options (the setup itself is digested)
-FIXED = frozenset({"defs", "cdef", "_by_name", "houses", "phase_words", "options", "card_versions"})
+FIXED = frozenset(
+    {"defs", "cdef", "_by_name", "houses", "abilities_granted", "phase_words", "options", "card_versions"}
+)
 
 
 def plain(x: Any) -> Any:

@@ -153,6 +153,8 @@ class Game(GameCore):
         self.item_grants = any(d.is_item and d.abilities for d in self.defs)
         self.extra_big_cards = any(d.extra_big for d in self.defs)
         self.houses = build_houses(list(setup.sets))
+        # every ability a card or House of these sets can give: `has_ability` asks no player for another
+        self.abilities_granted = frozenset().union(*(d.abilities for d in (*self.defs, *self.houses.values())))
         self.seeded = chance is None and setup.seed is not None  # replayable from the seed alone
         if chance is None:
             chance = SeededChance(setup.seed) if setup.seed is not None else SystemChance()
@@ -763,6 +765,7 @@ CLONE_SHARED = frozenset(
             "cdef",
             "ncards",
             "houses",
+            "abilities_granted",
             "phase_words",
             "listen_variant",
             "_by_name",

@@ -299,12 +299,18 @@ def phase_words(sets: list[str]) -> dict[str, str]:
 def build_table(sets: list[str], versions: Mapping[str, int] | None = None) -> tuple[list[CardDef], list[int]]:
     """Card definitions for a mix of sets (of the cards' `versions`, today's where not given), and the
     definition index of every physical card."""
+    loaded = []
+    for name in sets:
+        v = (versions or {}).get(name)
+        loaded.append(load_set(name) if v is None or v == card_version(name) else load_set(name, v))
+    key = tuple(zip(sets, map(id, loaded), strict=True))
+    kept = _TABLES.get(key)
+    if kept is not None and all(a is b for a, b in zip(kept[0], loaded, strict=True)):
+        return list(kept[1]), list(kept[2])  # definitions are never changed once built: games share them
     defs: list[CardDef] = []
     physical: list[int] = []
     first: dict[tuple[str, str], int] = {}
-    for name in sets:
-        v = (versions or {}).get(name)
-        cs = load_set(name) if v is None or v == card_version(name) else load_set(name, v)
+    for name, cs in zip(sets, loaded, strict=True):
         for c in cs.cards:
             pos = len(defs)
             d = build_def(pos, name, c, cs.terms)
@@ -313,4 +319,11 @@ def build_table(sets: list[str], versions: Mapping[str, int] | None = None) -> t
             d.idx = first.setdefault((c.name.lower(), c.kind), pos)
             defs.append(d)
             physical.extend([pos] * c.copies)
-    return defs, physical
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[key] = (loaded, defs, physical)
+    return list(defs), list(physical)
+
+
+# the tables built, by sets and the very definitions loaded (a set reloaded from its folder is built anew)
+_TABLES: dict[tuple[tuple[str, int], ...], tuple[list[SetDefinitions], list[CardDef], list[int]]] = {}

@@ -183,6 +183,19 @@ def _plan(units: Sequence[_Unit], need: float) -> list[_Unit] | None:
     return chosen
 
 
+def _equip_key(g: Game, p: Player) -> tuple[Any, ...]:
+    """Everything of `p` that the best Items to equip depend on, within one game (its cards, rules
+    and options fixed): what decides whether an Item may be used and what it adds (Level, sex, Race,
+    Class, Role, House, Proficiencies), the Items and what is attached to them, the Sidekicks (Hands,
+    abilities), and the equipped Items where Items give abilities."""
+    return (
+        *(p.level, p.sex, p.sex_changed, p.house, p.half_breed, p.super_munchkin, p.dual_role),
+        *(tuple(p.items), tuple(p.races), tuple(p.classes), tuple(p.roles), tuple(p.proficiencies)),
+        *(tuple(p.sidekicks), tuple(p.cheats.items()), tuple(p.carried.items()), tuple(p.enhancers.items())),
+        frozenset(p.equipped) if g.item_grants else None,
+    )
+
+
 class HeuristicAgent:
     """Plays Munchkin by rules of thumb; see the module docstring."""
 
@@ -190,6 +203,8 @@ class HeuristicAgent:
         self.rng = random.Random(seed)  # the agent is deterministic; kept for the common interface
         self._free: dict[tuple[int, int, str], int] = {}
         self._turn = -1
+        self._equip: dict[tuple[Any, ...], set[int]] = {}  # best_equip's answers, by `_equip_key`
+        self._equip_cdef: list[Any] | None = None  # the game (its cards' list) they are for
 
     # ================================================================== entry point
     def act(self, obs: Observation) -> Action:
@@ -349,7 +364,20 @@ class HeuristicAgent:
     def best_equip(self, g: Game, p: Player) -> set[int]:
         """The best set of carried Items to equip (Sidekicks' and Cheat!'s Items aside): the best
         of each slot (two Headgear for a Mutant), the best hands (all laser barrels together are
-        one 2-Hand weapon), and one Complex Item unless any number may be equipped."""
+        one 2-Hand weapon), and one Complex Item unless any number may be equipped. Kept by all
+        it depends on (a player's Items change far less often than the agent is asked)."""
+        if self._equip_cdef is not g.cdef:  # another game (held, so its id is never another's)
+            self._equip.clear()
+            self._equip_cdef = g.cdef
+        key = _equip_key(g, p)
+        target = self._equip.get(key)
+        if target is None:
+            if len(self._equip) > 4096:
+                self._equip.clear()
+            target = self._equip[key] = self._best_equip(g, p)
+        return target
+
+    def _best_equip(self, g: Game, p: Player) -> set[int]:
         cdef = g.cdef
         exempt = p.exempt()
         slot_best: dict[str, list[tuple[float, int]]] = {}

@@ -68,7 +68,12 @@ def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
     hides, kept, make = hidden != set(), (g, g.version), object.__new__
     players = d["players"] = []
     for q in g.players:  # made without an __init__ call: a world is made at every decision
-        wp = make(HiddenWorldPlayer if hides and q.seat != observer else WorldPlayer)
+        if q.seat == observer:  # its own player: read in full by most agents, so kept in one step
+            wp = make(WorldPlayer)
+            wp.__dict__.update(zip(_FIELDS, _get_fields(q), strict=True))
+        else:  # what an agent reads of every player first (who leads): kept at once
+            wp = make(HiddenWorldPlayer if hides else WorldPlayer)
+            wp.seat, wp.level, wp.dead, wp.equipped = q.seat, q.level, q.dead, q.equipped
         wp._of, wp._world, wp._game = q, ref, kept
         players.append(wp)
     d["_undealt"] = (g, g.version, observer, draws)
@@ -214,6 +219,11 @@ class WorldPlayer(_WorldPlayerBase):
     _of: Player
     _world: weakref.ref[UndealtWorld]
     _game: tuple[Game, int]  # the game it stands in, and that game's version when the world was made
+    # (every field of Player is read through a `_KeptOnRead`; these are kept when it is made)
+    seat: int
+    level: int
+    dead: bool
+    equipped: set[int]
 
 
 class HiddenWorldPlayer(WorldPlayer):
@@ -224,7 +234,9 @@ class DealtPlayer(_WorldPlayerBase):
     """A player of a world once dealt: the dealt player's fields, as they are now."""
 
 
-for _name in Player.__slots__:
+_FIELDS = Player.__slots__
+_get_fields = attrgetter(*_FIELDS)
+for _name in _FIELDS:
     setattr(WorldPlayer, _name, _KeptOnRead(_name))
     setattr(DealtPlayer, _name, _Dealt(_name))
 for _name in PRIVATE:

@@ -130,11 +130,20 @@ LIBRARY_AS = {
 
 
 def _hook(g: Game, card: int) -> str:
+    """The name the agent plays a card's hook by (a Deluxe card's, for hooks that work alike)."""
     h = g.cdef[card].hook
-    if h is not None and h.startswith("library."):
-        return LIBRARY_AS[h.split(".", 1)[1]]
-    name = h.split(".", 1)[-1] if h else ""
-    return SAME_AS.get(name, name)
+    name = _HOOK_NAMES.get(h)
+    if name is None:
+        if h is not None and h.startswith("library."):
+            name = LIBRARY_AS[h.split(".", 1)[1]]
+        else:
+            name = h.split(".", 1)[-1] if h else ""
+            name = SAME_AS.get(name, name)
+        _HOOK_NAMES[h] = name
+    return name
+
+
+_HOOK_NAMES: dict[str | None, str] = {}  # by the card's hook: worked out once
 
 
 class _Unit(NamedTuple):
@@ -144,6 +153,19 @@ class _Unit(NamedTuple):
     cost: float
     action: Action
     card: int = -1
+
+
+def _by_kind(legal: list[Action]) -> dict[str, list[Action]]:
+    """The actions of each kind, in the order listed (one pass, where several looks for a kind
+    would each read the whole list)."""
+    out: dict[str, list[Action]] = {}
+    for a in legal:
+        same = out.get(a.kind)
+        if same is None:
+            out[a.kind] = [a]
+        else:
+            same.append(a)
+    return out
 
 
 def _plan(units: Sequence[_Unit], need: float) -> list[_Unit] | None:
@@ -664,7 +686,8 @@ class HeuristicAgent:
         """The most useful free action (not a turn step), or None."""
         p = g.players[seat]
         cdef = g.cdef
-        plays = [a for a in legal if a.kind == A.PLAY]
+        kinds = _by_kind(legal)
+        plays = kinds.get(A.PLAY, [])
         # Levels first: Go Up a Level on itself, level-gaining specials
         for a in plays:
             if cdef[a.card].is_gual and a.target == seat:
@@ -725,11 +748,11 @@ class HeuristicAgent:
                     return a
         target = self.best_equip(g, p)
         exempt = p.exempt()
-        for a in legal:
-            if a.kind == A.UNEQUIP and a.card not in target and a.card not in exempt:
+        for a in kinds.get(A.UNEQUIP, ()):
+            if a.card not in target and a.card not in exempt:
                 return a
-        for a in legal:
-            if a.kind == A.EQUIP and a.card in target:
+        for a in kinds.get(A.EQUIP, ()):
+            if a.card in target:
                 return a
         # Cheat! on the best Item it cannot otherwise use
         best_cheat: tuple[float, Action] | None = None
@@ -749,14 +772,14 @@ class HeuristicAgent:
             return best_cheat[1]
         # give the Hireling a usable Item left over
         best_h: tuple[float, Action] | None = None
-        for a in legal:
-            if a.kind == A.GIVE and a.flag == "hireling" and a.card not in target and characters.can_use(g, p, a.card):
+        for a in kinds.get(A.GIVE, ()):
+            if a.flag == "hireling" and a.card not in target and characters.can_use(g, p, a.card):
                 v = self.item_value(g, p, a.card)
                 if v >= 1 and (best_h is None or v > best_h[0]):
                     best_h = (v, a)
         if best_h is not None:
             return best_h[1]
-        sale = self._best_sale(g, p, legal, target)
+        sale = self._best_sale(g, p, kinds.get(A.SELL, []), target)
         if sale is not None:
             return sale
         # Wishing Ring on a Curse that hurts it
@@ -766,7 +789,7 @@ class HeuristicAgent:
                     return a
         # Theft at Level 1 costs nothing when caught
         if p.level == 1:
-            theft = self._theft(g, p, legal)
+            theft = self._theft(g, p, kinds.get(A.STEAL, []))
             if theft is not None:
                 return theft
         # Curses on the leader when it is dangerous or the hand is full

@@ -189,3 +189,27 @@ def test_the_cached_gifts_trades_and_sales_are_those_listed_afresh(sets: list[st
             fresh._sale_cache.clear()
             compared += bool(p.items)
     assert compared > 600, compared
+
+
+@pytest.mark.parametrize("sets", [["deluxe"], ["star", "deluxe"], ["good-bad"]], ids="+".join)
+def test_the_sale_search_stops_only_where_no_sale_can_be_reached(sets: list[str]) -> None:
+    """The sales are found by a search that stops adding Items where even all those left could not
+    make a Level: it lists the very sales, in the same order, as the search that never stops early,
+    for every player with something to sell at every moment of seeded games, with and without a
+    double sale."""
+    from munchkin.engine import characters, legal
+    from munchkin.engine.rules import WINNING_LEVEL
+
+    compared = 0
+    for g in _games(sets, range(3)):
+        for p in g.players:
+            room = WINNING_LEVEL - 1 - p.level
+            items = [c for c in characters.sellable(g, p) if g.cdef[c].gold > 0]
+            if room <= 0 or not items:
+                continue
+            gold = {c: characters.sale_value(g, p, c) for c in items}
+            for double in (False, True):
+                pruned = legal._sales(g, p, list(items), room, double, gold)
+                assert pruned == legal._sales(g, p, list(items), room, double, gold, prune=False), (p.seat, items)
+                compared += bool(pruned)
+    assert compared > 200, compared

@@ -429,7 +429,11 @@ def sale_actions(g: Game, p: Player) -> list[Action]:
     return out
 
 
-def _sales(g: Game, p: Player, items: list[int], room: int, double: bool, gold: dict[int, int]) -> list[Action]:
+def _sales(
+    g: Game, p: Player, items: list[int], room: int, double: bool, gold: dict[int, int], prune: bool = True
+) -> list[Action]:
+    """The sales where each Item counts, found adding Items in order of worth (`prune`: stop where
+    even every Item left could not make a Level; a test compares it with the search that does not)."""
     cdef = g.cdef
     total = sum(gold[c] for c in items)
     best = max((gold[c] for c in items), default=0)
@@ -441,6 +445,11 @@ def _sales(g: Game, p: Player, items: list[int], room: int, double: bool, gold: 
 
     def levels(t: int) -> int:
         return min(t // GOLD_PER_LEVEL, room)
+
+    n = len(items)
+    rest = [0] * (n + 1)  # the gold of items[j:], to stop where no sale can be reached any more
+    for j in range(n - 1, -1, -1):
+        rest[j] = rest[j + 1] + gold[items[j]]
 
     def rec(i: int, chosen: list[int], t: int, dbl: int) -> None:
         if len(out) >= MAX_SALES:
@@ -454,7 +463,10 @@ def _sales(g: Game, p: Player, items: list[int], room: int, double: bool, gold: 
                     seen.add(key)
                     out.append(Action(A.SELL, p.seat, dbl, cards=tuple(chosen), flag="double" if dbl >= 0 else ""))
             return
-        for j in range(i, len(items)):
+        # the most still to come: every item left, the dearest (the first, items being sorted) twice
+        if prune and i < n and t + rest[i] + (gold[items[i]] if double and dbl < 0 else 0) < GOLD_PER_LEVEL:
+            return
+        for j in range(i, n):
             k = items[j]
             rec(j + 1, chosen + [k], t + gold[k], dbl)
             if double and dbl < 0:

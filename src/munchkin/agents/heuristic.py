@@ -843,13 +843,12 @@ class HeuristicAgent:
                 best = (gain, a)
         return best[1] if best else None
 
-    def _best_sale(self, g: Game, p: Player, legal: list[Action], target: set[int]) -> Action | None:
+    def _best_sale(self, g: Game, p: Player, sales: list[Action], target: set[int]) -> Action | None:
+        """The sale that gains most (a Level's worth against the cards' worth), among `sales`."""
         cdef = g.cdef
         best: tuple[float, Action] | None = None
         worth: dict[int, float] = {}
-        for a in legal:
-            if a.kind != A.SELL:
-                continue
+        for a in sales:
             total = sum(cdef[c].gold * (2 if c == a.card else 1) for c in a.cards)
             levels = min(total // GOLD_PER_LEVEL, WINNING_LEVEL - 1 - p.level)
             if levels <= 0:
@@ -865,10 +864,11 @@ class HeuristicAgent:
                 best = (gain, a)
         return best[1] if best else None
 
-    def _theft(self, g: Game, p: Player, legal: list[Action]) -> Action | None:
+    def _theft(self, g: Game, p: Player, thefts: list[Action]) -> Action | None:
+        """A theft worth its risk among `thefts`, paid with a cheap card from the hand."""
         best: tuple[float, Action] | None = None
-        for a in legal:
-            if a.kind != A.STEAL or not a.cards:
+        for a in thefts:
+            if not a.cards:
                 continue
             pay = a.cards[0]
             if pay in p.items:

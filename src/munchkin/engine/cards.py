@@ -303,9 +303,9 @@ def build_table(sets: list[str], versions: Mapping[str, int] | None = None) -> t
     for name in sets:
         v = (versions or {}).get(name)
         loaded.append(load_set(name) if v is None or v == card_version(name) else load_set(name, v))
-    key = tuple(zip(sets, map(id, loaded), strict=True))
+    key = tuple(zip(sets, map(id, loaded), strict=True))  # the loaded sets are held in `_TABLES`: ids not reused
     kept = _TABLES.get(key)
-    if kept is not None and all(a is b for a, b in zip(kept[0], loaded, strict=True)):
+    if kept is not None:
         return list(kept[1]), list(kept[2])  # definitions are never changed once built: games share them
     defs: list[CardDef] = []
     physical: list[int] = []

@@ -36,7 +36,7 @@ from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError, ParseError
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.engine.legal import compute_legal
-from munchkin.engine.notation import VERBS
+from munchkin.engine.notation import VERBS, parse
 from munchkin.engine.state import MonsterIn
 from munchkin.invariants import Checker
 
@@ -400,13 +400,25 @@ def odd_text(g: Game, r: random.Random) -> str:
 
 
 def other_seat_text(g: Game, r: random.Random) -> tuple[str, int] | None:
-    """A legal text of one seat to act, said by another seat."""
+    """A legal text of one seat to act, said by another seat for whom it names no legal action (a
+    seat not waited on may say the very same words and mean its own any-time action: "trade Laser
+    with Ann for Force Field Belt" is legal for every seat with a Laser when trades are allowed)."""
     seats = [s for s in g.to_act if g.legal_actions(s)]
     if not seats:
         return None
     s = r.choice(seats)
-    others = [x for x in range(len(g.players)) if x != s]
-    return g.text(r.choice(g.legal_actions(s))), r.choice(others)
+    text = g.text(r.choice(g.legal_actions(s)))
+    others = [x for x in range(len(g.players)) if x != s and not _legal_for(g, text, x)]
+    return (text, r.choice(others)) if others else None
+
+
+def _legal_for(g: Game, text: str, seat: int) -> bool:
+    """Whether `text` said by `seat` reads as one of that seat's legal actions."""
+    try:
+        acts = parse(g, text, seat)
+    except (ParseError, IllegalAction):
+        return False
+    return len(acts) == 1 and acts[0] in g.legal_actions(seat)
 
 
 # ---------------------------------------------------------------------------- driver

@@ -504,10 +504,24 @@ def charity_actions(g: Game, seat: int) -> list[Action]:
             out += [Action(A.GIVE, seat, c, r) for r in rec]
         else:
             out.append(Action(A.DISCARD, seat, c))
-    for a in free_actions(g, seat, own_turn=True):
-        if a.kind in (A.PLAY, A.SELL) and (a.card in p.hand or a.kind == A.SELL):
-            out.append(a)
-    return out
+    return out + _charity_plays(g, p)
+
+
+def _charity_plays(g: Game, p: Player) -> list[Action]:
+    """Of the free actions of one's own turn, the plays of cards from the hand and the sales (in
+    the order `free_actions` lists them), listing none of the rest (trades, gifts, thefts, ...)."""
+    if p.dead:
+        return []
+    g.listing = D.FREE
+    seat = p.seat
+    out: list[Action] = []
+    for c in _unique(p.hand, g.cdef):
+        out += card_actions(g, seat, c, True)
+    out += sale_actions(g, p)
+    for c in p.roles + p.proficiencies:  # powers of cards in play (Potions)
+        if (h := card_hook(g, c)) is not None:
+            out += h.actions(g, seat, c)
+    return [a for a in out if a.kind == A.SELL or (a.kind == A.PLAY and a.card in p.hand)]
 
 
 # ---------------------------------------------------------------- combat

@@ -375,3 +375,60 @@ def test_an_observation_deals_the_worlds_still_held_when_it_closes() -> None:
     g.apply(g.legal_actions(seat)[0])
     with pytest.raises(MunchkinError, match="moved on"):
         loose.deal()
+
+
+HAND_USES = {
+    "len": len,
+    "iterate": list,
+    "contains": lambda h: h[0] in h,
+    "index": lambda h: h[0],
+    "slice": lambda h: h[1:],
+    "add": lambda h: h + [-1],
+    "added to": lambda h: [-1] + h,
+    "compare": lambda h: h == [],
+    "truth": bool,
+    "method": lambda h: h.copy(),
+    "count": lambda h: h.count(h[0]),
+    "sorted": sorted,
+    "repr": repr,
+}
+
+
+@pytest.mark.parametrize("use", sorted(HAND_USES))
+def test_any_use_of_a_hidden_hand_deals_the_world_and_acts_on_the_dealt_hand(use: str) -> None:
+    """Another seat's hand on a world not dealt yet is held back: whatever is done with it (a length,
+    a loop, a membership test, a concatenation either way, a comparison, a method) deals the world
+    first and acts on the dealt hand, which the player then holds; a player taken before the deal is
+    the dealt world's own. The seat's own hand and every other field are the real ones, unread."""
+    from munchkin.engine.world import world
+
+    g = Game(Setup(["deluxe"], NAMES[:4], 6, Options(turn_cap=5000)))
+    bot = RandomAgent(6)
+    for _ in range(60):
+        seat = g.to_act[0]
+        g.apply(decide(bot, g, seat, g.legal_actions(seat)))
+    observer = g.to_act[0]
+    other = (observer + 1) % 4
+    assert [c for c in g.players[other].hand if not knows(g, observer, c)], "the other hand must hide a card"
+    w = world(g, observer, random.Random(4))
+    me, them = w.players[observer], w.players[other]
+    assert me.hand == g.players[observer].hand and them.items == g.players[other].items
+    assert them.level == g.players[other].level and not w.is_dealt
+    got = HAND_USES[use](them.hand)
+    assert w.is_dealt
+    dealt = g.determinize(observer, random.Random(4))
+    assert got == HAND_USES[use](dealt.players[other].hand)
+    assert them is w.players[other] and type(them.hand) is list and them.hand == dealt.players[other].hand
+    assert w.state_digest() == dealt.state_digest()
+
+
+def test_a_hidden_hand_outliving_its_world_says_so() -> None:
+    """A player kept without its world, whose hand was never dealt: using that hand is refused with
+    a clear error rather than answered from the real game."""
+    from munchkin.engine.world import world
+
+    g = Game(Setup(["deluxe"], NAMES[:4], 6, Options(turn_cap=5000)))
+    seat = g.to_act[0]
+    them = world(g, seat, random.Random(1)).players[(seat + 1) % 4]  # the world itself is dropped
+    with pytest.raises(MunchkinError, match="world is gone"):
+        len(them.hand)

@@ -85,6 +85,26 @@ class Player:
         new.received, new.stats = self.received.copy(), self.stats.copy()
         return new
 
+    def share(self, other: Player) -> None:
+        """Take every field of `other` as it is, sharing its lists, sets and dicts (a world's player
+        reads the real one's until the world is dealt; see world.py)."""
+        self.seat, self.name, self.sex, self.level, self.house = (
+            other.seat,
+            other.name,
+            other.sex,
+            other.level,
+            other.house,
+        )
+        self.hand, self.races, self.classes = other.hand, other.races, other.classes
+        self.half_breed, self.super_munchkin, self.dual_role = other.half_breed, other.super_munchkin, other.dual_role
+        self.roles, self.proficiencies = other.roles, other.proficiencies
+        self.items, self.equipped, self.sidekicks = other.items, other.equipped, other.sidekicks
+        self.carried, self.enhancers, self.swapped = other.carried, other.enhancers, other.swapped
+        self.cheats, self.curses = other.cheats, other.curses
+        self.dead, self.reborn, self.double_sale_used = other.dead, other.reborn, other.double_sale_used
+        self.sex_changed, self.barred = other.sex_changed, other.barred
+        self.received, self.stats = other.received, other.stats
+
     def in_play(self) -> list[int]:
         """Every card this player has on the table."""
         out = self.races + self.classes + self.items + self.curses + self.sidekicks

@@ -5,13 +5,13 @@ judges by the table alone pays almost nothing for a world.
 No class an agent reads a lot has a `__getattr__`: it would slow every attribute read (CPython then
 takes its slow lookup, and cannot specialize the read), and an agent reads thousands a decision.
 What is held back is reached through descriptors of the undealt classes instead (a world changes
-class once dealt), and a world's player keeps each field of the real player at its first read."""
+class once dealt). A world's players are plain `Player`s sharing the real players' fields, but for
+another seat's hand, which deals the world when used (`_HeldBack`)."""
 
 from __future__ import annotations
 
 import random
 import weakref
-from operator import attrgetter
 from typing import Any
 
 from munchkin.engine.actions import MunchkinError
@@ -22,8 +22,6 @@ from munchkin.engine.state import Player
 # what a world holds back until something reads it: the decks and what tells of the hidden cards
 # (who has seen which card, the events, the flow), and the chance (its seed is the world's own)
 DEALT = ("door_deck", "treasure_deck", "hand_seen", "events", "_stack", "chance", "roll", "forced_rolls")
-# a player's fields that may name cards another seat cannot know
-PRIVATE = frozenset({"hand", "received"})
 
 
 def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
@@ -63,18 +61,21 @@ def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
             hidden = {c for _, _, c in _unknown(g, observer)}
         if hidden and g._prompt.with_cards(dict.fromkeys(hidden, -1)) != g._prompt:
             del d["_prompt"]  # it names a card the deal may change
-    ref = weakref.ref(w)  # not the world itself: a world no one holds any more is freed at once
-    # another seat's hand is read only after the deal (unless none of its cards can be dealt anew)
-    hides, kept, make = hidden != set(), (g, g.version), object.__new__
+    # the players: plain `Player`s sharing the real ones' fields (read as fast as the game's own, by the
+    # same specialized code); another seat's hand, when it may hold a card the deal can change, is held
+    # back until the deal (as are the cards it received this turn)
+    ref = weakref.ref(w) if hidden != set() else None  # not the world itself: one no one holds is freed
     players = d["players"] = []
+    make = object.__new__
     for q in g.players:  # made without an __init__ call: a world is made at every decision
-        if q.seat == observer:  # its own player: read in full by most agents, so kept in one step
-            wp = make(WorldPlayer)
-            wp.__dict__.update(zip(_FIELDS, _get_fields(q), strict=True))
-        else:  # what an agent reads of every player first (who leads): kept at once
-            wp = make(HiddenWorldPlayer if hides else WorldPlayer)
-            wp.seat, wp.level, wp.dead, wp.equipped = q.seat, q.level, q.dead, q.equipped
-        wp._of, wp._world, wp._game = q, ref, kept
+        wp = make(Player)
+        wp.share(q)
+        if ref is not None and q.seat != observer:  # (made without an __init__ call too)
+            wp.hand = h = make(_HeldBack)  # type: ignore[assignment]
+            h.world, h.seat, h.name = ref, q.seat, "hand"
+            if q.received:  # (none received: the dealt player has none either)
+                wp.received = h = make(_HeldBack)  # type: ignore[assignment]
+                h.world, h.seat, h.name = ref, q.seat, "received"
         players.append(wp)
     d["_undealt"] = (g, g.version, observer, draws)
     return w
@@ -94,16 +95,15 @@ class World(Game):
 
 
 class _DealtOnRead:
-    """A part held back until the deal: a world's `DEALT` parts (and a decision naming cards the deal
-    may change), another seat's hand on a world's player. Reading it deals the world (`deal`), after
-    which the part is read where it now is (the world's own, or the dealt player's)."""
+    """A part of a world held back until the deal: its `DEALT` parts (and a decision naming cards the
+    deal may change). Reading it deals the world (`deal`), after which the part is the world's own."""
 
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def __get__(self, obj: UndealtWorld | _WorldPlayerBase | None, owner: type) -> Any:
+    def __get__(self, obj: UndealtWorld | None, owner: type) -> Any:
         if obj is None:
             return self
         obj.deal()  # its class changes: this part is found without coming here again
@@ -137,110 +137,69 @@ class UndealtWorld(World):
         d["_legal_cache"], d["_window_cache"], d["_any_time_cache"] = {}, {}, {}
         d["_cache_version"] = d["_window_version"] = -1
         self.__class__ = World  # type: ignore[assignment]  # a game of its own from now on
-        for lazy, real in zip(players, dealt.players, strict=True):
-            lazy.dealt(real)  # a player read before the deal reads the dealt one
+        for wp, real in zip(players, dealt.players, strict=True):  # a player read before the deal is the dealt one
+            wp.share(real)  # the dealt copy's own lists: nothing shared with the real game any more
+        d["players"] = players
 
 
 for _name in (*DEALT, "_prompt"):
     setattr(UndealtWorld, _name, _DealtOnRead(_name))
 
 
-class _KeptOnRead:
-    """A field of a world's player, kept from the real player at its first read (then read from the
-    instance's own dict, which a non-data descriptor gives way to): a world read for four fields of
-    each player copies four, not all. The real game must not have moved on since the world was made
-    (the deal refuses then too)."""
+class _HeldBack:
+    """What stands for another seat's hand (or the cards it received this turn) on a world's player
+    until the world is dealt: any use of it deals the world, then acts on the dealt player's own
+    (a list or set operation, a method, a comparison); the player itself then holds that one."""
 
-    __slots__ = ("name",)
+    __slots__ = ("world", "seat", "name")
+    __hash__ = None  # type: ignore[assignment]  # as the list or set it stands for
+    world: weakref.ref[UndealtWorld]
+    seat: int
+    name: str
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: WorldPlayer | None, owner: type) -> Any:
-        if obj is None:
-            return self
-        d = obj.__dict__
-        g, version = d["_game"]
-        if g.version != version:
-            raise MunchkinError("this world was not dealt before its game moved on; call deal() before answering")
-        v = d[self.name] = getattr(d["_of"], self.name)
-        return v
-
-
-class _Dealt:
-    """A field of a dealt world's player: the world's own player's, read and written through."""
-
-    __slots__ = ("get", "name")
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.get = attrgetter(name)
-
-    def __get__(self, obj: DealtPlayer | None, owner: type) -> Any:
-        if obj is None:
-            return self
-        return self.get(obj.__dict__["_of"])
-
-    def __set__(self, obj: DealtPlayer, value: Any) -> None:
-        setattr(obj.__dict__["_of"], self.name, value)
-
-
-class _WorldPlayerBase:
-    """What the players of a world share: a `Player`'s methods, over fields reached through the
-    descriptors of each subclass."""
-
-    in_play = Player.in_play
-    character_cards = Player.character_cards
-    exempt = Player.exempt
-    copy = Player.copy
-
-    def deal(self) -> None:
-        """Deal this player's world (a hidden hand is read)."""
-        w = self.__dict__["_world"]()
+    def dealt(self) -> Any:
+        """The dealt player's field, the world dealt first."""
+        w = self.world()
         if w is None:
             raise MunchkinError("this player's world is gone: hold the world, not only its players")
         w.deal()
+        return getattr(w.players[self.seat], self.name)
 
-    def dealt(self, real: Player) -> None:
-        """The world is dealt: stand for `real` from now on, whose fields change as the world is played."""
-        d = self.__dict__
-        world = d["_world"]
-        d.clear()
-        d.update(_of=real, _world=world)
-        self.__class__ = DealtPlayer
+    def __getattr__(self, name: str) -> Any:  # a method of the list or set (append, discard, copy, ...)
+        return getattr(self.dealt(), name)
 
+    def __bool__(self) -> bool:
+        return bool(self.dealt())
 
-class WorldPlayer(_WorldPlayerBase):
-    """A player of a world not dealt yet: each field is kept from the real player at its first read
-    (the real player does not change before the deal) and read as fast as any attribute after that.
-    A hidden hand (`HiddenWorldPlayer`, another seat's) is read only after dealing the world. Once the
-    world is dealt the player forgets what it kept and reads the dealt player (`DealtPlayer`)."""
+    def __radd__(self, other: Any) -> Any:
+        return other + self.dealt()
 
-    _of: Player
-    _world: weakref.ref[UndealtWorld]
-    _game: tuple[Game, int]  # the game it stands in, and that game's version when the world was made
-    # (every field of Player is read through a `_KeptOnRead`; these are kept when it is made)
-    seat: int
-    level: int
-    dead: bool
-    equipped: set[int]
+    def __ror__(self, other: Any) -> Any:
+        return other | self.dealt()
+
+    def __rand__(self, other: Any) -> Any:
+        return other & self.dealt()
+
+    def __rsub__(self, other: Any) -> Any:
+        return other - self.dealt()
 
 
-class HiddenWorldPlayer(WorldPlayer):
-    """A `WorldPlayer` of another seat: its hand is dealt before it is read."""
+def _passed_on(name: str) -> Any:
+    def run(self: _HeldBack, *args: Any) -> Any:
+        return getattr(self.dealt(), name)(*args)
+
+    run.__name__ = name
+    return run
 
 
-class DealtPlayer(_WorldPlayerBase):
-    """A player of a world once dealt: the dealt player's fields, as they are now."""
-
-
-_FIELDS = Player.__slots__
-_get_fields = attrgetter(*_FIELDS)
-for _name in _FIELDS:
-    setattr(WorldPlayer, _name, _KeptOnRead(_name))
-    setattr(DealtPlayer, _name, _Dealt(_name))
-for _name in PRIVATE:
-    setattr(HiddenWorldPlayer, _name, _DealtOnRead(_name))
+# the operations Python looks up on the type itself (never through `__getattr__`), each passed on
+for _name in (
+    *("__len__", "__iter__", "__reversed__", "__contains__", "__getitem__", "__setitem__", "__delitem__"),
+    *("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__repr__", "__str__"),
+    *("__add__", "__mul__", "__rmul__", "__or__", "__and__", "__sub__", "__xor__", "__rxor__"),
+    *("__iadd__", "__imul__", "__ior__", "__iand__", "__isub__", "__ixor__", "__copy__", "__reduce_ex__"),
+):
+    setattr(_HeldBack, _name, _passed_on(_name))
 
 
 def _dealt_first(name: str) -> Any:
@@ -264,4 +223,4 @@ RULES_RUN = (
 for _name in RULES_RUN:
     setattr(UndealtWorld, _name, _dealt_first(_name))
 
-__all__ = ["DealtPlayer", "HiddenWorldPlayer", "UndealtWorld", "World", "WorldPlayer", "world"]
+__all__ = ["UndealtWorld", "World", "world"]

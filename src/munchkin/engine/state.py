@@ -87,23 +87,36 @@ class Player:
 
     def share(self, other: Player) -> None:
         """Take every field of `other` as it is, sharing its lists, sets and dicts (a world's player
-        reads the real one's until the world is dealt; see world.py)."""
-        self.seat, self.name, self.sex, self.level, self.house = (
-            other.seat,
-            other.name,
-            other.sex,
-            other.level,
-            other.house,
-        )
-        self.hand, self.races, self.classes = other.hand, other.races, other.classes
-        self.half_breed, self.super_munchkin, self.dual_role = other.half_breed, other.super_munchkin, other.dual_role
-        self.roles, self.proficiencies = other.roles, other.proficiencies
-        self.items, self.equipped, self.sidekicks = other.items, other.equipped, other.sidekicks
-        self.carried, self.enhancers, self.swapped = other.carried, other.enhancers, other.swapped
-        self.cheats, self.curses = other.cheats, other.curses
-        self.dead, self.reborn, self.double_sale_used = other.dead, other.reborn, other.double_sale_used
-        self.sex_changed, self.barred = other.sex_changed, other.barred
-        self.received, self.stats = other.received, other.stats
+        reads the real one's until the world is dealt; see world.py). One field a line: an assignment
+        of several at once would build and unpack a tuple."""
+        self.seat = other.seat
+        self.name = other.name
+        self.sex = other.sex
+        self.level = other.level
+        self.hand = other.hand
+        self.races = other.races
+        self.classes = other.classes
+        self.half_breed = other.half_breed
+        self.super_munchkin = other.super_munchkin
+        self.house = other.house
+        self.roles = other.roles
+        self.dual_role = other.dual_role
+        self.proficiencies = other.proficiencies
+        self.items = other.items
+        self.equipped = other.equipped
+        self.sidekicks = other.sidekicks
+        self.carried = other.carried
+        self.enhancers = other.enhancers
+        self.swapped = other.swapped
+        self.cheats = other.cheats
+        self.curses = other.curses
+        self.dead = other.dead
+        self.reborn = other.reborn
+        self.double_sale_used = other.double_sale_used
+        self.sex_changed = other.sex_changed
+        self.barred = other.barred
+        self.received = other.received
+        self.stats = other.stats
 
     def in_play(self) -> list[int]:
         """Every card this player has on the table."""

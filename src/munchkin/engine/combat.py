@@ -70,21 +70,37 @@ def sidekick_sex_check(g: Game, c: Combat) -> Frame | None:
 
 
 def monsters_strength(g: Game, c: Combat) -> int:
-    return sum(monster_strength(g, c, m) for m in c.monsters)
+    s = 0
+    for m in c.monsters:  # (loops written out here and below: strengths are summed thousands of times a game)
+        s += monster_strength(g, c, m)
+    return s
 
 
 def level_only(g: Game, c: Combat) -> bool:
     cdef = g.cdef  # type: ignore[attr-defined]
-    return any(cdef[m.base].level_only for m in c.monsters)
+    for m in c.monsters:
+        if cdef[m.base].level_only:
+            return True
+    return False
 
 
 def char_strength(g: Game, c: Combat, p: Player) -> int:
     """One fighter's combat strength: Level plus every modifier that counts."""
     cdef = g.cdef
-    ignore_level = any(cdef[m.base].ignore_level for m in c.monsters)
+    ignore_level = lvl_only = False
+    for m in c.monsters:
+        d = cdef[m.base]
+        if d.ignore_level:
+            ignore_level = True
+        if d.level_only:
+            lvl_only = True
     s = 0 if ignore_level else p.level
-    if not level_only(g, c):
-        only_armor = any((h := card_hook(g, k)) is not None and h.only_armor(g, p) for k in p.curses)
+    if not lvl_only:
+        only_armor = False
+        for k in p.curses:
+            if (h := card_hook(g, k)) is not None and h.only_armor(g, p):
+                only_armor = True
+                break
         s += characters.equipped_bonus(g, p, only_armor)
         if p.equipped and (muted := muted_tags(g, c)):
             s -= sum(bonus for _, bonus in muted_items(g, p, muted, only_armor))
@@ -93,9 +109,12 @@ def char_strength(g: Game, c: Combat, p: Player) -> int:
             s += c.house_bonus.get(p.seat, 0)
         if not only_armor:
             s += character_bonus(g, c, p)
-    s += curses.curse_bonus(g, p)
-    s -= 2 * sum(1 for (_, v) in c.backstabs if v == p.seat)
-    if c.doppleganger == p.seat and not (level_only(g, c) and as_written(g)):  # only the Level: no doubling
+    if p.curses:
+        s += curses.curse_bonus(g, p)
+    for _, v in c.backstabs:
+        if v == p.seat:
+            s -= 2
+    if c.doppleganger == p.seat and not (lvl_only and as_written(g)):  # only the Level: no doubling
         s *= 2
     return s
 
@@ -134,15 +153,19 @@ def beaten_at_once(g: Game, c: Combat, m: MonsterIn) -> bool:
 
 def character_bonus(g: Game, c: Combat, p: Player) -> int:
     """Bonuses from Sidekicks, fighting alone (Psychic) and Complex gear (Cyborg)."""
-    return sum(v for _, v in character_bonus_parts(g, c, p))
+    total = 0
+    for _, v in character_bonus_parts(g, c, p):
+        total += v
+    return total
 
 
 def character_bonus_parts(g: Game, c: Combat, p: Player) -> list[tuple[str, int]]:
     cdef = g.cdef
     parts: list[tuple[str, int]] = []
-    for k in p.sidekicks:
-        if cdef[k].bonus and not no_sidekicks(g, c):
-            parts.append((cdef[k].name, cdef[k].bonus))
+    if p.sidekicks:
+        for k in p.sidekicks:
+            if cdef[k].bonus and not no_sidekicks(g, c):
+                parts.append((cdef[k].name, cdef[k].bonus))
     if p.seat == c.fighter and c.helper < 0:  # a Sidekick is no helper
         alones = [cdef[k].alone_bonus for k in p.character_cards()]
         alone = sum(alones) if as_written(g) else max(alones, default=0)  # each card's own (Astronomy, Potions)
@@ -164,7 +187,10 @@ def character_bonus_parts(g: Game, c: Combat, p: Player) -> list[tuple[str, int]
 
 
 def side_strength(g: Game, c: Combat) -> int:
-    s = sum(char_strength(g, c, g.players[f]) for f in c.fighters())
+    players = g.players
+    s = char_strength(g, c, players[c.fighter])
+    if c.helper >= 0:
+        s += char_strength(g, c, players[c.helper])
     if not level_only(g, c):  # a Doppleganger doubles all the lone fighter's bonuses, one-shots too
         if not as_written(g):
             return s + sum(b for (_, _, b) in c.side)
@@ -175,6 +201,8 @@ def side_strength(g: Game, c: Combat) -> int:
 
 
 def wins_ties(g: Game, c: Combat) -> bool:
+    if "wins_ties" not in g.abilities_granted:  # no card of these sets gives it (as `has_ability`)
+        return False
     return any(characters.has_ability(g, g.players[f], "wins_ties") for f in c.fighters())
 
 

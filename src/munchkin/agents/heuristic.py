@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Sequence
+from itertools import groupby
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from munchkin.agents.observation import Observation
@@ -159,13 +161,16 @@ def _by_kind(legal: list[Action]) -> dict[str, list[Action]]:
     """The actions of each kind, in the order listed (one pass, where several looks for a kind
     would each read the whole list)."""
     out: dict[str, list[Action]] = {}
-    for a in legal:
-        same = out.get(a.kind)
+    for kind, run in groupby(legal, _KIND):  # the lists come in runs of one kind: each run taken whole
+        same = out.get(kind)
         if same is None:
-            out[a.kind] = [a]
+            out[kind] = list(run)
         else:
-            same.append(a)
+            same.extend(run)
     return out
+
+
+_KIND = itemgetter(0)  # an Action's kind
 
 
 def _plan(units: Sequence[_Unit], need: float) -> list[_Unit] | None:

@@ -169,6 +169,16 @@ def test_every_step_names_the_fields_that_hold_cards() -> None:
 EVERY_SET = [*SETS, ["harry-potter", "deluxe"]]
 
 
+def random_moves(seed: int, moves: int) -> Game:
+    """A 4-player Deluxe game of `seed` after `moves` moves of a random agent (of the same seed)."""
+    g = Game(Setup(["deluxe"], NAMES[:4], seed, Options(turn_cap=5000)))
+    bot = RandomAgent(seed)
+    for _ in range(moves):
+        seat = g.to_act[0]
+        g.apply(decide(bot, g, seat, g.legal_actions(seat)))
+    return g
+
+
 def hidden_twin(g: Game, observer: int | None, rng: random.Random) -> Game:
     """A game that differs from `g` only in the cards `observer` cannot see: those cards (the other
     hands' unknown cards and both decks) dealt again among their places by the test's own shuffle,
@@ -244,11 +254,7 @@ def test_the_world_an_agent_gets_is_the_same_in_both_games() -> None:
     own generator and with the default one is the same in the real game and in its hidden twin."""
     from munchkin.agents.observation import observe
 
-    g = Game(Setup(["deluxe"], NAMES[:4], 7, Options(turn_cap=5000)))
-    bot = RandomAgent(7)
-    for _ in range(150):
-        s = g.to_act[0]
-        g.apply(decide(bot, g, s, g.legal_actions(s)))
+    g = random_moves(7, 150)
     seat = g.to_act[0]
     twin = hidden_twin(g, seat, random.Random(1))
     assert twin.door_deck != g.door_deck
@@ -391,6 +397,8 @@ HAND_USES = {
     "count": lambda h: h.count(h[0]),
     "sorted": sorted,
     "repr": repr,
+    "copy": copy.copy,
+    "deepcopy": copy.deepcopy,
 }
 
 
@@ -402,11 +410,7 @@ def test_any_use_of_a_hidden_hand_deals_the_world_and_acts_on_the_dealt_hand(use
     the dealt world's own. The seat's own hand and every other field are the real ones, unread."""
     from munchkin.engine.world import world
 
-    g = Game(Setup(["deluxe"], NAMES[:4], 6, Options(turn_cap=5000)))
-    bot = RandomAgent(6)
-    for _ in range(60):
-        seat = g.to_act[0]
-        g.apply(decide(bot, g, seat, g.legal_actions(seat)))
+    g = random_moves(6, 60)
     observer = g.to_act[0]
     other = (observer + 1) % 4
     assert [c for c in g.players[other].hand if not knows(g, observer, c)], "the other hand must hide a card"

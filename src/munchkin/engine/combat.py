@@ -162,10 +162,9 @@ def character_bonus(g: Game, c: Combat, p: Player) -> int:
 def character_bonus_parts(g: Game, c: Combat, p: Player) -> list[tuple[str, int]]:
     cdef = g.cdef
     parts: list[tuple[str, int]] = []
-    if p.sidekicks:
-        for k in p.sidekicks:
-            if cdef[k].bonus and not no_sidekicks(g, c):
-                parts.append((cdef[k].name, cdef[k].bonus))
+    for k in p.sidekicks:
+        if cdef[k].bonus and not no_sidekicks(g, c):
+            parts.append((cdef[k].name, cdef[k].bonus))
     if p.seat == c.fighter and c.helper < 0:  # a Sidekick is no helper
         alones = [cdef[k].alone_bonus for k in p.character_cards()]
         alone = sum(alones) if as_written(g) else max(alones, default=0)  # each card's own (Astronomy, Potions)

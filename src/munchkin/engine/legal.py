@@ -118,9 +118,7 @@ def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:
         for c in p.character_cards() + discardable_sidekicks(g, p):
             out.append(_action((A.DISCARD, seat, c, -1, -1, (), 0, "")))
         out += sale_actions(g, p)
-        for c in p.roles + p.proficiencies:  # powers of cards in play (Potions)
-            if (h := card_hook(g, c)) is not None:
-                out += h.actions(g, seat, c)
+        out += power_actions(g, p)
         carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
         exempt = p.exempt() if carriers else ()
         for k in carriers:  # the Sidekick is named only when two could take the Item
@@ -141,6 +139,15 @@ def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:
             out += [a for a in trades if a.target not in fighting] if fighting else trades
     if characters.has_ability(g, p, "theft") and (p.hand or p.items) and (own_turn or g.combat is None):
         out += theft_actions(g, p)  # never from anyone during a combat
+    return out
+
+
+def power_actions(g: Game, p: Player) -> list[Action]:
+    """The powers of a player's cards in play (Roles, Proficiencies: Potions) on their own turn."""
+    out: list[Action] = []
+    for c in p.roles + p.proficiencies:
+        if (h := card_hook(g, c)) is not None:
+            out += h.actions(g, p.seat, c)
     return out
 
 
@@ -518,9 +525,7 @@ def _charity_plays(g: Game, p: Player) -> list[Action]:
     for c in _unique(p.hand, g.cdef):
         out += card_actions(g, seat, c, True)
     out += sale_actions(g, p)
-    for c in p.roles + p.proficiencies:  # powers of cards in play (Potions)
-        if (h := card_hook(g, c)) is not None:
-            out += h.actions(g, seat, c)
+    out += power_actions(g, p)
     return [a for a in out if a.kind == A.SELL or (a.kind == A.PLAY and a.card in p.hand)]
 
 

@@ -197,7 +197,7 @@ for _name in (
     *("__len__", "__iter__", "__reversed__", "__contains__", "__getitem__", "__setitem__", "__delitem__"),
     *("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__repr__", "__str__"),
     *("__add__", "__mul__", "__rmul__", "__or__", "__and__", "__sub__", "__xor__", "__rxor__"),
-    *("__iadd__", "__imul__", "__ior__", "__iand__", "__isub__", "__ixor__", "__copy__", "__reduce_ex__"),
+    *("__iadd__", "__imul__", "__ior__", "__iand__", "__isub__", "__ixor__", "__reduce_ex__"),  # (a copy: as pickled)
 ):
     setattr(_HeldBack, _name, _passed_on(_name))
 

@@ -182,9 +182,10 @@ def random_moves(seed: int, moves: int) -> Game:
 def hidden_twin(g: Game, observer: int | None, rng: random.Random) -> Game:
     """A game that differs from `g` only in the cards `observer` cannot see: those cards (the other
     hands' unknown cards and both decks) dealt again among their places by the test's own shuffle,
-    and every record of them (the flow, hidden-card events, who-has-seen-what) pointed at the cards
-    now in their places, as if the game had been dealt that way from the start."""
-    from munchkin.engine.determinize import _remap_flow
+    and every record of them the observer could not see (the flow, hidden-card events, who-has-seen-
+    what) pointed at the cards now in their places, as if the game had been dealt that way from the
+    start. An event it saw (a card it looted, say, that has since gone back into a hidden hand) stays."""
+    from munchkin.engine.determinize import _mask, _remap_flow
 
     t = g.clone()
     moved: dict[int, int] = {}
@@ -203,12 +204,12 @@ def hidden_twin(g: Game, observer: int | None, rng: random.Random) -> Game:
     t.hand_seen = {moved.get(c, c): m for c, m in t.hand_seen.items()}
     for q in t.players:
         q.received = {moved.get(c, c) for c in q.received}
-    t.events = [
-        ev[:3] + (tuple(moved.get(c, c) for c in ev[3]),) + ev[4:]
+    t.events = [  # only where the observer could not see the card (what it saw, it saw in both games)
+        ev
+        if _mask(ev, observer) == ev
+        else ev[:3] + (tuple(moved.get(c, c) for c in ev[3]),) + ev[4:]
         if ev[0] == "draw"
         else ev[:3] + (moved.get(ev[3], ev[3]),)
-        if ev[0] in ("charity", "looted")
-        else ev
         for ev in t.events
     ]
     _remap_flow(t, {a: b for a, b in moved.items() if a != b})

@@ -459,10 +459,13 @@ class HeuristicAgent:
     @staticmethod
     def leader(g: Game, seat: int) -> Player | None:
         """The highest-Level living opponent (most equipped Items on ties)."""
-        others = [q for q in g.players if q.seat != seat and not q.dead]
-        if not others:
-            return None
-        return max(others, key=lambda q: (q.level, len(q.equipped)))
+        best, level, equipped = None, 0, 0
+        for q in g.players:  # the first of the highest, as max() would give
+            if q.seat == seat or q.dead:
+                continue
+            if best is None or q.level > level or (q.level == level and len(q.equipped) > equipped):
+                best, level, equipped = q, q.level, len(q.equipped)
+        return best
 
     def effects_severity(self, g: Game, p: Player, effects: Iterable[Any], me: int) -> float:
         total = 0.0

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
 def unique_cards(cards: tuple[int, ...] | list[int], cdef: list[Any]) -> list[int]:
     """One card per definition: identical copies make the same action."""
-    if len(cards) < 2:
+    if len(cards) < 2 or len({cdef[c].idx for c in cards}) == len(cards):  # most often no two alike
         return list(cards)
     seen: set[int] = set()
     out = []

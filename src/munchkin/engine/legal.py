@@ -257,21 +257,26 @@ def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
     # House, a Role, a Proficiency, a Sidekick, or an Item where Items grant abilities)
     parts: list[Any] = [p.seat, gifts]
     grants = g.item_grants
-    for q in g.players:
-        parts += q.items
-        parts.append(-2)
-        parts += q.races
-        parts.append(-4)
-        parts += q.classes
-        parts.append(-5)
-        parts += q.carried.values()
-        parts.append(-6)
-        parts += q.sidekicks
-        parts.append(-7)
-        parts += q.roles
-        parts.append(-8)
-        parts += q.proficiencies
-        parts += (q.house, q.dead, *q.cheats, -3)
+    for q in g.players:  # one display per player (a call per part would cost more than the parts)
+        parts += (
+            *q.items,
+            -2,
+            *q.races,
+            -4,
+            *q.classes,
+            -5,
+            *q.carried.values(),
+            -6,
+            *q.sidekicks,
+            -7,
+            *q.roles,
+            -8,
+            *q.proficiencies,
+            q.house,
+            q.dead,
+            *q.cheats,
+            -3,
+        )
         if grants:
             parts.append(characters.has_ability(g, q, "carry_any_big"))
     key = tuple(parts)
@@ -300,25 +305,24 @@ def trade_actions(g: Game, p: Player) -> list[Action]:
     """One Item of yours for one of another player's (both out of combat)."""
     cdef = g.cdef
     out: list[Action] = []
-    mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
+    mine = [(c, cdef[c].big) for c in _unique(p.items, cdef) if cdef[c].is_item]
     if not mine:
         return out
-    room_p = _big_room(g, p)
+    room_p, seat, TRADE = _big_room(g, p), p.seat, A.TRADE
     for q in g.players:
         if q is p or q.dead:
             continue
         theirs_all = [k for k in q.items if cdef[k].is_item]
         if not theirs_all:
             continue
-        room_q = _big_room(g, q)
+        room_q, them = _big_room(g, q), q.seat
         for theirs in _unique(theirs_all, cdef):
-            tb = cdef[theirs].big
-            for c in mine:
-                cb = cdef[c].big
+            tb, got = cdef[theirs].big, (theirs,)
+            for c, cb in mine:
                 # after the swap each side may carry one Big item (Dwarves: any number)
                 if tb and room_p + cb < 1 or cb and room_q + tb < 1:
                     continue
-                out.append(_action((A.TRADE, p.seat, c, q.seat, -1, (theirs,), 0, "")))
+                out.append(_action((TRADE, seat, c, them, -1, got, 0, "")))
     return out
 
 

@@ -15,13 +15,14 @@ import weakref
 from typing import Any
 
 from munchkin.engine.actions import MunchkinError
-from munchkin.engine.determinize import _deal, _draw, _unknown, _unseeded
+from munchkin.engine.determinize import _deal, _draw, _unknown
 from munchkin.engine.game import Game
 from munchkin.engine.state import Player
 
 # what a world holds back until something reads it: the decks and what tells of the hidden cards
-# (who has seen which card, the events, the flow), and the chance (its seed is the world's own)
-DEALT = ("door_deck", "treasure_deck", "hand_seen", "events", "_stack", "chance", "roll", "forced_rolls")
+# (who has seen which card, the events, the flow), the chance (its seed is the world's own) and the
+# setup (the world's carries no seed; read by no rule but the first turn's)
+DEALT = ("door_deck", "treasure_deck", "hand_seen", "events", "_stack", "chance", "roll", "forced_rolls", "setup")
 
 
 def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
@@ -51,7 +52,6 @@ def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
     d["_cache_version"] = d["_window_version"] = -1
     d["_win_cache"] = (-1, None, False)
     d["_masked_events"] = {}
-    d["setup"] = _unseeded(g)
     d["seeded"] = False
     d["hypothetical"] = True
     if g.combat is not None:  # the world's own from the start: a rule may change it once dealt

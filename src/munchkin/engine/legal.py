@@ -308,21 +308,27 @@ def trade_actions(g: Game, p: Player) -> list[Action]:
     mine = [(c, cdef[c].big) for c in _unique(p.items, cdef) if cdef[c].is_item]
     if not mine:
         return out
-    room_p, seat, TRADE = _big_room(g, p), p.seat, A.TRADE
+    room_p, seat, TRADE, kept = _big_room(g, p), p.seat, A.TRADE, g._exchange_cache
+    mine_key = (seat, room_p, *p.items)
     for q in g.players:
-        if q is p or q.dead:
-            continue
-        theirs_all = [k for k in q.items if cdef[k].is_item]
-        if not theirs_all:
+        if q is p or q.dead or not q.items:
             continue
         room_q, them = _big_room(g, q), q.seat
-        for theirs in _unique(theirs_all, cdef):
-            tb, got = cdef[theirs].big, (theirs,)
-            for c, cb in mine:
-                # after the swap each side may carry one Big item (Dwarves: any number)
-                if tb and room_p + cb < 1 or cb and room_q + tb < 1:
-                    continue
-                out.append(_action((TRADE, seat, c, them, -1, got, 0, "")))
+        # the trades with one partner, kept by what they read: when another player's Items change,
+        # those with this partner still hold
+        key = (mine_key, them, room_q, *q.items)
+        pair = kept.get(key)
+        if pair is None:
+            pair = []
+            for theirs in _unique([k for k in q.items if cdef[k].is_item], cdef):
+                tb, got = cdef[theirs].big, (theirs,)
+                for c, cb in mine:
+                    # after the swap each side may carry one Big item (Dwarves: any number)
+                    if tb and room_p + cb < 1 or cb and room_q + tb < 1:
+                        continue
+                    pair.append(_action((TRADE, seat, c, them, -1, got, 0, "")))
+            kept[key] = pair
+        out += pair
     return out
 
 

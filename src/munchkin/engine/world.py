@@ -44,9 +44,8 @@ def world(g: Game, observer: int | None, rng: random.Random | int) -> Game:
         draws = rng
     w = object.__new__(UndealtWorld)
     d = w.__dict__
-    d.update(g.__dict__)
-    for k in DEALT:
-        del d[k]
+    d.update(g.__dict__)  # the parts in DEALT are read through the class, which deals first (a data
+    # descriptor comes before the instance's own entry: none is deleted, which would cost more)
     d["log"] = []
     d["_legal_cache"], d["_window_cache"], d["_any_time_cache"] = {}, {}, {}
     d["_cache_version"] = d["_window_version"] = -1
@@ -95,8 +94,8 @@ class World(Game):
 
 
 class _DealtOnRead:
-    """A part of a world held back until the deal: its `DEALT` parts (and a decision naming cards the
-    deal may change). Reading it deals the world (`deal`), after which the part is the world's own."""
+    """A decision naming cards the deal may change, held back until the deal (the world's own entry
+    is deleted then): reading it deals the world (`deal`), after which it is the world's own."""
 
     __slots__ = ("name",)
 
@@ -108,6 +107,21 @@ class _DealtOnRead:
             return self
         obj.deal()  # its class changes: this part is found without coming here again
         return getattr(obj, self.name)
+
+
+class _Dealt(_DealtOnRead):
+    """A part of a world the deal decides (`DEALT`): reading or setting it deals the world first. A
+    data descriptor, so it comes before the world's own entry (the game's, until the deal)."""
+
+    __slots__ = ()
+
+    def __set__(self, obj: UndealtWorld, value: Any) -> None:
+        obj.deal()
+        setattr(obj, self.name, value)
+
+    def __delete__(self, obj: UndealtWorld) -> None:
+        obj.deal()
+        delattr(obj, self.name)
 
 
 class UndealtWorld(World):
@@ -142,8 +156,9 @@ class UndealtWorld(World):
         d["players"] = players
 
 
-for _name in (*DEALT, "_prompt"):
-    setattr(UndealtWorld, _name, _DealtOnRead(_name))
+for _name in DEALT:
+    setattr(UndealtWorld, _name, _Dealt(_name))
+UndealtWorld._prompt = _DealtOnRead("_prompt")  # type: ignore[assignment]
 
 
 class _HeldBack:

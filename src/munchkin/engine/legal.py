@@ -459,35 +459,34 @@ def _sales(
     items.sort(key=lambda c: (-gold[c], cdef[c].idx))
     out: list[Action] = []
     seen: set[tuple[Any, ...]] = set()
-
-    def levels(t: int) -> int:
-        return min(t // GOLD_PER_LEVEL, room)
-
     n = len(items)
     rest = [0] * (n + 1)  # the gold of items[j:], to stop where no sale can be reached any more
     for j in range(n - 1, -1, -1):
         rest[j] = rest[j + 1] + gold[items[j]]
+    seat, SELL = p.seat, A.SELL
 
     def rec(i: int, chosen: list[int], t: int, dbl: int) -> None:
         if len(out) >= MAX_SALES:
             return
-        lv = levels(t)
+        lv = min(t // GOLD_PER_LEVEL, room)  # the Levels this sale buys
         if lv >= 1:
-            vals = [gold[k] * (2 if k == dbl else 1) for k in chosen]
-            if all(levels(t - v) < lv for v in vals):
-                key = (tuple(sorted(cdef[k].idx for k in chosen)), cdef[dbl].idx if dbl >= 0 else -1)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(Action(A.SELL, p.seat, dbl, cards=tuple(chosen), flag="double" if dbl >= 0 else ""))
+            for k in chosen:  # each Item counts: without any one of them, a Level fewer
+                if min((t - (2 * gold[k] if k == dbl else gold[k])) // GOLD_PER_LEVEL, room) >= lv:
+                    return
+            key = (tuple(sorted(cdef[k].idx for k in chosen)), cdef[dbl].idx if dbl >= 0 else -1)
+            if key not in seen:
+                seen.add(key)
+                out.append(_action((SELL, seat, dbl, -1, -1, tuple(chosen), 0, "double" if dbl >= 0 else "")))
             return
         # the most still to come: every item left, the dearest (the first, items being sorted) twice
         if prune and i < n and t + rest[i] + (gold[items[i]] if double and dbl < 0 else 0) < GOLD_PER_LEVEL:
             return
         for j in range(i, n):
             k = items[j]
-            rec(j + 1, chosen + [k], t + gold[k], dbl)
+            more = chosen + [k]
+            rec(j + 1, more, t + gold[k], dbl)
             if double and dbl < 0:
-                rec(j + 1, chosen + [k], t + 2 * gold[k], k)
+                rec(j + 1, more, t + 2 * gold[k], k)
 
     rec(0, [], 0, -1)
     return out

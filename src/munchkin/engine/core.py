@@ -45,6 +45,7 @@ class GameCore:
     defs: list[CardDef]
     cdef: list[CardDef]
     ncards: int
+    twins: frozenset[int]  # the cards of which the game has another copy (the same identity)
     chance: Chance  # where every shuffle, roll and pick comes from
     forced_rolls: list[int]
     players: list[Player]

@@ -59,10 +59,11 @@ if TYPE_CHECKING:
     from munchkin.engine.game import Game
 
 
-def unique_cards(cards: tuple[int, ...] | list[int], cdef: list[Any]) -> list[int]:
+def unique_cards(cards: tuple[int, ...] | list[int], g: Game) -> list[int]:
     """One card per definition: identical copies make the same action."""
-    if len(cards) < 2 or len({cdef[c].idx for c in cards}) == len(cards):  # most often no two alike
+    if len(cards) < 2 or g.twins.isdisjoint(cards):  # most often no card with a twin in the game
         return list(cards)
+    cdef = g.cdef
     seen: set[int] = set()
     out = []
     for c in cards:
@@ -255,7 +256,7 @@ class CurseWindow(Decision):
     def offers(self, g: Game, seat: int) -> list[Action]:
         g.listing = self
         return [Action(A.PASS, seat)] + [
-            Action(A.PLAY, seat, c) for c in unique_cards(curses.curse_cancellers(g, seat), g.cdef)
+            Action(A.PLAY, seat, c) for c in unique_cards(curses.curse_cancellers(g, seat), g)
         ]
 
     def own(self, g: Game) -> tuple[int, ...]:
@@ -327,7 +328,7 @@ class Choose(Decision):
     why: str = ""
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return [Action(A.CHOOSE, seat, c) for c in unique_cards(self.options, g.cdef)]
+        return [Action(A.CHOOSE, seat, c) for c in unique_cards(self.options, g)]
 
 
 @dataclass(slots=True)
@@ -341,7 +342,7 @@ class LootBody(Decision):
     cards: tuple[int, ...] = ()
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return [Action(A.TAKE, seat, c) for c in unique_cards(self.cards, g.cdef)]
+        return [Action(A.TAKE, seat, c) for c in unique_cards(self.cards, g)]
 
 
 @dataclass(slots=True)
@@ -354,7 +355,7 @@ class Pick(Decision):
     cards: tuple[int, ...] = ()
 
     def offers(self, g: Game, seat: int) -> list[Action]:
-        return [Action(A.TAKE, seat, c) for c in unique_cards(self.cards, g.cdef)]
+        return [Action(A.TAKE, seat, c) for c in unique_cards(self.cards, g)]
 
 
 @dataclass(slots=True)

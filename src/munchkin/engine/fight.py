@@ -123,7 +123,7 @@ class BeforeFight(Step):
         if b is not None:
             p = g.players[self.seat]
             found = [k for k in changes.items_matching(g, p, b.which) if characters.sale_value(g, p, k) >= b.min_gold]
-            acts = [Action(A.USE, self.seat, k, monster=self.card) for k in D.unique_cards(found, g.cdef)]
+            acts = [Action(A.USE, self.seat, k, monster=self.card) for k in D.unique_cards(found, g)]
             if acts:
                 acts.append(Action(A.DECLINE, self.seat, self.card))
                 return self.then("bribed", D.Before((self.seat,), self.card, tuple(acts)))

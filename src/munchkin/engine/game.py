@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
@@ -144,6 +145,8 @@ class Game(GameCore):
         self.defs, physical = build_table(list(setup.sets), self.card_versions)
         self.cdef: list[CardDef] = [self.defs[i] for i in physical]
         self.ncards = len(self.cdef)
+        copies = Counter(d.idx for d in self.cdef)  # the cards of which the game has another copy
+        self.twins = frozenset(c for c, d in enumerate(self.cdef) if copies[d.idx] > 1)
         # Star Munchkin: Sidekicks may be discarded at any time (Hirelings too, in a combined game)
         self.sidekicks_discardable = any(d.kind == "sidekick" for d in self.defs)
         self.has_races = any(d.is_race for d in self.defs)  # the Good, the Bad, and the Munchkin has none
@@ -764,6 +767,7 @@ CLONE_SHARED = frozenset(
             "defs",
             "cdef",
             "ncards",
+            "twins",
             "houses",
             "abilities_granted",
             "phase_words",

@@ -51,13 +51,13 @@ def turn_actions(g: Game, seat: int, stage: str) -> list[Action]:
     if stage == "start":
         out = [_action((A.KICK, seat, -1, -1, -1, (), 0, ""))]
         if characters.has_ability(g, p, "resurrection") and g.door_discard and p.hand:
-            out += [Action(A.RESURRECT, seat, c) for c in _unique(p.hand, g.cdef)]
+            out += [Action(A.RESURRECT, seat, c) for c in _unique(p.hand, g)]
         return out
     if stage == "door":
         out = [_action((A.LOOT, seat, -1, -1, -1, (), 0, ""))]
         cdef = g.cdef
         if not (g.transferred and as_written(g)):  # after a fight passed on: Loot The Room only
-            out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, cdef) if cdef[c].is_monster]
+            out += [Action(A.TROUBLE, seat, c) for c in _unique(p.hand, g) if cdef[c].is_monster]
         return out
     return [_action((A.END, seat, -1, -1, -1, (), 0, ""))]
 
@@ -66,7 +66,7 @@ def creation_actions(g: Game, p: Player) -> list[Action]:
     """Character creation: one Race, one Class (or Role, Rank-1 Proficiency), usable Items, then ready."""
     cdef = g.cdef
     out = [Action(A.READY, p.seat)]
-    for c in _unique(p.hand, cdef):
+    for c in _unique(p.hand, g):
         d = cdef[c]
         if (d.is_race and not p.races) or (d.is_class and not p.classes) or (d.is_role and not p.roles):
             out.append(Action(A.PLAY, p.seat, c))
@@ -87,10 +87,10 @@ def equip_actions(g: Game, p: Player, unequip: bool) -> list[Action]:
     if unequip:
         out += [
             _action((A.UNEQUIP, p.seat, c, -1, -1, (), 0, ""))
-            for c in _unique([c for c in p.items if c in p.equipped], cdef)
+            for c in _unique([c for c in p.items if c in p.equipped], g)
         ]
     free = [c for c in p.items if c not in p.equipped and cdef[c].is_item and characters.equip_problem(g, p, c) is None]
-    out += [_action((A.EQUIP, p.seat, c, -1, -1, (), 0, "")) for c in _unique(free, cdef)]
+    out += [_action((A.EQUIP, p.seat, c, -1, -1, (), 0, "")) for c in _unique(free, g)]
     return out
 
 
@@ -101,7 +101,7 @@ def free_actions(g: Game, seat: int, own_turn: bool) -> list[Action]:
         return []
     g.listing = D.FREE
     out: list[Action] = []
-    for c in _unique(p.hand, g.cdef):
+    for c in _unique(p.hand, g):
         if own_turn or c in p.received or _any_time(g, c):
             out += card_actions(g, seat, c, own_turn)
     return out + table_actions(g, p, own_turn)
@@ -124,7 +124,7 @@ def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:
         for k in carriers:  # the Sidekick is named only when two could take the Item
             named = (k,) if len(carriers) > 1 else ()
             fits = [c for c in p.items if c not in exempt and (c not in p.equipped or cdef[c].big)]
-            for c in _unique([c for c in fits if not cdef[c].steed], cdef):
+            for c in _unique([c for c in fits if not cdef[c].steed], g):
                 out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
         out += exchange_actions(g, p, gifts=True)
     else:
@@ -286,7 +286,7 @@ def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
     cdef = g.cdef
     out: list[Action] = []
     if gifts:
-        mine = [c for c in _unique(p.items, cdef) if cdef[c].is_item]
+        mine = [c for c in _unique(p.items, g) if cdef[c].is_item]
         for q in g.players:
             if q is not p and not q.dead:
                 for c in mine:
@@ -305,7 +305,7 @@ def trade_actions(g: Game, p: Player) -> list[Action]:
     """One Item of yours for one of another player's (both out of combat)."""
     cdef = g.cdef
     out: list[Action] = []
-    mine = [(c, cdef[c].big) for c in _unique(p.items, cdef) if cdef[c].is_item]
+    mine = [(c, cdef[c].big) for c in _unique(p.items, g) if cdef[c].is_item]
     if not mine:
         return out
     room_p, seat, TRADE, kept = _big_room(g, p), p.seat, A.TRADE, g._exchange_cache
@@ -320,7 +320,7 @@ def trade_actions(g: Game, p: Player) -> list[Action]:
         pair = kept.get(key)
         if pair is None:
             pair = []
-            for theirs in _unique([k for k in q.items if cdef[k].is_item], cdef):
+            for theirs in _unique([k for k in q.items if cdef[k].is_item], g):
                 tb, got = cdef[theirs].big, (theirs,)
                 for c, cb in mine:
                     # after the swap each side may carry one Big item (Dwarves: any number)
@@ -376,7 +376,7 @@ def card_actions(g: Game, seat: int, c: int, own_turn: bool) -> list[Action]:
         if not own_turn or g.combat is not None or seat != g.active:
             return []
         cdef = g.cdef
-        targets = _unique([k for k in p.items if cdef[k].is_item and not cdef[k].steed], cdef)
+        targets = _unique([k for k in p.items if cdef[k].is_item and not cdef[k].steed], g)
         return [Action(A.PLAY, seat, c, cards=(k,), flag="on") for k in targets]
     if d.is_curse:
         return curse_targets(g, seat, c)
@@ -496,11 +496,11 @@ def theft_actions(g: Game, p: Player) -> list[Action]:
     out = []
     cdef = g.cdef
     # three listed; any other card of `fuel` is accepted (verify_unlisted)
-    pay = _unique(fuel(g, p) if as_written(g) else p.hand + p.items, cdef)
+    pay = _unique(fuel(g, p) if as_written(g) else p.hand + p.items, g)
     for q in g.players:
         if q is p or q.dead:
             continue
-        for c in _unique([k for k in q.items if not cdef[k].big and not cdef[k].steed], cdef):
+        for c in _unique([k for k in q.items if not cdef[k].big and not cdef[k].steed], g):
             for d in pay[:3]:
                 out.append(Action(A.STEAL, p.seat, c, q.seat, cards=(d,)))
     return out
@@ -509,13 +509,12 @@ def theft_actions(g: Game, p: Player) -> list[Action]:
 def charity_actions(g: Game, seat: int) -> list[Action]:
     p = g.players[seat]
     out: list[Action] = []
-    cdef = g.cdef
     rec = charity_recipients(g, p)
     if len(rec) > 1:  # divided as evenly as possible: next card to one who has fewest so far
         given = g.charity_given
         low = min(given.get(r, 0) for r in rec)
         rec = [r for r in rec if given.get(r, 0) == low]
-    for c in _unique(p.hand, cdef):
+    for c in _unique(p.hand, g):
         if rec:
             out += [Action(A.GIVE, seat, c, r) for r in rec]
         else:
@@ -531,7 +530,7 @@ def _charity_plays(g: Game, p: Player) -> list[Action]:
     g.listing = D.FREE
     seat = p.seat
     out: list[Action] = []
-    for c in _unique(p.hand, g.cdef):
+    for c in _unique(p.hand, g):
         out += card_actions(g, seat, c, True)
     out += sale_actions(g, p)
     out += power_actions(g, p)
@@ -552,7 +551,7 @@ def window_actions(g: Game, seat: int) -> list[Action]:
         return out
     g.listing = D.IN_WINDOW
     carried_one_shots = [k for k in p.items if cdef[k].is_one_shot]
-    for k in _unique(p.hand + carried_one_shots, cdef):
+    for k in _unique(p.hand + carried_one_shots, g):
         d = cdef[k]
         if d.is_one_shot:
             if d.when not in ("combat", "curse", "any"):  # Curse cancellers and any-time cards too
@@ -596,7 +595,7 @@ def window_actions(g: Game, seat: int) -> list[Action]:
     backstab = characters.has_ability(g, p, "backstab")
     berserk = is_fighter and characters.has_ability(g, p, "berserk") and c.berserk.get(seat, 0) < 3
     turning = is_fighter and c.turning.get(seat, 0) < 9 and turns_any(g, p, c)
-    discards = _unique(fuel(g, p), cdef) if backstab or berserk or turning else []  # what powers pay with
+    discards = _unique(fuel(g, p), g) if backstab or berserk or turning else []  # what powers pay with
     if backstab and discards:
         for f in fighters:
             if f != seat and (seat, f) not in c.backstabs:
@@ -608,7 +607,7 @@ def window_actions(g: Game, seat: int) -> list[Action]:
         if turning:
             out += [Action(A.TURNING, seat, cards=(d,)) for d in discards]
         if characters.has_ability(g, p, "monster_discard_bonus") and seat not in c.house_bonus:
-            monsters = _unique([k for k in p.hand if cdef[k].is_monster], cdef)
+            monsters = _unique([k for k in p.hand if cdef[k].is_monster], g)
             out += [Action(A.HOUSE, seat, k) for k in monsters]
         if characters.has_ability(g, p, "charm_spell") and len(p.hand) >= 3:
             out += [Action(A.CHARM, seat, monster=m.card) for m in c.monsters]
@@ -665,11 +664,11 @@ def ask_actions(g: Game, c: Combat) -> list[Action]:
             else:
                 out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "you")))
                 out.append(_action((A.ASK, c.fighter, -1, h, -1, (), k, "me")))
-        for it in _unique(p.items, g.cdef):
+        for it in _unique(p.items, g):
             if g.cdef[it].is_item:
                 out.append(_action((A.ASK, c.fighter, -1, h, -1, (it,), 0, "")))
         if g.players[h].level < WINNING_LEVEL - 1:
-            for k in _unique([k for k in p.hand if g.cdef[k].is_gual], g.cdef):
+            for k in _unique([k for k in p.hand if g.cdef[k].is_gual], g):
                 out.append(_action((A.ASK, c.fighter, -1, h, -1, (k,), 0, "")))
     return out
 
@@ -691,15 +690,15 @@ def run_actions(g: Game, seat: int, run: D.Run) -> list[Action]:
         out.append(Action(A.SACRIFICE, seat, k))
         if c.helper >= 0 and seat == c.fighter:
             out.append(Action(A.SACRIFICE, seat, k, flag="both"))
-    for k in _unique([k for k in p.items if g.cdef[k].steed and g.cdef[k].run_away < 0], g.cdef):
+    for k in _unique([k for k in p.items if g.cdef[k].steed and g.cdef[k].run_away < 0], g):
         out.append(Action(A.DISCARD, seat, k))  # a Steed that slows you may be let go before the roll
     if characters.has_ability(g, p, "flight_spell") and run.flight_used < 3:
-        out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(fuel(g, p), g.cdef)]
+        out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(fuel(g, p), g)]
     for m in remaining:
         h = card_hook(g, m.card)
         if h is not None:
             out += h.flee_actions(g, p, c, m)
-    for k in _unique(p.hand, g.cdef):
+    for k in _unique(p.hand, g):
         d = g.cdef[k]
         if d.is_one_shot and d.when == "run_away":
             h = card_hook(g, k)
@@ -725,8 +724,8 @@ def rolled_actions(g: Game, seat: int, rolled: D.Rolled) -> list[Action]:
         and not rolled.retried
         and characters.has_ability(g, p, "retry_run_away")
     ):
-        out += [Action(A.USE, seat, d, flag="retry") for d in _unique(fuel(g, p), g.cdef)]
-    for k in _unique(p.hand, g.cdef):
+        out += [Action(A.USE, seat, d, flag="retry") for d in _unique(fuel(g, p), g)]
+    for k in _unique(p.hand, g):
         d = g.cdef[k]
         if d.is_one_shot and d.when in ("after_roll", "run_away"):
             h = card_hook(g, k)
@@ -744,7 +743,7 @@ def caught_actions(g: Game, seat: int, caught: D.Caught) -> list[Action]:
     if p.dead or seat != caught.runner:
         return out
     g.listing = caught
-    for k in _unique(p.hand, g.cdef):
+    for k in _unique(p.hand, g):
         if g.cdef[k].is_one_shot and (h := card_hook(g, k)) is not None:
             out += [a for a in h.actions(g, seat, k) if a.card == k and a.monster == caught.monster]
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 from operator import itemgetter
@@ -171,6 +172,7 @@ def _by_kind(legal: list[Action]) -> dict[str, list[Action]]:
 
 
 _KIND = itemgetter(0)  # an Action's kind
+_HANDLERS: dict[str, str] = {}  # a decision's kind -> the name of its handler
 
 
 def _plan(units: Sequence[_Unit], need: float) -> list[_Unit] | None:
@@ -263,7 +265,11 @@ class HeuristicAgent:
         if game.turn != self._turn:
             self._free.clear()
             self._turn = game.turn
-        handler = getattr(self, "_on_" + game.prompt.kind, None)
+        kind = game.prompt.kind
+        name = _HANDLERS.get(kind)
+        if name is None:  # an interned name: the method is then found from the type's cache
+            name = _HANDLERS[kind] = sys.intern("_on_" + kind)
+        handler = getattr(self, name, None)
         choice = handler(game, seat, legal) if handler is not None else None
         if choice is None or choice not in legal:
             choice = self._default(legal)

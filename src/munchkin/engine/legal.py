@@ -489,6 +489,7 @@ def _sales(
                 rec(j + 1, more, t + 2 * gold[k], k)
 
     rec(0, [], 0, -1)
+    del rec  # it holds itself through its closure: else a cycle the garbage collector must find
     return out
 
 

@@ -248,41 +248,9 @@ def charity_recipients(g: Game, p: Player) -> list[int]:
 
 
 def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
-    """Gifts (on your own turn) and trades of Items on the table; cached by the table,
-    since it rarely changes from one decision to the next."""
+    """Gifts (on your own turn) and trades of Items on the table (the trades kept by partner)."""
     if not p.items:  # nothing to give or trade
         return []
-    # everything the lists read: who is alive, the Items, who may carry which Big item and Steed (the
-    # Items a Sidekick carries or Cheat! covers, and what may grant carrying more: a Race, a Class, a
-    # House, a Role, a Proficiency, a Sidekick, or an Item where Items grant abilities)
-    parts: list[Any] = [p.seat, gifts]
-    grants = g.item_grants
-    for q in g.players:  # one display per player (a call per part would cost more than the parts)
-        parts += (
-            *q.items,
-            -2,
-            *q.races,
-            -4,
-            *q.classes,
-            -5,
-            *q.carried.values(),
-            -6,
-            *q.sidekicks,
-            -7,
-            *q.roles,
-            -8,
-            *q.proficiencies,
-            q.house,
-            q.dead,
-            *q.cheats,
-            -3,
-        )
-        if grants:
-            parts.append(characters.has_ability(g, q, "carry_any_big"))
-    key = tuple(parts)
-    hit = g._exchange_cache.get(key)
-    if hit is not None:
-        return hit
     cdef = g.cdef
     out: list[Action] = []
     if gifts:
@@ -294,31 +262,30 @@ def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
                         continue
                     if not cdef[c].big or characters.may_carry_big(g, q):
                         out.append(_action((A.GIVE, p.seat, c, q.seat, -1, (), 0, "")))
-    out += trade_actions(g, p)
-    if len(g._exchange_cache) > 512:
-        g._exchange_cache.clear()
-    g._exchange_cache[key] = out
-    return out
+    return out + trade_actions(g, p)
 
 
 def trade_actions(g: Game, p: Player) -> list[Action]:
-    """One Item of yours for one of another player's (both out of combat)."""
-    cdef = g.cdef
+    """One Item of yours for one of another player's (both out of combat). The trades with each
+    partner are kept by all they read (both players' Items and room for Big items): the table changes
+    a player or two at a time, and the trades between the others still hold."""
     out: list[Action] = []
-    mine = [(c, cdef[c].big) for c in _unique(p.items, g) if cdef[c].is_item]
-    if not mine:
-        return out
-    room_p, seat, TRADE, kept = _big_room(g, p), p.seat, A.TRADE, g._exchange_cache
+    kept = g._exchange_cache
+    if len(kept) > 512:
+        kept.clear()
+    cdef = g.cdef
+    room_p, seat, TRADE = _big_room(g, p), p.seat, A.TRADE
     mine_key = (seat, room_p, *p.items)
+    mine: list[tuple[int, int]] | None = None  # made at the first partner not kept
     for q in g.players:
         if q is p or q.dead or not q.items:
             continue
         room_q, them = _big_room(g, q), q.seat
-        # the trades with one partner, kept by what they read: when another player's Items change,
-        # those with this partner still hold
         key = (mine_key, them, room_q, *q.items)
         pair = kept.get(key)
         if pair is None:
+            if mine is None:
+                mine = [(c, cdef[c].big) for c in _unique(p.items, g) if cdef[c].is_item]
             pair = []
             for theirs in _unique([k for k in q.items if cdef[k].is_item], g):
                 tb, got = cdef[theirs].big, (theirs,)
@@ -489,7 +456,7 @@ def _sales(
                 rec(j + 1, more, t + 2 * gold[k], k)
 
     rec(0, [], 0, -1)
-    del rec  # it holds itself through its closure: else a cycle the garbage collector must find
+    rec = None  # type: ignore[assignment]  # it held itself through its closure: a cycle otherwise
     return out
 
 

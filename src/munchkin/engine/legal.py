@@ -470,7 +470,7 @@ def theft_actions(g: Game, p: Player) -> list[Action]:
             continue
         for c in _unique([k for k in q.items if not cdef[k].big and not cdef[k].steed], g):
             for d in pay[:3]:
-                out.append(Action(A.STEAL, p.seat, c, q.seat, cards=(d,)))
+                out.append(_action((A.STEAL, p.seat, c, q.seat, -1, (d,), 0, "")))
     return out
 
 
@@ -528,12 +528,12 @@ def window_actions(g: Game, seat: int) -> list[Action]:
             if h is not None:
                 out += h.actions(g, seat, k)
             elif d.bonus:
-                out.append(Action(A.PLAY, seat, k, c.fighter))
+                out.append(_action((A.PLAY, seat, k, c.fighter, -1, (), 0, "")))
                 for m in c.monsters:
-                    out.append(Action(A.PLAY, seat, k, monster=m.card))
+                    out.append(_action((A.PLAY, seat, k, -1, m.card, (), 0, "")))
         elif d.is_enhancer:
             for m in c.monsters:
-                out.append(Action(A.PLAY, seat, k, monster=m.card))
+                out.append(_action((A.PLAY, seat, k, -1, m.card, (), 0, "")))
         elif d.is_curse:  # any player, any time
             out += curse_targets(g, seat, k)
         elif d.is_gual:  # on yourself or anyone, any time, never the winning level
@@ -544,10 +544,10 @@ def window_actions(g: Game, seat: int) -> list[Action]:
             ]
         elif d.is_sidekick:
             if may_play_sidekick(g, p):
-                out.append(Action(A.PLAY, seat, k))
+                out.append(_action((A.PLAY, seat, k, -1, -1, (), 0, "")))
         elif d.is_monster:
             if d.kin and any(d.kin & cdef[m.base].kin for m in c.monsters):  # joins its own kind
-                out.append(Action(A.PLAY, seat, k))
+                out.append(_action((A.PLAY, seat, k, -1, -1, (), 0, "")))
         elif d.is_special:
             h = card_hook(g, k)
             if h is not None:
@@ -568,7 +568,7 @@ def window_actions(g: Game, seat: int) -> list[Action]:
         for f in fighters:
             if f != seat and (seat, f) not in c.backstabs:
                 for x in discards:
-                    out.append(Action(A.BACKSTAB, seat, x, f))
+                    out.append(_action((A.BACKSTAB, seat, x, f, -1, (), 0, "")))
     if is_fighter:
         if berserk:
             out += [Action(A.BERSERK, seat, cards=(d,)) for d in discards]

@@ -140,7 +140,9 @@ class Player:
 
     def exempt(self) -> tuple[int, ...]:
         """Items used beyond the usual limits: carried by a Sidekick, or under Cheat!."""
-        return (*self.carried.values(), *self.cheats)
+        if self.carried or self.cheats:
+            return (*self.carried.values(), *self.cheats)
+        return ()  # most characters: nothing to gather
 
 
 class MonsterIn:

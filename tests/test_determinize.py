@@ -437,3 +437,29 @@ def test_a_hidden_hand_outliving_its_world_says_so() -> None:
     them = world(g, seat, random.Random(1)).players[(seat + 1) % 4]  # the world itself is dropped
     with pytest.raises(MunchkinError, match="world is gone"):
         len(them.hand)
+
+
+@pytest.mark.parametrize("part", ["door_deck", "events", "setup"])
+@pytest.mark.parametrize("how", ["read", "set", "delete"])
+def test_a_part_the_deal_decides_deals_the_world_and_never_touches_the_game(part: str, how: str) -> None:
+    """A world not dealt yet keeps the game's entries for the parts the deal decides (the decks, the
+    events, the setup, ...) behind its class: reading, setting or deleting one deals the world first and
+    acts on the dealt world's own, never on the game's (the game's digest is unchanged)."""
+    from munchkin.engine.world import world
+
+    g = random_moves(6, 60)
+    before = g.state_digest()
+    observer = g.to_act[0]
+    w = world(g, observer, random.Random(4))
+    dealt = g.determinize(observer, random.Random(4))
+    assert not w.is_dealt
+    if how == "read":
+        assert getattr(w, part) == getattr(dealt, part)
+    elif how == "set":
+        setattr(w, part, "replaced")
+        assert getattr(w, part) == "replaced"
+    else:
+        delattr(w, part)
+        assert not hasattr(w, part)
+    assert w.is_dealt and g.state_digest() == before
+    assert getattr(g, part) is not getattr(w, part, None)

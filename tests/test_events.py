@@ -154,6 +154,8 @@ def legacy_event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"{who} kill{'' if ev[2] >= 0 else 's'} {', '.join(c(x) for x in ev[3])}."
     if k == "lost":
         return f"{n(ev[1])} cannot win and must Run Away."
+    if k == "weigh_again":
+        return f"The fight has changed before anyone ran: {n(ev[1])}'s fight is weighed again."
     if k == "roll":
         if len(ev) > 5:  # a Run Away roll: ("roll", seat, die, why, ((source, modifier), ...), total)
             mods = "".join(f" {v:+d} ({src})" for src, v in ev[4])

@@ -377,3 +377,23 @@ def test_saves_of_the_rules_before_the_card_fixes_still_load() -> None:
         assert again["rules"] == 2 and Game.from_json(json.dumps(again)).fingerprint() == g.fingerprint()
         with pytest.raises(MunchkinError, match="differs|does not replay"):
             Game.from_json(json.dumps({**save, "rules": 3}))
+
+
+RULES3_SAVES = Path(__file__).parent / "data" / "rules3-saves.jsonl.xz"
+
+
+def test_saves_of_the_rules_before_gifts_at_any_time_still_load() -> None:
+    """Sixteen finished games saved by the engine of rules 3 (before issue 32: Items given away only
+    on one's own turn, a fight weighed once), two of every edition and mix, each one that rules 4
+    plays differently: each loads under its own rules, ends in its saved state and is saved again as
+    rules 3, while the same log read as rules 4 does not replay to the same end."""
+    saves = [json.loads(line) for line in lzma.decompress(RULES3_SAVES.read_bytes()).decode().splitlines()]
+    assert len(saves) == 16 and all(s["rules"] == 3 for s in saves)
+    assert len({"+".join(s["setup"]["sets"]) for s in saves}) == 8
+    for save in saves:
+        g = Game.from_json(json.dumps(save))
+        assert g.over and g.rules == 3 and g.fingerprint() == save["state"]
+        again = json.loads(g.to_json())
+        assert again["rules"] == 3 and Game.from_json(json.dumps(again)).fingerprint() == g.fingerprint()
+        with pytest.raises(MunchkinError, match="differs|does not replay"):
+            Game.from_json(json.dumps({**save, "rules": 4}))

@@ -13,6 +13,7 @@ import yaml
 
 from munchkin.engine import characters, combat
 from munchkin.engine.notation import not_an_action
+from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from munchkin.engine.table import PLAYER_KEYS as PLAYER_KEYS  # a scenario's table is set by the engine
 from munchkin.engine.table import ScenarioError, named_cards
 from munchkin.engine.table import arrange_table as arrange_table
@@ -70,7 +71,7 @@ def load_scenario(path: str | Path) -> dict[str, Any]:
     unknown = set(spec) - TOP_KEYS
     if unknown:
         raise ScenarioError(f"{p}: unknown keys {sorted(unknown)}")
-    if not isinstance(spec.get("players"), list) or not 3 <= len(spec["players"]) <= 6:
+    if not isinstance(spec.get("players"), list) or not MIN_PLAYERS <= len(spec["players"]) <= MAX_PLAYERS:
         raise ScenarioError(f"{p}: 'players' must list 3 to 6 players")
     if not isinstance(spec.get("steps", []), list):
         raise ScenarioError(f"{p}: 'steps' must be a list")

@@ -21,7 +21,7 @@ from munchkin.engine import changes, characters, combat, rewards, run_away
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
 from munchkin.engine.game import Game
-from munchkin.engine.rules import ESCAPE_ROLL, GOLD_PER_LEVEL, WINNING_LEVEL
+from munchkin.engine.rules import ABILITY_DISCARDS, ESCAPE_ROLL, GOLD_PER_LEVEL, TURNING_BONUS, WINNING_LEVEL
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 LEVEL = 4.5  # the worth of one Level, in the agent's points
@@ -1175,7 +1175,15 @@ class HeuristicAgent:
             if house:
                 a = min(house, key=lambda a: self.card_value(g, p, a.card))
                 units.append(_Unit(2.0, self.card_value(g, p, a.card), a, a.card))
-        units += self._discard_units(g, p, legal, A.TURNING, 3.0, (9 - c.turning.get(seat, 0)) // 3, spent)
+        units += self._discard_units(
+            g,
+            p,
+            legal,
+            A.TURNING,
+            3.0,
+            (ABILITY_DISCARDS * TURNING_BONUS - c.turning.get(seat, 0)) // TURNING_BONUS,
+            spent,
+        )
 
         gain_levels = self.kill_levels(g, c)
         my_loss = self.run_loss(g, c, p, seat)

@@ -59,3 +59,8 @@ READY = "ready"
 HOUSE = "house"  # a House power (Slytherin: discard a monster from the hand for +2)
 
 KINDS = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and k not in ("KINDS",))
+
+# Not a player's action: what an any-time action hands down, in place of an answer, to the step it
+# interrupted when it changed a fight that step had already weighed (`Step.reweighs`, rules 4): the
+# fight is weighed again. Its kind is no action kind, so no player can send it.
+WEIGH_AGAIN = Action("weigh_again", -1)

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import combat, play
 from munchkin.engine import decisions as D
-from munchkin.engine.actions import Action
+from munchkin.engine import events as E
+from munchkin.engine.actions import WEIGH_AGAIN, Action
 from munchkin.engine.flow import Done, Out, Step
+from munchkin.engine.rules import gifts_any_time
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -41,15 +43,22 @@ class AnyTime(Step):
             return D.Over(())
         if g.combat is not None and _fight(g) == self.fight:  # the fight is as it was (a bystander's
             return self.then("answer", self.waiting)  # trade or Item): whoever had passed stays passed
+        if g.combat is not None and gifts_any_time(g) and self._interrupted(g).reweighs(g):
+            g.events.append(E.WeighAgain(g.combat.fighter))  # a Go Up a Level on a fighter told to run:
+            return Done(WEIGH_AGAIN)  # "if your combat strength totals more than the monster's ... you kill it"
         return self.then("answer", self.reask(g, self.waiting))
 
-    def reask(self, g: Game, waiting: D.Decision) -> D.Decision:  # type: ignore[override]
-        """Asked by the step below (itself interrupted again): the step it interrupted decides."""
+    def _interrupted(self, g: Game) -> Step:
+        """The step whose decision this action interrupted (the one below this step)."""
         stack = g._stack
         i = next(i for i in range(len(stack) - 1, -1, -1) if stack[i] is self) - 1
         while type(stack[i]) is AnyTime:
             i -= 1
-        return stack[i].reask(g, waiting)  # type: ignore[arg-type]
+        return stack[i]
+
+    def reask(self, g: Game, waiting: D.Decision) -> D.Decision:  # type: ignore[override]
+        """Asked by the step below (itself interrupted again): the step it interrupted decides."""
+        return self._interrupted(g).reask(g, waiting)  # type: ignore[arg-type]
 
     def answer(self, g: Game, act: Action) -> Out:
         return Done(act)  # the answer to the interrupted decision, for the step that asked it
@@ -58,7 +67,11 @@ class AnyTime(Step):
 def _fight(g: Game) -> str:
     """The fight as the players read it (both sides' strengths and what makes them up), to tell
     whether an any-time action changed it."""
-    return repr(combat.combat_breakdown(g)) if g.combat is not None else ""
+    if g.combat is None:
+        return ""
+    # read before the action within the same version: since rules 4 not kept in the cache, which
+    # would then answer for the table before the action (rules 3 kept it, and played on it)
+    return repr(combat.combat_breakdown(g, fresh=gifts_any_time(g)))
 
 
 __all__ = ["AnyTime"]

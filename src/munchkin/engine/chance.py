@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from munchkin.engine.actions import MunchkinError
+from munchkin.engine.rules import DIE_FACES, DIE_SIDES
 
 T = TypeVar("T")
 
@@ -48,7 +49,7 @@ class RandomChance(Chance):
         self.rng.shuffle(cards)
 
     def roll(self) -> int:
-        return self.rng.randint(1, 6)
+        return self.rng.randint(1, DIE_SIDES)
 
     def pick(self, cards: Sequence[int]) -> int:
         if not cards:
@@ -154,7 +155,7 @@ class RecordedChance(Chance):
         value = self._next("roll")
         if value is None:
             return self.then.roll()
-        if not _is_int(value) or not 1 <= value <= 6:
+        if not _is_int(value) or value not in DIE_FACES:
             raise MunchkinError(f"recorded chance outcome {i}: a die roll of {value!r} is not 1 to 6")
         return int(value)
 

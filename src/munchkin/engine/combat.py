@@ -223,8 +223,10 @@ def fighters_win_now(g: Game, c: Combat) -> bool:
     return side > mon or (side == mon and wins_ties(g, c))
 
 
-def combat_breakdown(g: Game) -> dict[str, Any]:
-    """Both sides' combat strength and what makes them up (public information)."""
+def combat_breakdown(g: Game, fresh: bool = False) -> dict[str, Any]:
+    """Both sides' combat strength and what makes them up (public information). `fresh`: weighed
+    now, not read from (nor kept in) the cache of this version, for a caller about to change the
+    table within the same action."""
     c = g.combat
     if c is None:
         return {}
@@ -292,5 +294,5 @@ def combat_breakdown(g: Game) -> dict[str, Any]:
         "side_strength": side_strength(g, c),
         "monsters": monsters,
         "monster_strength": monsters_strength(g, c),
-        "fighters_winning": fighters_win(g, c),
+        "fighters_winning": fighters_win_now(g, c) if fresh else fighters_win(g, c),
     }

@@ -1044,6 +1044,16 @@ class Lost(Event):
         return f"{g._name(self.seat)} cannot win and must Run Away."
 
 
+class WeighAgain(Event):
+    """A change made at any time turned a fight already weighed (rules 4): it is weighed again."""
+
+    kind = "weigh_again"
+    seat: int
+
+    def text(self, g: Game, to: int | None) -> str:
+        return f"The fight has changed before anyone ran: {g._name(self.seat)}'s fight is weighed again."
+
+
 class Roll(Event):
     """A roll of the die, and what for."""
 

@@ -10,7 +10,7 @@ from munchkin.engine import actions as A
 from munchkin.engine import changes, characters, combat, legal, play, resolve, rewards, run_away, settle
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import WEIGH_AGAIN, Action
 from munchkin.engine.core import card_hook, fight_in
 from munchkin.engine.flow import Done, Frame, Out, Step
 from munchkin.engine.rules import WINNING_LEVEL, as_written
@@ -261,15 +261,27 @@ class CombatRounds(Step):
         return self.then("finish", run_away.RunAwayAll())
 
     def losing(self, g: Game, act: Action) -> Out:
+        if act is WEIGH_AGAIN:  # the fight changed while the fighter was told to ask or run
+            return self.again(g)
         if act.kind == A.ASK:
             return self.then("asked", AskForHelp(act))
         return self.then("finish", run_away.RunAwayAll())
+
+    def reweighs(self, g: Game) -> bool:  # type: ignore[override]
+        return self.at == "losing"
+
+    def again(self, g: Game) -> Out:
+        """The fight changed before anyone ran: everyone may answer the change, then it is weighed again."""
+        self.changed = True
+        return self.start(g, None)
 
     def asked(self, g: Game, changed: bool) -> Out:
         self.changed = changed
         return self.start(g, None)
 
-    def finish(self, g: Game, _: Any) -> Out:
+    def finish(self, g: Game, value: Any) -> Out:
+        if value is WEIGH_AGAIN:  # the Run Away was called off before anyone ran (`RunAway.reweighs`)
+            return self.again(g)
         return Done()
 
 

@@ -53,6 +53,12 @@ class Step:
         same one (its offers are listed afresh from the table), unless a step says otherwise."""
         return waiting
 
+    def reweighs(self, g: GameCore) -> bool:
+        """Whether a change to the fight, made at any time while this step waits, sends the fight
+        back to be weighed again (the step then gets `actions.WEIGH_AGAIN` as its answer): the
+        fighters told to ask for help or Run Away before anyone has run (rules 4)."""
+        return False
+
     def then(self, at: str, out: Out) -> Out:
         """Go on at stage `at` once `out` (a decision, or a called step, or None: nothing to call)
         has its answer."""

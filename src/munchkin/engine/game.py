@@ -19,6 +19,7 @@ from munchkin.engine.core import GameCore
 from munchkin.engine.decisions import Decision, Listing, Window
 from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.rules import HAND_LIMIT as HAND_LIMIT  # importable from here, as before
+from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from munchkin.engine.rules import RULES as RULES
 from munchkin.engine.rules import WINNING_LEVEL as WINNING_LEVEL
 from munchkin.engine.run_away import RollState
@@ -134,7 +135,7 @@ class Game(GameCore):
         from the operating system, in which case the setup is completed with what was drawn.
         `rules`: the rules it is played under (a save of older rules replays with its own)."""
         self.rules = rules
-        if not 3 <= len(setup.players) <= 6:
+        if not MIN_PLAYERS <= len(setup.players) <= MAX_PLAYERS:
             raise MunchkinError(f"Munchkin needs 3 to 6 players, got {len(setup.players)}")
         names = [n.strip() for n in setup.players]
         if len(set(n.lower() for n in names)) != len(names) or not all(names):

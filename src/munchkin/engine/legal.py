@@ -12,7 +12,14 @@ from munchkin.engine import characters, combat, fight, play, rewards
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action, IllegalAction
 from munchkin.engine.core import card_hook
-from munchkin.engine.rules import GOLD_PER_LEVEL, WINNING_LEVEL, as_written
+from munchkin.engine.rules import (
+    ABILITY_DISCARDS,
+    GOLD_PER_LEVEL,
+    TURNING_BONUS,
+    WINNING_LEVEL,
+    as_written,
+    gifts_any_time,
+)
 from munchkin.engine.state import (
     CHARITY,
     MAIN,
@@ -111,7 +118,6 @@ def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:
     """The free actions that play no card from the hand: Items equipped, given, traded, sold or
     stolen, character cards discarded, the powers of cards in play."""
     seat = p.seat
-    cdef = g.cdef
     out: list[Action] = []
     if own_turn:
         out += equip_actions(g, p, unequip=True)
@@ -119,13 +125,7 @@ def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:
             out.append(_action((A.DISCARD, seat, c, -1, -1, (), 0, "")))
         out += sale_actions(g, p)
         out += power_actions(g, p)
-        carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
-        exempt = p.exempt() if carriers else ()
-        for k in carriers:  # the Sidekick is named only when two could take the Item
-            named = (k,) if len(carriers) > 1 else ()
-            fits = [c for c in p.items if c not in exempt and (c not in p.equipped or cdef[c].big)]
-            for c in _unique([c for c in fits if not cdef[c].steed], g):
-                out.append(Action(A.GIVE, seat, c, flag="hireling", cards=named))
+        out += carrier_gifts(g, p)
         out += exchange_actions(g, p, gifts=True)
     else:
         fighting = g.combat.fighters() if g.combat is not None else ()
@@ -135,7 +135,10 @@ def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:
             _action((A.DISCARD, seat, c, -1, -1, (), 0, "")) for c in p.character_cards() + discardable_sidekicks(g, p)
         ]
         if seat not in fighting:  # "except when you or your trading partner are in combat"
-            trades = exchange_actions(g, p, gifts=False)
+            anytime = gifts_any_time(g)  # since rules 4 Items are given away at any time too (bribes)
+            if anytime:
+                out += carrier_gifts(g, p)  # "You cannot give a Hireling an Item to carry while you are in combat"
+            trades = exchange_actions(g, p, gifts=anytime)
             out += [a for a in trades if a.target not in fighting] if fighting else trades
     if characters.has_ability(g, p, "theft") and (p.hand or p.items) and (own_turn or g.combat is None):
         out += theft_actions(g, p)  # never from anyone during a combat
@@ -209,6 +212,12 @@ def any_time_refusal(g: Game, act: Action) -> str:
         )
     if act.kind in (A.EQUIP, A.UNEQUIP) and act.seat in fighting:
         return f"no {act.kind}ping during combat: {name} is in the combat (Items change only out of combat)"
+    if act.kind == A.GIVE and gifts_any_time(g) and (act.seat in fighting or act.target in fighting):
+        them = name if act.seat in fighting else g._name(act.target)
+        return (
+            f"not legal now: no giving during combat: {them} is in the combat, and Items change hands "
+            "(given, traded, handed to a Hireling) only when neither side is in combat"
+        )
     if act.kind in (A.SELL, A.GIVE, A.KICK, A.LOOT, A.TROUBLE, A.END):
         return f"{name} may not act now; waiting on {who}: that is for one's own turn"
     return f"{name} may not act now; waiting on {who}: a player not waited on may take any-time actions only"
@@ -247,8 +256,26 @@ def charity_recipients(g: Game, p: Player) -> list[int]:
     return [q.seat for q in alive if q.level == low and q.seat != p.seat]
 
 
+def carrier_gifts(g: Game, p: Player) -> list[Action]:
+    """Items handed to a Hireling (Sidekick, Ally) that can carry one and carries none yet: on one's
+    own turn, and since rules 4 at any time out of combat ("You cannot give a Hireling an Item to
+    carry while you are in combat, however")."""
+    cdef = g.cdef
+    out: list[Action] = []
+    carriers = [k for k in p.sidekicks if cdef[k].carries and k not in p.carried]
+    exempt = p.exempt() if carriers else ()
+    for k in carriers:  # the Sidekick is named only when two could take the Item
+        named = (k,) if len(carriers) > 1 else ()
+        fits = [c for c in p.items if c not in exempt and (c not in p.equipped or cdef[c].big)]
+        for c in _unique([c for c in fits if not cdef[c].steed], g):
+            out.append(Action(A.GIVE, p.seat, c, flag="hireling", cards=named))
+    return out
+
+
 def exchange_actions(g: Game, p: Player, gifts: bool) -> list[Action]:
-    """Gifts (on your own turn) and trades of Items on the table (the trades kept by partner)."""
+    """Gifts and trades of Items on the table (the trades kept by partner). Gifts are listed on the
+    giver's own turn and, since rules 4, at any time out of combat: "You may also give Items away
+    without a trade, to bribe other players" (the caller leaves out partners in combat)."""
     if not p.items:  # nothing to give or trade
         return []
     cdef = g.cdef
@@ -561,8 +588,8 @@ def window_actions(g: Game, seat: int) -> list[Action]:
         if h is not None:
             out += h.monster_actions(g, seat, c, m)
     backstab = characters.has_ability(g, p, "backstab")
-    berserk = is_fighter and characters.has_ability(g, p, "berserk") and c.berserk.get(seat, 0) < 3
-    turning = is_fighter and c.turning.get(seat, 0) < 9 and turns_any(g, p, c)
+    berserk = is_fighter and characters.has_ability(g, p, "berserk") and c.berserk.get(seat, 0) < ABILITY_DISCARDS
+    turning = is_fighter and c.turning.get(seat, 0) < ABILITY_DISCARDS * TURNING_BONUS and turns_any(g, p, c)
     discards = _unique(fuel(g, p), g) if backstab or berserk or turning else []  # what powers pay with
     if backstab and discards:
         for f in fighters:
@@ -660,7 +687,7 @@ def run_actions(g: Game, seat: int, run: D.Run) -> list[Action]:
             out.append(Action(A.SACRIFICE, seat, k, flag="both"))
     for k in _unique([k for k in p.items if g.cdef[k].steed and g.cdef[k].run_away < 0], g):
         out.append(Action(A.DISCARD, seat, k))  # a Steed that slows you may be let go before the roll
-    if characters.has_ability(g, p, "flight_spell") and run.flight_used < 3:
+    if characters.has_ability(g, p, "flight_spell") and run.flight_used < ABILITY_DISCARDS:
         out += [Action(A.FLIGHT, seat, cards=(d,)) for d in _unique(fuel(g, p), g)]
     for m in remaining:
         h = card_hook(g, m.card)
@@ -842,11 +869,11 @@ def verify_unlisted(g: Game, act: Action) -> None:
         if fought is not None and act.kind == A.BERSERK:
             used = fought.berserk.get(act.seat, 0)
         elif fought is not None and act.kind == A.TURNING:
-            used = fought.turning.get(act.seat, 0) // 3
+            used = fought.turning.get(act.seat, 0) // TURNING_BONUS
         elif act.kind == A.FLIGHT and isinstance(pr, D.Run):
             used = pr.flight_used
-        if used + len(act.cards) > 3:
-            raise IllegalAction("at most three cards may be discarded for that")
+        if used + len(act.cards) > ABILITY_DISCARDS:
+            raise IllegalAction("at most three cards may be discarded for that")  # ABILITY_DISCARDS
         usable = fuel(g, p)
         for k in act.cards:
             if k not in usable:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from munchkin.engine import actions as A
 from munchkin.engine import characters, legal, rewards
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError, ParseError
-from munchkin.engine.rules import WINNING_LEVEL
+from munchkin.engine.rules import WINNING_LEVEL, gifts_any_time
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -451,8 +451,16 @@ def _explain_text(g: Game, seat: int, t: str, listed: list[Action]) -> str:
             )
     if verb in ("equip", "unequip") and seat in fighting:
         return f"no {verb}ping during combat: {g._name(seat)} is in the combat (Items change only out of combat)"
-    if g.combat is not None and verb in ("sell", "give"):
-        return f"no {verb}ing during combat"
+    if verb == "give" and fighting and gifts_any_time(g):
+        to = next((q for q in g.players if f" to {q.name.lower()}" in f" {rest}"), None)
+        if seat in fighting or (to is not None and to.seat in fighting):
+            them = g._name(seat) if seat in fighting else to.name  # type: ignore[union-attr]
+            return (
+                f"{t!r} is not legal now: no giving during combat: {them} is in the combat, and Items change "
+                "hands (given, traded, handed to a Hireling) only when neither side is in combat"
+            )
+    elif g.combat is not None and verb in ("sell", "give"):
+        return f"no {verb[:-1] if verb.endswith('e') else verb}ing during combat"
     if same:
         return f"{t!r} is not legal now; legal {verb} actions: " + "; ".join(same[:12])
     moment = g.prompt.rule()

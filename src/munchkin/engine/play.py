@@ -15,7 +15,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import GOLD_PER_LEVEL, THEFT_ROLL, as_written
+from munchkin.engine.rules import GOLD_PER_LEVEL, THEFT_ROLL, TURNING_BONUS, as_written
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class PlayCombatAction(Step):
                 if k == A.BERSERK:
                     c.berserk[act.seat] = c.berserk.get(act.seat, 0) + 1
                 else:
-                    c.turning[act.seat] = c.turning.get(act.seat, 0) + 3
+                    c.turning[act.seat] = c.turning.get(act.seat, 0) + TURNING_BONUS
             c.bonus_used = True
             if k == A.TURNING:  # which kind of monster is turned (Undead, Death Eaters, Dragons)
                 tag = next(

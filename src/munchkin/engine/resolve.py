@@ -20,6 +20,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step, is_frame
+from munchkin.engine.rules import DIE_FACES
 from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
@@ -238,7 +239,7 @@ class DieRoll(Step):
         for k in setters:
             if g.cdef[k].idx not in seen:
                 seen.add(g.cdef[k].idx)
-                acts += [Action(A.PLAY, p.seat, k, n=f, flag="face") for f in range(1, 7) if f != value]
+                acts += [Action(A.PLAY, p.seat, k, n=f, flag="face") for f in DIE_FACES if f != value]
         return self.then("answer", D.DieFace((p.seat,), setters[0], tuple(acts), self.why, value, self.best))
 
     def answer(self, g: Game, act: Action) -> Out:

@@ -9,15 +9,29 @@ STARTING_CARDS = 4  # "Deal four cards from each deck to each player"
 ESCAPE_ROLL = 5  # Run Away: "Roll the die. You escape on a 5 or more"
 THEFT_ROLL = 4  # Thief's Theft: "Roll the die; 4 or more succeeds. Otherwise, you get whacked and lose a Level"
 GOLD_PER_LEVEL = 1000  # "You may sell Items ... for a Level for every 1,000 Gold Pieces' worth"
+MIN_PLAYERS, MAX_PLAYERS = 3, 6  # "three to six players"
+DIE_SIDES = 6  # "Roll the die": one six-sided die
+DIE_FACES = tuple(range(1, DIE_SIDES + 1))  # what a die can show (a Loaded Die chooses one of them)
+ABILITY_DISCARDS = 3  # Berserking, Turning, the Flight spell: "discard up to 3 cards" for the power
+TURNING_BONUS = 3  # Turning: "+3 for each card discarded" against the monsters it works on
 
 # The rules a game is played under (a save records them and replays with them): 2, "at any time"
 # (issue 15); 3, the cards do what their texts say (issue 18: a moment before Bad Stuff, a Mate's
 # penalty on both, several Cheat! cards, and the card fixes listed in that issue's note). A game
-# of older rules keeps them to its end, as it keeps the cards it was dealt.
-RULES = 3
+# of older rules keeps them to its end, as it keeps the cards it was dealt; 4, Items given away at any
+# time out of combat (a bribe during another's fight, a Hireling handed an Item off one's turn) and a
+# fight weighed again when a change turns it before anyone has run (issue 32).
+RULES = 4
 CARDS_AS_WRITTEN = 3  # the rules from which the card fixes of issue 18 hold
+GIFTS_ANY_TIME = 4  # the rules from which the fixes of issue 32 hold
 
 
 def as_written(g: object) -> bool:
     """Whether this game plays the cards as issue 18 fixed them (not a save of older rules)."""
     return getattr(g, "rules", RULES) >= CARDS_AS_WRITTEN
+
+
+def gifts_any_time(g: object) -> bool:
+    """Whether this game gives Items away at any time out of combat and weighs a fight again after a
+    change that turns it (issue 32), not a save of older rules."""
+    return getattr(g, "rules", RULES) >= GIFTS_ANY_TIME

@@ -11,10 +11,10 @@ from munchkin.engine import actions as A
 from munchkin.engine import changes, characters, combat, legal, play, resolve, settle
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import WEIGH_AGAIN, Action
 from munchkin.engine.core import card_hook, fight_in
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import ESCAPE_ROLL, as_written
+from munchkin.engine.rules import ESCAPE_ROLL, as_written, gifts_any_time
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class RunAwayAll(Step):
                 if not as_written(g):
                     continue
                 return self.then("after_run", EvenIfEscaped(seat, [m.card for m in c.monsters]))
-            return self.then("after_run", RunAway(seat))
+            return self.then("after_run", RunAway(seat, first=self.i == 1 and gifts_any_time(g)))
         for it in c.deal_items:  # the helper was promised these for helping
             p, hp = g.players[c.fighter], g.players[c.helper]
             if it in p.items and not hp.dead and not p.dead:
@@ -60,7 +60,9 @@ class RunAwayAll(Step):
                 g.events.append(E.Gift(p.seat, hp.seat, it))
         return Done()
 
-    def after_run(self, g: Game, _: Any) -> Out:
+    def after_run(self, g: Game, value: Any) -> Out:
+        if value is WEIGH_AGAIN:  # called off before anyone ran: the fight is weighed again
+            return Done(WEIGH_AGAIN)
         if g.over:
             return Done()
         seat = self.fighters[self.i - 1]
@@ -84,6 +86,10 @@ class RunAway(Step):
     remaining: list[int] = field(default_factory=list)  # the monsters still to flee, by card
     used: int = 0  # cards discarded for the Flight spell (three at most)
     bonus: int = 0  # the Flight spell's bonus to each roll
+    first: bool = False  # the first runner, who has done nothing yet: a change may still turn the fight
+
+    def reweighs(self, g: Game) -> bool:  # type: ignore[override]
+        return self.first and self.at == "answer"
 
     def start(self, g: Game, _: Any) -> Out:
         c = fight_in(g)  # a monster the fighters defeat at once (the Janibot) pursues nobody
@@ -101,6 +107,9 @@ class RunAway(Step):
         return Done()
 
     def answer(self, g: Game, act: Action) -> Out:
+        if act is WEIGH_AGAIN:  # a change turned the fight before this runner did anything
+            return Done(WEIGH_AGAIN)
+        self.first = False
         c = fight_in(g)
         p = g.players[self.seat]
         if act.kind == A.SACRIFICE:

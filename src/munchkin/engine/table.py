@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import characters
-from munchkin.engine.rules import WINNING_LEVEL
+from munchkin.engine.rules import DIE_FACES, WINNING_LEVEL
 from munchkin.errors import MunchkinError
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
         if g.cdef[c].deck != ("door" if c in g.door_discard else "treasure"):
             raise ScenarioError(f"{g.name(c)} is not a card of that discard pile")
     g.forced_rolls = [int(r) for r in spec.get("rolls", [])]
-    if any(not 1 <= r <= 6 for r in g.forced_rolls):
+    if any(r not in DIE_FACES for r in g.forced_rolls):
         raise ScenarioError("rolls must be 1 to 6")
     if spec.get("active"):
         g.active = g.seat_of(spec["active"])

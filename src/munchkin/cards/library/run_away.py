@@ -11,7 +11,7 @@ from munchkin.engine import changes, combat
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
-from munchkin.engine.rules import as_written
+from munchkin.engine.rules import DIE_FACES, as_written, gifts_any_time
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -47,6 +47,9 @@ class InstantWall(CardHook):
             return []
         out = [Action(A.PLAY, seat, card)]
         fighters = g.combat.fighters()
+        if gifts_any_time(g):  # rules 4: "just one of you" names a fighter who still has to run
+            c = g.combat
+            fighters = tuple(f for f in fighters if not g.players[f].dead and f not in c.escapes)
         if len(fighters) > 1:
             out += [Action(A.PLAY, seat, card, f, flag="only") for f in fighters]
         return out
@@ -78,7 +81,7 @@ class RollCard(CardHook):
             return [Action(A.PLAY, seat, card, runner, flag="roll")]
         if self.which == "loaded" and seat == runner:  # any face but the one rolled
             die = g.roll.die
-            return [Action(A.PLAY, seat, card, n=f, flag="face") for f in range(1, 7) if f != die]
+            return [Action(A.PLAY, seat, card, n=f, flag="face") for f in DIE_FACES if f != die]
         return []
 
     def sets_die(self) -> bool:

@@ -93,3 +93,79 @@ def test_a_person_curses_a_bot_before_its_door_is_opened(server: Server) -> None
         kicked = next(i for i, x in enumerate(lines) if "kicks open the door" in x)
         assert cursed < kicked, lines[cursed : kicked + 1]
         assert not frames.errors, frames.errors
+
+
+BRIBE_SEED = 3  # the person (the third seat) is dealt Boots of Butt-Kicking; Bot 1's first door is a monster
+BOOTS = "Boots of Butt-Kicking"
+
+
+def test_the_bribe_seed_deals_the_person_boots() -> None:
+    g = Game(Setup(sets=["deluxe"], players=[f"{k.title()} {i + 1}" for i, k in enumerate(KINDS)], seed=BRIBE_SEED))
+    assert BOOTS in {g.name(c) for c in g.players[2].hand}
+
+
+def test_a_person_bribes_a_bot_with_an_item_during_another_bots_fight(server: Server) -> None:
+    """Rules 4: "You may also give Items away without a trade, to bribe other players". The person
+    puts the Boots on the table at character creation; when a bot fights and the person is not in
+    the fight, the moves panel offers, at any time, the Boots to the other bot, and not to the
+    fighter; given, the other bot takes them while the fight is still on. Screenshot:
+    test-artifacts/e2e/any-time-bribe.png."""
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    answer = post_table(server, "Bribe", KINDS, seed=BRIBE_SEED, bot_delay=4, window_seconds=30)
+    link = server.url + answer["links"][0]["url"]
+    frames = Frames()
+
+    def bribe(st: dict[str, Any]) -> str | None:
+        """The gift the person may make now to a bot out of the fight, if a bot is fighting."""
+        c = st["view"].get("combat") or {}
+        fighting = {f["player"] for f in c.get("fighters", [])}
+        if not fighting or KINDS[2].title() + " 3" in fighting:
+            return None
+        other = next(name for name in ("Bot 1", "Bot 2") if name not in fighting)
+        move = f"give {BOOTS} to {other}"
+        return move if any(a["text"] == move and a["any_time"] for a in st["actions"]) else None
+
+    with watched_browser(server) as page:
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.on("websocket", frames.attach)
+        page.goto(link)
+        wait_until(page, frames, "the person's character creation", lambda st: 2 in st["view"]["to_act"], seconds=90)
+        click(page, f"play {BOOTS}")
+        wait_until(
+            page,
+            frames,
+            "the Boots on the person's table",
+            lambda st: any(
+                x["name"] == BOOTS for p in [st["view"]["players"][2]] for x in p["equipped"] + p["carried"]
+            ),
+        )
+        click(page, "ready")
+        give_up = time.monotonic() + 120
+        move = None
+        while move is None:  # a bot's fight; the person answers a call for help by staying out
+            assert time.monotonic() < give_up, "no bot fought while the person could give the Boots"
+            st = frames.state
+            if st and 2 in st["view"]["to_act"] and any(a["text"] == "refuse" for a in st["actions"]):
+                click(page, "refuse")
+                page.wait_for_timeout(300)
+                continue
+            move = bribe(st) if st else None
+            page.wait_for_timeout(50)
+        fighter = frames.state["view"]["combat"]["fighters"][0]["player"]
+        assert f"give {BOOTS} to {fighter}" not in {a["text"] for a in frames.state["actions"]}
+        reveal_move(page, move)
+        page.screenshot(path=str(ARTIFACTS / "any-time-bribe.png"))
+        page.locator(f"button.action[data-text={json.dumps(move)}]").first.click(timeout=3000)
+        taker = int(move.rsplit(" ", 1)[1]) - 1
+        wait_until(
+            page,
+            frames,
+            "the other bot took the Boots",
+            lambda st: any(
+                x["name"] == BOOTS
+                for x in st["view"]["players"][taker]["equipped"] + st["view"]["players"][taker]["carried"]
+            ),
+            seconds=30,
+        )
+        assert not frames.errors, frames.errors

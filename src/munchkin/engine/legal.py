@@ -186,13 +186,23 @@ def any_time_extras(g: Game, seat: int, offered: list[Action]) -> list[Action]:
     """The any-time actions of a seat the game waits on that its decision does not offer (a
     bystander in a combat window trades or equips; a fighter Running Away plays a Curse): taken,
     they come before the answer, which is asked for again."""
-    if type(g._prompt) not in EXTRAS_AT:
+    t = type(g._prompt)
+    if t not in EXTRAS_AT:
         return []
-    if not g.players[seat].items and not g._may_act_off_turn(seat):
+    # rules 4: "Play a new Class or Race card (at any time)" on your own turn, so also when told to
+    # ask for help or Run Away in your own fight, and the fight is weighed again
+    own = seat == g.active and (t is D.Losing or t is D.Run) and gifts_any_time(g)
+    if not g.players[seat].items and not g._may_act_off_turn(seat) and not own:
         return []
     listing = g.listing
     mine = set(offered)
     out = [a for a in free_actions(g, seat, own_turn=False) if a not in mine]
+    if own:
+        p, cdef = g.players[seat], g.cdef
+        for c in _unique(p.hand, g):
+            d = cdef[c]
+            if d.is_race or d.is_class or d.is_role or d.is_proficiency:
+                out += [a for a in card_actions(g, seat, c, own_turn=True) if a not in mine]
     g.listing = listing  # the decision's own listing stays what card hooks see
     return out
 

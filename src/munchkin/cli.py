@@ -30,6 +30,7 @@ from munchkin.cards.schema import House
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
 from munchkin.engine.game import Game, Options, Setup, declared_sexes
+from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from munchkin.engine.view import narrate
 from munchkin.simulate import NAMES
 from munchkin.terminal import Seat, card_summary
@@ -463,7 +464,7 @@ def simulate(
         str | None, typer.Option("--set", help="Card set(s), comma-separated (default: the --set-dir sets, or deluxe).")
     ] = None,
     set_dir: SetDirs = None,
-    players: Annotated[int, typer.Option(min=3, max=6, help="Players per game (3 to 6).")] = 4,
+    players: Annotated[int, typer.Option(min=MIN_PLAYERS, max=MAX_PLAYERS, help="Players per game (3 to 6).")] = 4,
     games: Annotated[int, typer.Option(min=0, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
     agents: Annotated[str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")] = "random",

@@ -136,7 +136,7 @@ class Game(GameCore):
         `rules`: the rules it is played under (a save of older rules replays with its own)."""
         self.rules = rules
         if not MIN_PLAYERS <= len(setup.players) <= MAX_PLAYERS:
-            raise MunchkinError(f"Munchkin needs 3 to 6 players, got {len(setup.players)}")
+            raise MunchkinError(f"Munchkin needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(setup.players)}")
         names = [n.strip() for n in setup.players]
         if len(set(n.lower() for n in names)) != len(names) or not all(names):
             raise MunchkinError("player names must be non-empty and distinct")

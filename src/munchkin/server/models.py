@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
+from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from munchkin.server.guard import clean_name, look_alike
 
 WINDOW_SECONDS = 15.0  # the default response window when people are seated: time to read a card and decide
@@ -60,7 +61,7 @@ class TableIn(BaseModel):
 
     name: str = Field(default="Munchkin table", min_length=1, max_length=60)
     sets: list[SetId] = Field(default_factory=lambda: ["deluxe"], min_length=1, max_length=4)
-    seats: list[SeatIn] = Field(min_length=3, max_length=6)
+    seats: list[SeatIn] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     options: OptionsIn = Field(default_factory=OptionsIn)
     # the response window's countdown for people answering others' moments (docs/server.md: why 15 s;
     # the rulebook's 2.6 s suits fast players); a person's own decisions never run on it

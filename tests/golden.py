@@ -19,6 +19,11 @@ Recorded anew, every batch, under rules 3 (issue 18: the cards do what their tex
 names the rules it was played under, one without them is of rules 2, and before re-recording all
 2,100 records of rules 2 played as recorded on the engine of rules 3 (its fixes asked
 `rules.as_written`); 1,826 of the 2,100 games play differently under rules 3.
+Recorded anew, every batch, under rules 4 (issue 32: Items given away at any time out of combat, a
+fight weighed again when a change turns it before anyone has run); before re-recording all 2,100
+records of rules 3 played as recorded on the engine of rules 4 (its fixes ask
+`rules.gifts_any_time`); 2,048 of the 2,100 games play differently under rules 4 (bots, random ones
+above all, now give Items away on others' turns).
 """
 
 from __future__ import annotations

@@ -207,6 +207,16 @@ def any_time_extras(g: Game, seat: int, offered: list[Action]) -> list[Action]:
     return out
 
 
+# why an Item may not change hands now, when one side is in the combat (the rulebooks' Trading)
+IN_COMBAT_RULE = {
+    A.TRADE: "you may trade at any time except when you or your trading partner are in combat",
+    A.GIVE: (
+        "Items change hands (given, traded or handed to a Hireling) only when neither side is in combat "
+        "(no giving during combat)"
+    ),
+}
+
+
 def any_time_refusal(g: Game, act: Action) -> str:
     """Why a seat the game does not wait on may not take `act` now, naming the rule."""
     name = g._name(act.seat)
@@ -214,20 +224,12 @@ def any_time_refusal(g: Game, act: Action) -> str:
     fighting = g.combat.fighters() if g.combat is not None else ()
     if not may_act_any_time(g):
         return f"{name} may not act now; waiting on {who} ({g._prompt.rule()})"
-    if act.kind == A.TRADE and (act.seat in fighting or act.target in fighting):
+    exchange = act.kind == A.TRADE or (act.kind == A.GIVE and gifts_any_time(g))
+    if exchange and (act.seat in fighting or act.target in fighting):
         them = name if act.seat in fighting else g._name(act.target)
-        return (
-            f"not legal now: {them} is in the combat, and you may trade at any time except when you or "
-            "your trading partner are in combat"
-        )
+        return f"not legal now: {them} is in the combat, and {IN_COMBAT_RULE[act.kind]}"
     if act.kind in (A.EQUIP, A.UNEQUIP) and act.seat in fighting:
         return f"no {act.kind}ping during combat: {name} is in the combat (Items change only out of combat)"
-    if act.kind == A.GIVE and gifts_any_time(g) and (act.seat in fighting or act.target in fighting):
-        them = name if act.seat in fighting else g._name(act.target)
-        return (
-            f"not legal now: no giving during combat: {them} is in the combat, and Items change hands "
-            "(given, traded, handed to a Hireling) only when neither side is in combat"
-        )
     if act.kind in (A.SELL, A.GIVE, A.KICK, A.LOOT, A.TROUBLE, A.END):
         return f"{name} may not act now; waiting on {who}: that is for one's own turn"
     return f"{name} may not act now; waiting on {who}: a player not waited on may take any-time actions only"

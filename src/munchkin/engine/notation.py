@@ -441,25 +441,16 @@ def _explain_text(g: Game, seat: int, t: str, listed: list[Action]) -> str:
                     f"(Level {WINNING_LEVEL}), and {q.name} is Level {q.level}"
                 )
     fighting = g.combat.fighters() if g.combat is not None else ()
-    if verb == "trade" and fighting:
-        partner = next((q for q in g.players if f" with {q.name.lower()} for " in f" {rest} "), None)
+    exchange = verb == "trade" or (verb == "give" and gifts_any_time(g))
+    if exchange and fighting:  # the partner: "trade X with NAME for Y", "give X to NAME"
+        between = " with {} for " if verb == "trade" else " to {} "
+        partner = next((q for q in g.players if between.format(q.name.lower()) in f" {rest} "), None)
         if seat in fighting or (partner is not None and partner.seat in fighting):
             them = g._name(seat) if seat in fighting else partner.name  # type: ignore[union-attr]
-            return (
-                f"{t!r} is not legal now: {them} is in the combat, and you may trade at any time except "
-                "when you or your trading partner are in combat"
-            )
+            return f"{t!r} is not legal now: {them} is in the combat, and {legal.IN_COMBAT_RULE[verb]}"
     if verb in ("equip", "unequip") and seat in fighting:
         return f"no {verb}ping during combat: {g._name(seat)} is in the combat (Items change only out of combat)"
-    if verb == "give" and fighting and gifts_any_time(g):
-        to = next((q for q in g.players if f" to {q.name.lower()}" in f" {rest}"), None)
-        if seat in fighting or (to is not None and to.seat in fighting):
-            them = g._name(seat) if seat in fighting else to.name  # type: ignore[union-attr]
-            return (
-                f"{t!r} is not legal now: no giving during combat: {them} is in the combat, and Items change "
-                "hands (given, traded, handed to a Hireling) only when neither side is in combat"
-            )
-    elif g.combat is not None and verb in ("sell", "give"):
+    if g.combat is not None and (verb == "sell" or (verb == "give" and not exchange)):
         return f"no {verb[:-1] if verb.endswith('e') else verb}ing during combat"
     if same:
         return f"{t!r} is not legal now; legal {verb} actions: " + "; ".join(same[:12])

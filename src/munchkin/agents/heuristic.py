@@ -938,8 +938,8 @@ class HeuristicAgent:
                 if a is not None:
                     return a
         best: tuple[float, Action] | None = None
-        for a in legal:
-            if a.kind in (A.GIVE, A.DISCARD):
+        for a in legal:  # Charity itself: a card from the hand given or discarded (not an Item offered)
+            if a.kind in (A.GIVE, A.DISCARD) and a.card in p.hand:
                 v = self.card_value(g, p, a.card)
                 if best is None or v < best[0]:
                     best = (v, a)

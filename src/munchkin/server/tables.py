@@ -285,17 +285,17 @@ class TableBots:
         if isinstance(rng, random.Random):
             rng.seed(f"{self.seed}:{seat}:{g.version}")
         legal = g.legal_actions(seat)
-        charity = g.prompt.kind == CHARITY  # Charity's gifts are no offers: nobody answers them
+        hand = g.players[seat].hand if g.prompt.kind == CHARITY else ()  # Charity's gifts are no offers
         kept = [
             a
             for a in legal
-            if charity or not (a.kind in (A.GIVE, A.TRADE) and (g.turn, seat, a.target) in self.offered)
+            if not (a.kind in (A.GIVE, A.TRADE) and a.card not in hand and (g.turn, seat, a.target) in self.offered)
         ]
         extra = set(g.any_time(seat))
         if all(a in extra for a in kept):  # nothing left that answers the game: the manners give way
             kept = legal
         a = decide(agent, g, seat, kept)
-        if a.kind in (A.GIVE, A.TRADE) and a.target >= 0 and not charity:
+        if a.kind in (A.GIVE, A.TRADE) and a.target >= 0 and a.card not in hand:  # an offer someone answers
             self.offered.add((g.turn, seat, a.target))
         return a
 

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from munchkin.cli import app as cli
-from munchkin.engine.game import Game
+from munchkin.engine.game import RULES, Game
 from munchkin.server.app import create_app
 from munchkin.server.config import ServerSettings
 from munchkin.server.hub import Hub
@@ -263,7 +263,7 @@ def test_replay_problem_accepts_a_real_save_and_names_what_is_wrong(finished: tu
         == "it is not valid JSON (Expecting ',' delimiter: line 1 column 3 (char 2))"
     )
     assert replay_problem(json.dumps({**save, "rules": "2"}), players, acts) == (
-        "the save's rules are not a whole number from 1 to 3"
+        f"the save's rules are not a whole number from 1 to {RULES}"
     )
     log = [*save["log"][:5], {"act": "kick"}]
     assert replay_problem(json.dumps({**save, "log": log}), players, 0) == (

@@ -463,3 +463,26 @@ def test_a_part_the_deal_decides_deals_the_world_and_never_touches_the_game(part
         assert not hasattr(w, part)
     assert w.is_dealt and g.state_digest() == before
     assert getattr(g, part) is not getattr(w, part, None)
+
+
+def test_a_card_received_this_turn_that_left_the_hand_is_not_told_by_the_world() -> None:
+    """The leak the agents' twin check found: Dee looted a face-down card from a body, died, and Cid
+    looted it from hers; Dee's cards received this turn still named it, so Ann's world carried the
+    true card. Now the world forgets what left a hand, and the twin's world is the same."""
+    from munchkin.agents.observation import observe
+
+    g = Game(Setup(["star"], NAMES[:4], 3, Options(turn_cap=5000)))
+    bot = RandomAgent(3)
+    while g.version < 202:
+        s = g.to_act[0]
+        g.apply(decide(bot, g, s, g.legal_actions(s)))
+    hidden = {
+        c for s, i in unknown_slots(g, 0, "door") + unknown_slots(g, 0, "treasure") for c in [g.players[s].hand[i]]
+    }
+    stale = [c for q in g.players for c in q.received if c not in q.hand and c in hidden]
+    assert stale, "the moment no longer shows a received card that went into a hidden hand"
+    for k in range(8):
+        twin = hidden_twin(g, 0, random.Random(k))
+        assert g.determinize(0, random.Random(k)).state_digest() == twin.determinize(0, random.Random(k)).state_digest()
+    if g.to_act[0] == 0:
+        assert observe(g, 0).world().state_digest() == observe(twin, 0).world().state_digest()

@@ -107,6 +107,9 @@ def _deal(g: Game, observer: int | None, reseed: int, keys: list[bytes]) -> Game
             if was != now:
                 moved[was] = now  # only hand cards can be held by a rule in progress
         pile[:] = new[len(slots) :]
+    for q in d.players:  # a card received this turn that has left the hand since (given, looted from
+        if q.seat != observer and q.received:  # a body) may sit in a hidden place now: forget it, as
+            q.received.intersection_update(q.hand)  # the rules do (they ask only of cards in hand)
     if moved:
         _remap_flow(d, moved)
     d.setup = _unseeded(g)

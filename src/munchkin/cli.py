@@ -23,6 +23,7 @@ from rich.table import Table
 from typer.core import TyperOption
 
 from munchkin.agents.base import Agent, make_agent
+from munchkin.agents.registry import check_spec
 from munchkin.balance.command import balance as balance_command
 from munchkin.balance.command import balance_merge as balance_merge_command
 from munchkin.cards.loader import CardError, add_set_dir, available_sets, load_set, set_dirs
@@ -59,8 +60,6 @@ def _flags_show_no_type() -> None:
 
 
 _flags_show_no_type()
-
-AGENTS = ("random", "heuristic")
 
 
 def _out(lines: bool = False) -> Console:
@@ -123,8 +122,9 @@ def _check_agents(agents: list[str]) -> None:
     if not agents:
         raise typer.BadParameter("name at least one agent", param_hint="--agents")
     for a in agents:
-        if a not in AGENTS:
-            raise typer.BadParameter(f"unknown agent {a!r}; choose {' or '.join(AGENTS)}", param_hint="--agents")
+        why = check_spec(a)
+        if why is not None:
+            raise typer.BadParameter(why, param_hint="--agents")
 
 
 def _make_bot(name: str, seed: int, warn: Callable[[str], None] | None = None) -> Agent:

@@ -56,13 +56,8 @@ def decide(agent: Agent, game: Game, seat: int, legal: list[Action] | None = Non
 
 
 def make_agent(name: str, seed: int) -> Agent:
-    """An agent by name: 'random' or 'heuristic'."""
-    from munchkin.agents.random_agent import RandomAgent
+    """An agent by its spec ('random', 'heuristic', 'search:fast', 'pkg.module:Class'; see
+    `munchkin.agents.registry`)."""
+    from munchkin.agents.registry import make_agent as make
 
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "heuristic":
-        from munchkin.agents.heuristic import HeuristicAgent
-
-        return HeuristicAgent(seed)
-    raise ValueError(f"unknown agent {name!r}; choose random or heuristic")
+    return make(name, seed)

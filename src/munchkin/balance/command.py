@@ -22,12 +22,11 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from munchkin.agents.registry import check_spec
 from munchkin.balance import about, parse_options, play
 from munchkin.balance.runner import Plan, Runner, Version
 from munchkin.balance.tally import Tally
 from munchkin.errors import CardError
-
-AGENTS = ("random", "heuristic")
 
 
 class _Speed(ProgressColumn):
@@ -66,8 +65,9 @@ def _version(
     if not agents:
         raise typer.BadParameter("name at least one agent", param_hint="--agents")
     for a in agents:
-        if a not in AGENTS:
-            raise typer.BadParameter(f"unknown agent {a!r}; choose {' or '.join(AGENTS)}", param_hint="--agents")
+        why = check_spec(a)
+        if why is not None:
+            raise typer.BadParameter(why, param_hint="--agents")
     try:
         opts = parse_options(options)
     except ValueError as exc:

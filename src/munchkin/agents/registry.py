@@ -1,0 +1,114 @@
+"""The registry of named agents, and how an agent is named on a command line or a table.
+
+An agent spec is one of:
+- a registered name (`random`, `heuristic`, `search`), optionally with a variant after a colon
+  (`search:fast`, `search:400` for a budget of 400 iterations a decision);
+- an import path `package.module:Class` of a class taking the seed (`Class(seed)`) whose
+  instances have `act(obs)`.
+`make_agent(spec, seed)` builds one; `check_spec(spec)` says in words what is wrong with a spec."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from munchkin.agents.base import Agent
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A named agent: how to make it from a seed and a variant ('' for the plain one), what variants
+    it knows (a variant not listed may still be valid, as a budget is), and a line for people."""
+
+    make: Callable[[int, str], Agent]
+    about: str
+    variants: tuple[str, ...] = ()
+    check_variant: Callable[[str], str | None] | None = None
+
+
+def _random(seed: int, variant: str) -> Agent:
+    from munchkin.agents.random_agent import RandomAgent
+
+    return RandomAgent(seed)
+
+
+def _heuristic(seed: int, variant: str) -> Agent:
+    from munchkin.agents.heuristic import HeuristicAgent
+
+    return HeuristicAgent(seed)
+
+
+def _no_variant(variant: str) -> str | None:
+    return "it has no variants" if variant else None
+
+
+REGISTRY: dict[str, Registered] = {
+    "random": Registered(_random, "uniform over the legal answers, now and then an any-time action", (), _no_variant),
+    "heuristic": Registered(_heuristic, "rules of thumb judged on one imagined world of its seat", (), _no_variant),
+}
+
+
+def register(name: str, entry: Registered) -> None:
+    """Add (or replace) a named agent."""
+    REGISTRY[name] = entry
+
+
+def names() -> list[str]:
+    """The registered names, with their listed variants (`search:fast`)."""
+    out: list[str] = []
+    for name, r in REGISTRY.items():
+        out.append(name)
+        out += [f"{name}:{v}" for v in r.variants]
+    return out
+
+
+def _split(spec: str) -> tuple[str, str]:
+    name, _, variant = spec.strip().partition(":")
+    return name.strip(), variant.strip()
+
+
+def _is_import_path(spec: str) -> bool:
+    name, variant = _split(spec)
+    return "." in name and bool(variant) and variant.isidentifier()
+
+
+def check_spec(spec: str) -> str | None:
+    """What is wrong with an agent spec, in words; None if it names an agent."""
+    if not spec.strip():
+        return "an agent spec is empty"
+    if _is_import_path(spec):
+        module, attr = _split(spec)
+        try:
+            mod = importlib.import_module(module)
+        except ImportError as e:
+            return f"cannot import {module!r} for agent {spec!r}: {e}"
+        if not callable(getattr(mod, attr, None)):
+            return f"module {module!r} has no class {attr!r} (agent {spec!r})"
+        return None
+    name, variant = _split(spec)
+    r = REGISTRY.get(name)
+    if r is None:
+        return f"unknown agent {spec!r}; choose one of {', '.join(names())}, or give a class as package.module:Class"
+    if r.check_variant is not None:
+        why = r.check_variant(variant)
+        if why is not None:
+            return f"agent {spec!r}: {why}"
+    return None
+
+
+def make_agent(spec: str, seed: int) -> Agent:
+    """The agent a spec names, seeded with `seed` (see the module docstring); ValueError if none."""
+    why = check_spec(spec)
+    if why is not None:
+        raise ValueError(why)
+    name, variant = _split(spec)
+    if _is_import_path(spec):
+        agent: Agent = getattr(importlib.import_module(name), variant)(seed)
+        return agent
+    return REGISTRY[name].make(seed, variant)
+
+
+__all__ = ["REGISTRY", "Registered", "check_spec", "make_agent", "names", "register"]

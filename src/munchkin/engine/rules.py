@@ -20,10 +20,13 @@ TURNING_BONUS = 3  # Turning: "+3 for each card discarded" against the monsters 
 # penalty on both, several Cheat! cards, and the card fixes listed in that issue's note). A game
 # of older rules keeps them to its end, as it keeps the cards it was dealt; 4, Items given away at any
 # time out of combat (a bribe during another's fight, a Hireling handed an Item off one's turn) and a
-# fight weighed again when a change turns it before anyone has run (issue 32).
-RULES = 4
+# fight weighed again when a change turns it before anyone has run (issue 32); 5, a Run Away ends
+# when a card has made every monster still to flee vanish (a monster and its Mate at once), where it
+# asked the runner to flee from none (stuck, or made to play a card as the only move).
+RULES = 5
 CARDS_AS_WRITTEN = 3  # the rules from which the card fixes of issue 18 hold
 GIFTS_ANY_TIME = 4  # the rules from which the fixes of issue 32 hold
+EMPTY_RUN_ENDS = 5  # the rules from which a Run Away with nothing left to flee ends
 
 
 def as_written(g: object) -> bool:
@@ -35,3 +38,8 @@ def gifts_any_time(g: object) -> bool:
     """Whether this game gives Items away at any time out of combat and weighs a fight again after a
     change that turns it (issue 32), not a save of older rules."""
     return getattr(g, "rules", RULES) >= GIFTS_ANY_TIME
+
+
+def empty_run_ends(g: object) -> bool:
+    """Whether a Run Away ends when nothing is left to flee (rules 5), not a save of older rules."""
+    return getattr(g, "rules", RULES) >= EMPTY_RUN_ENDS

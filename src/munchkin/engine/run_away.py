@@ -14,7 +14,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import WEIGH_AGAIN, Action
 from munchkin.engine.core import card_hook, fight_in
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import ESCAPE_ROLL, as_written, gifts_any_time
+from munchkin.engine.rules import ESCAPE_ROLL, as_written, empty_run_ends, gifts_any_time
 from munchkin.engine.state import Combat, MonsterIn, Player
 
 if TYPE_CHECKING:
@@ -103,7 +103,8 @@ class RunAway(Step):
                 return self.then("finish", EvenIfEscaped(self.seat, self.remaining if as_written(g) else []))
             remaining = self.remaining
             monsters = tuple([m.card for m in c.monsters if m.card in remaining])  # in the fight's order
-            return self.then("answer", D.Run((self.seat,), monsters, self.used, self.bonus))
+            if monsters or not empty_run_ends(g):  # none left: a card made them vanish (a Mate with its monster)
+                return self.then("answer", D.Run((self.seat,), monsters, self.used, self.bonus))
         return Done()
 
     def answer(self, g: Game, act: Action) -> Out:

@@ -41,6 +41,22 @@ def _heuristic(seed: int, variant: str) -> Agent:
     return HeuristicAgent(seed)
 
 
+def _search(seed: int, variant: str) -> Agent:
+    from munchkin.agents.search import SearchAgent, parse_budget
+
+    return SearchAgent(seed, parse_budget(variant))
+
+
+def _search_variant(variant: str) -> str | None:
+    from munchkin.agents.search import parse_budget
+
+    try:
+        parse_budget(variant)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
 def _no_variant(variant: str) -> str | None:
     return "it has no variants" if variant else None
 
@@ -48,6 +64,12 @@ def _no_variant(variant: str) -> str | None:
 REGISTRY: dict[str, Registered] = {
     "random": Registered(_random, "uniform over the legal answers, now and then an any-time action", (), _no_variant),
     "heuristic": Registered(_heuristic, "rules of thumb judged on one imagined world of its seat", (), _no_variant),
+    "search": Registered(
+        _search,
+        "the heuristic's choice checked against a few others, each played forward in imagined worlds",
+        ("fast", "strong"),
+        _search_variant,
+    ),
 }
 
 

@@ -263,13 +263,28 @@ def test_play_default_bots_and_options() -> None:
     r = run("play", "--seed", "9", "--bots", "4", "--shared-victories", input="1\n" * 40)
     assert r.exit_code == 0, r.output
     assert r.exception is None
-    assert "Ann, Bob, Cid, Dee." in " ".join(r.stdout.split())  # five players: you and four bots
+    said = " ".join(r.stdout.split())
+    assert "Ann, Bob, Cid, Dee." in said  # five players: you and four bots
+    assert "the bots (Medium: search:fast)" in said  # the middle tier unless told otherwise
+    bad = run("play", "--bot-agent", "search:lots", input="quit\n")
+    assert bad.exit_code == 2 and "a search budget is" in " ".join(bad.output.split())
 
 
 def test_play_a_harry_potter_game_in_the_terminal() -> None:
     """The person chooses a House; the turn is told in this book's words; the game ends."""
     r = run(
-        "play", "--set", "harry-potter", "--seed", "11", "--house", "Slytherin", "--sex", "female", input="1\n\n" * 3000
+        "play",
+        "--set",
+        "harry-potter",
+        "--seed",
+        "11",
+        "--house",
+        "Slytherin",
+        "--sex",
+        "female",
+        "--bot-agent",
+        "easy",
+        input="1\n\n" * 3000,
     )
     assert r.exit_code == 0, r.output
     out = r.stdout

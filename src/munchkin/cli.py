@@ -139,6 +139,14 @@ def _make_bot(name: str, seed: int, warn: Callable[[str], None] | None = None) -
         return make_agent("random", seed)
 
 
+def _bot_label(spec: str) -> str:
+    """How the bots are named to a player: a tier with the agent behind it, else the agent."""
+    from munchkin.agents.registry import TIERS
+
+    t = TIERS.get(spec.strip().lower())
+    return f"{t.label}: {t.spec}" if t is not None else spec
+
+
 # ====================================================================== card words
 def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
     """One physical card as a JSON object: identity, text and the numbers that apply."""
@@ -207,7 +215,13 @@ def play(
     house: Annotated[
         str | None, typer.Option(help="Harry Potter: your House, e.g. Slytherin (default: at random).")
     ] = None,
-    bot_agent: Annotated[str, typer.Option(help="Bot type: random or heuristic.")] = "heuristic",
+    bot_agent: Annotated[
+        str,
+        typer.Option(
+            help="The bots: easy, medium or hard (docs/bots.md), or an agent: random, heuristic, search:fast, "
+            "search, search:strong, or package.module:Class."
+        ),
+    ] = "medium",
     listen_at_the_door: Annotated[
         bool, typer.Option("--listen-at-the-door", help="Faster Play: draw a face-down Door first.")
     ] = False,
@@ -253,7 +267,7 @@ def play(
     agents = {s: _make_bot(bot_agent, seed * 7919 + s, warn) for s in range(1, len(names))}
     out.print(
         f"Munchkin ({', '.join(g.setup.sets)}), seed {seed}. You are {escape(names[0])}; "
-        f"the bots ({bot_agent}) are {escape(', '.join(names[1:]))}. Type 'help' for help."
+        f"the bots ({escape(_bot_label(bot_agent))}) are {escape(', '.join(names[1:]))}. Type 'help' for help."
     )
     Seat(g, agents, out).run()
 

@@ -1,6 +1,8 @@
-"""The registry of named agents, and how an agent is named on a command line or a table.
+"""The registry of named agents, the tiers people choose from, and how an agent is named on a
+command line or a table.
 
 An agent spec is one of:
+- a tier (`easy`, `medium`, `hard`): the agent and budget `TIERS` give it;
 - a registered name (`random`, `heuristic`, `search`), optionally with a variant after a colon
   (`search:fast`, `search:400` for a budget of 400 iterations a decision);
 - an import path `package.module:Class` of a class taking the seed (`Class(seed)`) whose
@@ -73,14 +75,38 @@ REGISTRY: dict[str, Registered] = {
 }
 
 
+@dataclass(frozen=True)
+class Tier:
+    """A bot strength offered to people: its label, the agent spec behind it, how it plays in a line,
+    and whether it thinks long enough to be run away from a server's event loop (`heavy`)."""
+
+    label: str
+    spec: str
+    about: str
+    heavy: bool = False
+
+
+TIERS: dict[str, Tier] = {
+    "easy": Tier("Easy", "heuristic", "plays by rules of thumb, never looks ahead"),
+    "medium": Tier("Medium", "search:fast", "checks its main choices in a few imagined futures", heavy=True),
+    "hard": Tier("Hard", "search", "checks more choices in more imagined futures", heavy=True),
+}
+
+
+def resolve(spec: str) -> str:
+    """The agent spec a tier stands for (`hard` -> `search`); any other spec as it is."""
+    t = TIERS.get(spec.strip().lower())
+    return t.spec if t is not None else spec
+
+
 def register(name: str, entry: Registered) -> None:
     """Add (or replace) a named agent."""
     REGISTRY[name] = entry
 
 
 def names() -> list[str]:
-    """The registered names, with their listed variants (`search:fast`)."""
-    out: list[str] = []
+    """The tiers, then the registered names with their listed variants (`search:fast`)."""
+    out: list[str] = list(TIERS)
     for name, r in REGISTRY.items():
         out.append(name)
         out += [f"{name}:{v}" for v in r.variants]
@@ -99,6 +125,7 @@ def _is_import_path(spec: str) -> bool:
 
 def check_spec(spec: str) -> str | None:
     """What is wrong with an agent spec, in words; None if it names an agent."""
+    spec = resolve(spec)
     if not spec.strip():
         return "an agent spec is empty"
     if _is_import_path(spec):
@@ -126,6 +153,7 @@ def make_agent(spec: str, seed: int) -> Agent:
     why = check_spec(spec)
     if why is not None:
         raise ValueError(why)
+    spec = resolve(spec)
     name, variant = _split(spec)
     if _is_import_path(spec):
         agent: Agent = getattr(importlib.import_module(name), variant)(seed)
@@ -133,4 +161,4 @@ def make_agent(spec: str, seed: int) -> Agent:
     return REGISTRY[name].make(seed, variant)
 
 
-__all__ = ["REGISTRY", "Registered", "check_spec", "make_agent", "names", "register"]
+__all__ = ["REGISTRY", "TIERS", "Registered", "Tier", "check_spec", "make_agent", "names", "register", "resolve"]

@@ -176,3 +176,16 @@ def test_search_specs_are_read_by_the_registry() -> None:
     assert "no class" in (check_spec("munchkin.agents.random_agent:Nobody") or "")
     assert "cannot import" in (check_spec("munchkin.nowhere:Bot") or "")
     assert isinstance(make_agent("search:fast", 1), SearchAgent)
+
+
+def test_tiers_name_the_agents_behind_them() -> None:
+    """Easy, Medium and Hard are the heuristic and two search budgets, in order of strength."""
+    from munchkin.agents.heuristic import HeuristicAgent
+    from munchkin.agents.registry import TIERS, names
+
+    assert list(TIERS) == ["easy", "medium", "hard"] and names()[:3] == ["easy", "medium", "hard"]
+    assert type(make_agent("easy", 1)) is HeuristicAgent
+    medium, hard = make_agent("Medium", 1), make_agent("hard", 1)
+    assert isinstance(medium, SearchAgent) and isinstance(hard, SearchAgent)
+    assert medium.budget.iterations * medium.budget.candidates < hard.budget.iterations * hard.budget.candidates
+    assert not TIERS["easy"].heavy and TIERS["medium"].heavy and TIERS["hard"].heavy

@@ -480,7 +480,8 @@ def test_a_table_from_before_fair_deals_loads_plays_and_replays_as_before(tmp_pa
     r.ensure_replayed()
     assert not r.failed and r.dealt and r.fair is None and r.game.fingerprint() == g.fingerprint()
     assert state(r, None)["fair"] is None and r.summary()["fair"] is None
-    r.act(0, r.game.text(r.game.legal_actions(0)[0]), r.game.version)  # it plays on
+    seat = r.game.to_act[0]
+    r.act(seat, r.game.text(r.game.legal_actions(seat)[0]), r.game.version)  # it plays on
     again = TableRunner(row, store)
     again.ensure_replayed()
     assert not again.failed and again.game.fingerprint() == r.game.fingerprint()

@@ -56,12 +56,12 @@ def new_table(c: TestClient, kinds: list[str], **extra: Any) -> Msg:
 
 def deal_now(c: TestClient, tid: str) -> TableRunner:
     """A fair table's cards dealt: each person's seat gives its entropy (on the server's loop, as a message
-    would), and the deal is stored; returns the table."""
+    would), the deal is stored and the bots have played up to a person's decision; returns the table."""
     r = hub(c).tables[tid]
     for seat in sorted(r.humans):
         c.portal.call(r.give_entropy, seat, f"entropy of seat {seat}")  # type: ignore[union-attr]
     end = time.monotonic() + 10
-    while not (r.dealt and r.stored_all()):
+    while not (r.dealt and r.stored_all() and r.game.to_act and set(r.game.to_act) <= r.humans):
         assert time.monotonic() < end and not r.failed, f"table {tid} was not dealt: {r.failed}"
         time.sleep(0.01)
     return r

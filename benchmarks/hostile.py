@@ -435,6 +435,10 @@ async def wait_holder(port: int, stop: asyncio.Event, report: Report) -> None:
                 continue
             if m.get("type") != "state":
                 continue
+            if m["view"] is None:  # a fair table before its deal: add entropy, as the page does, and wait
+                if m["fair"]["entropy"][0] is None:
+                    await ws.send(json.dumps({"type": "entropy", "entropy": "the holder's"}))
+                continue
             if held_at is not None and m["version"] != held_version:
                 holds.append(time.monotonic() - held_at)
                 held_at = None

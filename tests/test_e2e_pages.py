@@ -6,6 +6,8 @@ Screenshots go to test-artifacts/e2e/ (pages-*.png)."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, ViewportSize, WebSocket, expect
 
 from system import ensure_debian_packages
@@ -173,6 +175,9 @@ def test_the_pages_honour_a_request_for_less_motion(server: Server) -> None:
                 expect(page.locator("#created-links")).to_contain_text("is ready")
                 assert page.evaluate("window.scrolls") == [scroll], motion
                 page.goto(seat_link)
+                if motion == "reduce":  # the fair table's cards are dealt once its person adds entropy
+                    expect(page.locator("#fair-panel")).to_be_visible()
+                    page.click("#entropy-send")
                 expect(page.locator("#actions-panel")).to_be_visible()
                 assert page.evaluate(MOTION_JS) == moves, motion
                 context.close()
@@ -230,6 +235,10 @@ def test_the_pages_work_under_their_content_security_policy(server: Server) -> N
         page.goto(seat_link)
         expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
         expect(page.locator("#you-name")).to_have_text("Human 1")
+        expect(page.locator("#entropy-input")).to_have_value(re.compile(r"^[0-9a-f]{64}$"))  # the browser's own
+        page.screenshot(path=str(ARTIFACTS / "pages-csp-before-the-deal.png"))
+        page.click("#entropy-send")  # the fair table's cards are dealt once its person adds entropy
+        expect(page.locator("#fair-notice")).to_be_visible()
         expect(page.locator("#hand .hand-card").first).to_be_visible()
         expect(page.locator("#level-track-board .track-marker")).to_have_count(3)
         colours = page.evaluate(

@@ -105,16 +105,27 @@ class Seat:
         self.ws = self._cm.__enter__()
         self.lines: list[str] = []
         self.state: Msg = {}
+        self.seat: int | None = None
+        self.fair: Msg | None = None  # the fair-deal record shown in the last state (None: a seeded table)
 
     def read(self) -> Msg:
+        """The next state of the dealt game; before a fair table's deal, the seat gives its entropy, as the
+        page does, and waits."""
         while True:
             m: Msg = json.loads(self.ws.recv(timeout=20))
+            if m["type"] == "hello":
+                self.seat = m["seat"]
             if m["type"] == "error":
                 if "too many messages" in m["error"]:  # a script is faster than a person: wait, answer again
                     time.sleep(1.0)
                     self.act()
                 continue
             if m["type"] != "state":
+                continue
+            self.fair = m["fair"]
+            if m["view"] is None:
+                if self.seat is not None and m["fair"]["entropy"][self.seat] is None:
+                    self.ws.send(json.dumps({"type": "entropy", "entropy": f"seat {self.seat} was here"}))
                 continue
             assert m["log_start"] == len(self.lines), "the narration has a gap"
             self.lines += m["log"]
@@ -232,6 +243,7 @@ def test_kill_9_and_restart_loses_nothing(db_args: list[str], tmp_path: Path) ->
         assert again.lines == before_lines, "the narration came back different"
         summary = server.get(f"/api/tables/{hid}")
         assert summary["status"] == "playing" and summary["seats"][0]["claimed"]
+        assert again.fair == before_ann["fair"] and again.fair is not None and again.fair["secret"] is None
 
         watcher2 = Seat(server, bid, None)
         w = watcher2.read()  # its first state tells the whole narration so far: what was shown before comes first

@@ -54,6 +54,19 @@ def new_table(c: TestClient, kinds: list[str], **extra: Any) -> Msg:
     return out
 
 
+def deal_now(c: TestClient, tid: str) -> TableRunner:
+    """A fair table's cards dealt: each person's seat gives its entropy (on the server's loop, as a message
+    would), the deal is stored and the bots have played up to a person's decision; returns the table."""
+    r = hub(c).tables[tid]
+    for seat in sorted(r.humans):
+        c.portal.call(r.give_entropy, seat, f"entropy of seat {seat}")  # type: ignore[union-attr]
+    end = time.monotonic() + 10
+    while not (r.dealt and r.stored_all() and r.game.to_act and set(r.game.to_act) <= r.humans):
+        assert time.monotonic() < end and not r.failed, f"table {tid} was not dealt: {r.failed}"
+        time.sleep(0.01)
+    return r
+
+
 def wait_over(c: TestClient, tid: str, seconds: float = 60) -> Msg:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -87,7 +100,7 @@ def test_a_live_table_keeps_no_seed_and_still_replays_exactly(db: Path) -> None:
     with make_client(db) as c:
         a = new_table(c, ["human", "bot", "bot"])["table"]
         b = new_table(c, ["human", "bot", "bot"])["table"]
-        ga, gb = hub(c).tables[a["id"]].game, hub(c).tables[b["id"]].game
+        ga, gb = deal_now(c, a["id"]).game, deal_now(c, b["id"]).game
         assert a["seed"] is None and ga.setup.seed is None
         assert ga.door_deck != gb.door_deck, "two fresh tables deal alike"
         deal = (list(ga.door_deck), [p.hand for p in ga.players])
@@ -220,7 +233,7 @@ def test_a_damaged_table_is_stopped_and_the_others_serve(db: Path, damage: str, 
         bad = new_table(c, ["human", "bot", "bot"])["table"]["id"]
         good = new_table(c, ["human", "bot", "bot"])["table"]["id"]
         for tid in (bad, good):  # each table gets an action stored: the one to be damaged, and the one to come back
-            r = hub(c).tables[tid]
+            r = deal_now(c, tid)
             r.act(0, r.game.text(r.game.legal_actions(0)[0]), r.game.version)
     with sqlite3.connect(db) as con:
         con.execute(damage, (bad,))
@@ -309,10 +322,12 @@ def test_a_connected_person_is_hurried_only_by_a_turn_clock(client: TestClient) 
     with contextlib.ExitStack() as stack:
         for t in (calm, clocked):
             token = t["links"][0]["url"].split("token=")[1]
-            stack.enter_context(client.websocket_connect(f"/ws/{t['table']['id']}?token={token}")).receive_json()
+            ws = stack.enter_context(client.websocket_connect(f"/ws/{t['table']['id']}?token={token}"))
+            ws.receive_json()
+            ws.send_json({"type": "entropy", "entropy": "my own"})  # the cards are dealt once the person gives it
         end = time.monotonic() + 20
         for r in runners:  # the bots have done what they may: each game waits on the person alone
-            while not (r.game.to_act == (0,) and r.game.prompt.kind not in WINDOW_KINDS):
+            while not (r.dealt and r.game.to_act == (0,) and r.game.prompt.kind not in WINDOW_KINDS):
                 assert time.monotonic() < end, "the game never came to the person's own decision"
                 time.sleep(0.02)
         before = [own_moves(r) for r in runners]

@@ -574,6 +574,39 @@ def replay(
             out.print(f"unfinished: turn {g.turn + 1}, waiting on {escape(', '.join(g._name(s) for s in g.to_act))}")
 
 
+@app.command()
+def verify(
+    file: Annotated[Path, typer.Argument(help="A fair table's finished game, as its replay link gives it (JSON).")],
+    set_dir: SetDirs = None,
+) -> None:
+    """Check that a fair table dealt honestly: the revealed secret matches the commitment shown at the
+    table, and every shuffle, die roll and blind pick is what the table's generator gives for that
+    secret and the players' entropy (docs/server.md, "Provably fair deals").
+
+    Exit 0: honest; 1: not (the first draw that differs is named); 2: the file cannot be checked."""
+    from munchkin.verify import Unverifiable, verify_text
+
+    _add_set_dirs(set_dir)
+    out = _out(lines=True)
+    try:
+        verdict = verify_text(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        out.print(f"[red]Error:[/red] cannot read {escape(str(file))}: {escape(exc.strerror or str(exc))}")
+        raise typer.Exit(2) from None
+    except UnicodeDecodeError:
+        out.print(f"[red]Error:[/red] {escape(str(file))} cannot be checked: it is not UTF-8 text")
+        raise typer.Exit(2) from None
+    except Unverifiable as exc:
+        out.print(f"[red]Error:[/red] {escape(str(file))} cannot be checked: {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    colour = "green" if verdict.honest else "red"
+    out.print(f"[{colour}]{escape(verdict.summary)}[/{colour}]")
+    for line in verdict.details:
+        out.print(f"  {escape(line)}")
+    if not verdict.honest:
+        raise typer.Exit(1)
+
+
 def _action_from_raw(raw: list[Any]) -> Action:
     """An Action from its saved field list (JSON turns the `cards` tuple into a list)."""
     kind, seat, card, target, monster, cards, n, flag = raw

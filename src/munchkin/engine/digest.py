@@ -17,7 +17,7 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from munchkin.engine.chance import RandomChance, RecordedChance
+from munchkin.engine.chance import FairChance, RandomChance, RecordedChance
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -57,6 +57,8 @@ def plain(x: Any) -> Any:
         return [t.__name__, rng if rng is not None else ["seed", x.__dict__.get("seed")]]
     if isinstance(x, RecordedChance):
         return [t.__name__, x.pos, len(x.outcomes), x.then]
+    if isinstance(x, FairChance):  # its key as a digest of it: equal keys, equal digests
+        return [t.__name__, x.draws, x.choices, x.key_digest()]
     fields: dict[str, Any] = {}
     for cls in t.__mro__:
         for n in getattr(cls, "__slots__", ()):

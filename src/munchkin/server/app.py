@@ -275,6 +275,7 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
                 "away_seconds": runner.away_seconds,
                 "turn_clock": runner.turn_clock,
                 "allow_wait": runner.allow_wait,
+                "fair": runner.fair_info(runner.row.status == "over"),
             }
         )
         client.handler = asyncio.current_task()
@@ -361,6 +362,14 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
             log.exception("table %s: action %r failed", runner.id, action)
             return error(f"the server could not take that action ({type(exc).__name__}); please report it")
         return None
+    if kind == "entropy":
+        if client.seat is None:
+            return error("spectators cannot give entropy: only a person's seat adds to the deal")
+        try:
+            runner.give_entropy(client.seat, msg.get("entropy"))
+        except MunchkinError as exc:
+            return error(str(exc))
+        return None
     if kind in ("wait", "more_time"):  # "more_time", the older client's word, is answered as Wait!
         if client.seat is None:
             return error("spectators cannot say Wait!: only a person in the window can hold it")
@@ -369,7 +378,7 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
         except MunchkinError as exc:
             return error(str(exc))
         return None
-    return error(f"unknown message type {excerpt(repr(kind))}; expected act, wait or ping")
+    return error(f"unknown message type {excerpt(repr(kind))}; expected act, wait, entropy or ping")
 
 
 def excerpt(text: str, most: int = EXCERPT_CHARS) -> str:

@@ -153,7 +153,7 @@ class Hub:
             if runner is None:
                 continue
             runner.ensure_replayed()
-            if not runner.failed and not runner.game.over:
+            if not runner.failed and (not runner.dealt or not runner.game.over):
                 runner.start()
         self.live_order = [k for k in self.order if not _finished(self.rows[k[1]])]  # a row marked damaged above
 
@@ -256,11 +256,9 @@ class Hub:
             runner = TableRunner(row, self.store, self.turn, fresh=True)
         except MunchkinError as exc:
             raise HTTPException(422, str(exc)) from None
-        if spec.seed is None:  # the sexes and Houses the game drew: stored, so a restart deals the same table
-            drawn = runner.game.setup
-            row.config["sexes"], row.config["houses"] = drawn.sexes, drawn.houses
-            runner.setup = drawn
-        await self.store.run(self.store.create_table, row, runner.deal_chance())
+        # a fair table dealt at once (bots only) noted the sexes and Houses it drew in its config, so a restart
+        # deals the same table; one with people is dealt once they have given entropy (TableRunner._deal)
+        await self.store.run(self.store.create_table, row, runner.deal_chance() if runner.dealt else [])
         self._add(row)
         self._keep(runner)
         if creator:
@@ -309,12 +307,12 @@ class Hub:
     async def _build_finished(self, row: TableRow) -> Any:
         return await self._rebuild(row, rebuild_finished)
 
-    async def _rebuild(self, row: TableRow, make: Callable[..., T]) -> T:
-        """`make(setup, rules, actions, chance)` in the worker process, from the table's stored rows (read
-        on the database's thread); rows that do not make a finished game mark the table damaged (409)."""
+    async def _rebuild(self, row: TableRow, make: Callable[..., T], *extra: Any) -> T:
+        """`make(setup, rules, actions, chance, *extra)` in the worker process, from the table's stored rows
+        (read on the database's thread); rows that do not make a finished game mark the table damaged (409)."""
         try:
             actions, chance = await self.store.run(self._stored_rows, row.id)
-            return await in_worker(make, table_setup(row), table_rules(row), actions, chance)
+            return await in_worker(make, table_setup(row), table_rules(row), actions, chance, *extra)
         except BrokenProcessPool:
             raise HTTPException(503, "the server cannot rebuild games just now: try again in a minute") from None
         except Exception as exc:  # DamagedTable, or a config or row that cannot be used
@@ -451,7 +449,8 @@ class Hub:
         if text is None:
             text = await self.store.run(self.store.replay, row.id)
         if text is None:
-            text = await self._rebuild(row, rebuild_save)
+            fair = row.config.get("fair")  # a fair table's save reveals its record (the game is over)
+            text = await self._rebuild(row, rebuild_save, fair if isinstance(fair, dict) else None)
             await self.store.run(self.store.save_replay, row.id, text)
         body = text.encode()
         self.cache_replay(row.id, body)

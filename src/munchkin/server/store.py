@@ -56,7 +56,8 @@ tables_t = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(80), nullable=False),
     Column("created", Float, nullable=False),
-    Column("config", Text, nullable=False),  # JSON: sets, options, chosen seed or null, window_seconds, bot_delay
+    # JSON: sets, options, chosen seed or null, window_seconds, bot_delay; a fair table's secret and entropy
+    Column("config", Text, nullable=False),
     Column("status", String(16), nullable=False),  # playing | over
     Column("turn", Integer, nullable=False, default=0),
     Column("winners", Text, nullable=False, default="[]"),
@@ -206,7 +207,8 @@ class Store:
             url = "postgresql+psycopg://" + url[len("postgresql://") :]
         self.url = url
         self._unexpirable: set[str] = set()  # tables already logged as left out of expiry
-        self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
+        # hide_parameters: an error's text never quotes the values written (a fair table's config holds its secret)
+        self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True, hide_parameters=True)
         file = _sqlite_file(url)
         if file is not None:
             _private_files(file)
@@ -294,6 +296,15 @@ class Store:
                 .where(tables_t.c.id == table_id)
                 .values(status=st, turn=turn, winners=json.dumps(winners), updated=now())
             )
+
+    def set_config(self, table_id: str, config: dict[str, Any], chance: list[Any] | None = None) -> None:
+        """Store a table's config anew (a fair table's entropy as each seat gives it), and with it, in the
+        same transaction, the chance outcomes of its deal when it is dealt now (`chance`)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables_t).where(tables_t.c.id == table_id).values(config=json.dumps(config), updated=now())
+            )
+            _insert_chance(conn, table_id, 0, chance or [])
 
     def claim(self, table_id: str, seat: int) -> None:
         with self.engine.begin() as conn:

@@ -26,12 +26,21 @@ from munchkin.cards.loader import add_set_dir, set_dirs
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import card_version
-from munchkin.engine.chance import RecordedChance, SystemChance
+from munchkin.engine.chance import Chance, RecordedChance, SystemChance
+from munchkin.engine.fair import deal
 from munchkin.engine.game import RULES, WINNING_LEVEL, Game, Options, Setup, declared_sexes
 from munchkin.engine.notation import parse
 from munchkin.engine.state import CHARITY, CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
 from munchkin.engine.view import narrate
 from munchkin.menu import build_menu
+from munchkin.server.fairness import (
+    clean_entropy,
+    fair_chance,
+    new_fair_record,
+    public_fair,
+    record_problem,
+    revealed_fair,
+)
 from munchkin.server.store import DamagedTable, SeatRow, Store, TableRow, now, token_hash
 from munchkin.story import game_story
 
@@ -83,10 +92,22 @@ def _follow_parent(parent: int, folders: list[str] | None = None) -> None:
     threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
-def make_replay(setup: Setup, game_log: list[tuple[Any, ...]], rules: int = RULES) -> str:
+def make_replay(
+    setup: Setup, game_log: list[tuple[Any, ...]], rules: int = RULES, fair: dict[str, Any] | None = None
+) -> str:
     """A finished game's `munchkin-game/1` save, rebuilt from its setup and log under the rules it was
-    played with (in the worker process)."""
-    return Game.from_log(setup, game_log, rules).to_json()
+    played with (in the worker process); a fair table's save reveals its record (`with_fair`)."""
+    return with_fair(Game.from_log(setup, game_log, rules).to_json(), fair)
+
+
+def with_fair(save: str, fair: dict[str, Any] | None) -> str:
+    """A save with a fair table's record added under "fair" (its secret revealed: the game is over),
+    for `munchkin verify`; a save of any other table as it is."""
+    if fair is None:
+        return save
+    data = json.loads(save)
+    data["fair"] = revealed_fair(fair)
+    return json.dumps(data)
 
 
 async def in_worker(call: Callable[..., T], *args: Any) -> T:
@@ -107,12 +128,14 @@ def replay_game(
     actions: list[list[Any]],
     chance: list[list[Any]],
     before: Callable[[Game, Action], None] | None = None,
+    draw: Chance | None = None,
 ) -> Game:
     """A table's game rebuilt from its stored actions and chance outcomes (a seeded table draws them
-    again from its seed and must draw the same), under the rules it began with; `before(game, action)`
-    runs before each action. Raises DamagedTable naming what does not fit."""
-    recorded = RecordedChance(chance, then=SystemChance()) if setup.seed is None else None
-    g = Game(setup, recorded, max(rules, 2))  # the table's rules (1 replays as 2)
+    again from its seed, a fair one from `draw`, its generator, and must draw the same), under the rules
+    it began with; `before(game, action)` runs before each action. Raises DamagedTable naming what does
+    not fit."""
+    recorded = RecordedChance(chance, then=SystemChance()) if setup.seed is None and draw is None else None
+    g = Game(setup, draw if draw is not None else recorded, max(rules, 2))  # the table's rules (1 replays as 2)
     for i, raw in enumerate(actions):
         if len(raw) != len(Action._fields):
             raise DamagedTable(f"stored action {i} has {len(raw)} fields, not {len(Action._fields)}")
@@ -129,7 +152,7 @@ def replay_game(
         raise DamagedTable(f"{len(drawn) - len(chance)} chance outcomes are missing from the database")
     if recorded is not None and recorded.remaining:
         raise DamagedTable(f"{recorded.remaining} stored chance outcomes were never drawn in the replay")
-    if chance and json.loads(json.dumps(drawn)) != chance:
+    if (chance or draw is not None) and json.loads(json.dumps(drawn)) != chance:
         raise DamagedTable("the replay drew other chance outcomes than the stored ones")
     return g
 
@@ -142,9 +165,12 @@ def finished_game(setup: Setup, rules: int, actions: list[list[Any]], chance: li
     return g
 
 
-def rebuild_save(setup: Setup, rules: int, actions: list[list[Any]], chance: list[list[Any]]) -> str:
-    """In the worker process: a finished game's `munchkin-game/1` save, made from its stored rows."""
-    return finished_game(setup, rules, actions, chance).to_json()
+def rebuild_save(
+    setup: Setup, rules: int, actions: list[list[Any]], chance: list[list[Any]], fair: dict[str, Any] | None = None
+) -> str:
+    """In the worker process: a finished game's `munchkin-game/1` save, made from its stored rows (a fair
+    table's with its record, `with_fair`)."""
+    return with_fair(finished_game(setup, rules, actions, chance).to_json(), fair)
 
 
 @dataclass
@@ -319,6 +345,16 @@ class TableRunner:
         seed = cfg.get("seed")
         self.seed: int | None = None if seed is None else int(seed)
         self.seed_chosen = bool(cfg.get("seed_chosen", False))
+        fair = cfg.get("fair")  # a fair table's record (fairness.py): None for a chosen seed or an older table
+        problem = None if fair is None else record_problem(fair, len(row.seats))
+        if problem:
+            raise DamagedTable(problem)
+        self.fair: dict[str, Any] | None = fair
+        # the cards are dealt: a fair table waits for its people's entropy first (see `_await_deal`)
+        self.dealt = self.fair is None or bool(self.fair.get("dealt"))
+        self.first_seated: float | None = None  # when a person first sat here (monotonic): the window's clock
+        self.config_lock = asyncio.Lock()  # a fair table's config writes (entropy, then the deal) in order
+        self.config_writes = 0  # such writes not yet stored: nobody hears of them before they are
         self.setup = table_setup(row)
         self.rules = table_rules(row)
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
@@ -360,15 +396,128 @@ class TableRunner:
         self.unreplayed = not fresh  # a table from the database: its game is rebuilt on first use
         self._view_cache: dict[int | None, tuple[int, str]] = {}
         self._story: dict[str, Any] | None = None  # the finished game's story (munchkin.story), told once
-        self.game: Game
+        self.game: Game  # set once the cards are dealt (`dealt`)
         if fresh:  # a new table: its deal is stored with its row (`Store.create_table(row, deal_chance())`)
-            self.game = Game(self.setup)
-            self.log_pos = len(self.game.log)
-            self.stored_chance = len(self.deal_chance())
+            if self.dealt:
+                self.game = Game(self.setup)
+                self.log_pos = len(self.game.log)
+                self.stored_chance = len(self.deal_chance())
+            elif not self.humans:  # nobody to give entropy: the window is closed as it opens
+                self.deal_game()
+            else:  # dealt later; a setup that cannot be dealt is refused now, on a deal thrown away
+                Game(self.setup, SystemChance(), self.rules)
 
     def deal_chance(self) -> list[list[Any]]:
         """The chance outcomes drawn so far (a new table's deal), as stored."""
         return [list(e) for e in self.game.log[: self.log_pos] if e[0] in CHANCE_KINDS]
+
+    # ------------------------------------------------------------------ a fair table's deal
+    def deal_game(self) -> None:
+        """Deal a fair table's cards from its generator, keyed by the secret and the entropy given now
+        (`engine.fair.deal`: undeclared sexes, then Houses, then the decks), and note in its config the
+        sexes and Houses drawn, what was declared, and that it is dealt. Stores nothing (`_deal` does)."""
+        assert self.fair is not None and not self.dealt
+        cfg = self.row.config
+        declared = {"sexes": cfg.get("sexes"), "houses": cfg.get("houses")}
+        g = deal(self.setup, fair_chance(self.fair), self.rules)
+        cfg["sexes"], cfg["houses"] = g.setup.sexes, g.setup.houses
+        self.fair["declared"] = declared
+        self.fair["dealt"] = True
+        self.setup = g.setup
+        self.game = g
+        self.dealt = True
+        self.log_pos = len(g.log)
+        self.stored_chance = len(self.deal_chance())
+        self.committed_version = g.version
+        self.decided_at = time.monotonic()
+
+    def _deal_due(self) -> float | None:
+        """When the entropy window closes (monotonic): now (-inf) once every person's seat has given its
+        entropy, else the table's `away_seconds` after a person first sat down; None while nobody has."""
+        assert self.fair is not None
+        entropy = self.fair["entropy"]
+        if all(entropy[s] is not None for s in self.humans):
+            return -math.inf
+        return None if self.first_seated is None else self.first_seated + self.away_seconds
+
+    async def _await_deal(self) -> None:
+        """Wait for the entropy window to close, then deal and store the deal (`_deal`)."""
+        while not self.dealt and not self.failed:
+            due = self._deal_due()
+            if due is not None and due <= time.monotonic():
+                await self._deal()
+                return
+            timeout = None if due is None else max(0.0, due - time.monotonic())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout)
+            self.wake.clear()
+
+    async def _deal(self) -> None:
+        """Deal, and store the config (entropy final, sexes and Houses drawn) with the deal's chance
+        outcomes in one transaction, after any entropy still being written; nobody sees the cards before."""
+        before = json.loads(json.dumps(self.row.config))
+        self.config_writes += 1
+        try:
+            self.deal_game()
+            config, chance = json.loads(json.dumps(self.row.config)), self.deal_chance()
+            async with self.config_lock:
+                await self.store.run(self.store.set_config, self.id, config, chance)
+        except Exception as exc:  # the table stops undealt; a restart deals the same cards from the same key
+            log.error("table %s: the deal could not be made or stored: %s", self.id, type(exc).__name__)
+            self.failed = f"the deal could not be stored ({type(exc).__name__})"
+            self.row.config.clear()
+            self.row.config.update(before)
+            self.fair = self.row.config["fair"]
+            self.setup = table_setup(self.row)
+            self.dealt = False
+        finally:
+            self.config_writes -= 1
+        self._touch_all()
+        self.on_change()
+        self.wake.set()
+
+    def give_entropy(self, seat: int, value: Any) -> None:
+        """A person's entropy for a fair table's deal: checked (`clean_entropy`), final once given, public,
+        and taken only before the cards are dealt. Raises MunchkinError (nothing changed) otherwise."""
+        if self.failed:
+            raise MunchkinError(f"this table has stopped: {self.failed}")
+        if self.fair is None:
+            raise MunchkinError("this table was dealt from a chosen seed (or before fair deals): it takes no entropy")
+        if self.dealt:
+            raise MunchkinError("the cards are dealt already: entropy can no longer be added")
+        if seat not in self.humans:
+            raise MunchkinError("only a person's seat gives entropy")
+        if self.fair["entropy"][seat] is not None:
+            raise MunchkinError("your entropy is given already, and it is final")
+        self.fair["entropy"][seat] = clean_entropy(value)
+        if not _loop_running():  # a test driving the table by hand: store at once
+            self.store.set_config(self.id, self.row.config)
+            self._touch_all()
+            self.wake.set()
+            return
+        self.config_writes += 1
+
+        async def write() -> None:
+            try:
+                async with self.config_lock:  # the config as it is now: a deal stored meanwhile is kept
+                    config = json.loads(json.dumps(self.row.config))
+                    await self.store.run(self.store.set_config, self.id, config)
+            except Exception as exc:
+                log.error("table %s: an entropy could not be stored: %s", self.id, type(exc).__name__)
+            finally:
+                self.config_writes -= 1
+                self._touch_all()
+                self.on_change()
+                self.wake.set()
+
+        task = asyncio.ensure_future(write())
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    def fair_info(self, over: bool) -> dict[str, Any] | None:
+        """What every seat and spectator may see of a fair table (`fairness.public_fair`): the secret
+        only once the game is over."""
+        return public_fair(self.fair, over)
 
     # ------------------------------------------------------------------ loading
     def ensure_replayed(self) -> None:
@@ -385,14 +534,21 @@ class TableRunner:
 
     def replay_stored(self) -> None:
         """Rebuild the game after a restart: its stored actions, with its stored chance outcomes (a seeded
-        table draws them again from its seed and must draw the same)."""
+        table draws them again from its seed, a fair one from its generator, and must draw the same). A
+        fair table not dealt yet has nothing to rebuild: it waits for its entropy again."""
 
         def bots_remember(g: Game, a: Action) -> None:
             if a.seat in self.bots and a.seat in g.to_act:
                 self.bots.choose(g, a.seat)  # the bot goes through its moves again: what it remembers comes back
 
         actions = self.store.actions(self.id)
-        g = self.game = replay_game(self.setup, self.rules, actions, self.store.chance(self.id), bots_remember)
+        chance = self.store.chance(self.id)
+        if not self.dealt:
+            if actions or chance:
+                raise DamagedTable("it holds moves but its fair-deal record says the cards are not dealt")
+            return
+        draw = fair_chance(self.fair) if self.fair is not None else None
+        g = self.game = replay_game(self.setup, self.rules, actions, chance, bots_remember, draw)
         self.stored = len(actions)
         self.stored_chance = sum(1 for e in g.log if e[0] in CHANCE_KINDS)
         self.log_pos = len(g.log)
@@ -414,44 +570,12 @@ class TableRunner:
 
     # ------------------------------------------------------------------ the loop
     async def _run(self) -> None:
-        g = self.game
         try:
-            self._window_clock()
-            while not g.over and not self.failed:
-                await self.flushed.wait()  # the last moves are stored, and so shown, before the bots go on
-                if self.failed:
-                    break
-                async with self.turn:  # held across one yield, so tables take turns and sockets get served
-                    moved = self._bots_act()
-                    if moved:
-                        self.uncommitted += moved
-                        # nobody watching and the bots play straight on: store a bigger batch later (a write
-                        # costs as much as a burst); whoever connects meanwhile waits for it
-                        if self.clients or self.uncommitted >= BOT_BURST or not self._bots_play_on():
-                            self._commit()
-                        await asyncio.sleep(0)
-                if moved:
-                    if self._next_is_bot_move():
-                        await asyncio.sleep(self.bot_delay)
-                    continue
-                wake_at = [t for t in (self.deadline, self._next_stand_in_time()) if t is not None]
-                wake_at += self.hold_until.values()
-                if self.bots_wait_until:  # the bots wait for people to act at any time: wake up then
-                    wake_at.append(self.bots_wait_until)
-                timeout = None if not wake_at else max(0.0, min(wake_at) - time.monotonic())
-                try:
-                    await asyncio.wait_for(self.wake.wait(), timeout)
-                except TimeoutError:
-                    if self.deadline is not None and time.monotonic() >= self.deadline:
-                        self._window_expired()
-                    elif any(t <= time.monotonic() for t in self.hold_until.values()):
-                        self._holds_expired()
-                self.wake.clear()
-                standing = self._stand_ins()
-                if standing != self.shown_stand_ins:  # a bot came in for someone, or gave a seat back
-                    self.shown_stand_ins = standing
-                    self._touch_all()
-                    self.on_change()
+            if not self.dealt:
+                await self._await_deal()
+                if not self.dealt or self.failed:
+                    return
+            await self._play()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must not take the server down; the table says what happened
@@ -460,6 +584,46 @@ class TableRunner:
             self._touch_all()
             self.on_change()
 
+    async def _play(self) -> None:
+        """Play the dealt game to its end: bots in bursts, windows on their clocks, stand-ins."""
+        g = self.game
+        self._window_clock()
+        while not g.over and not self.failed:
+            await self.flushed.wait()  # the last moves are stored, and so shown, before the bots go on
+            if self.failed:
+                break
+            async with self.turn:  # held across one yield, so tables take turns and sockets get served
+                moved = self._bots_act()
+                if moved:
+                    self.uncommitted += moved
+                    # nobody watching and the bots play straight on: store a bigger batch later (a write
+                    # costs as much as a burst); whoever connects meanwhile waits for it
+                    if self.clients or self.uncommitted >= BOT_BURST or not self._bots_play_on():
+                        self._commit()
+                    await asyncio.sleep(0)
+            if moved:
+                if self._next_is_bot_move():
+                    await asyncio.sleep(self.bot_delay)
+                continue
+            wake_at = [t for t in (self.deadline, self._next_stand_in_time()) if t is not None]
+            wake_at += self.hold_until.values()
+            if self.bots_wait_until:  # the bots wait for people to act at any time: wake up then
+                wake_at.append(self.bots_wait_until)
+            timeout = None if not wake_at else max(0.0, min(wake_at) - time.monotonic())
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout)
+            except TimeoutError:
+                if self.deadline is not None and time.monotonic() >= self.deadline:
+                    self._window_expired()
+                elif any(t <= time.monotonic() for t in self.hold_until.values()):
+                    self._holds_expired()
+            self.wake.clear()
+            standing = self._stand_ins()
+            if standing != self.shown_stand_ins:  # a bot came in for someone, or gave a seat back
+                self.shown_stand_ins = standing
+                self._touch_all()
+                self.on_change()
+
     def _bots_play_on(self) -> bool:
         """Will the bots move again at once (no delay, and the game waits on a bot)?"""
         g = self.game
@@ -467,8 +631,11 @@ class TableRunner:
         return not g.over and self.bot_delay == 0 and any(s in self.bots or s in standing for s in g.to_act)
 
     def stored_all(self) -> bool:
-        """Is every move of the game stored? (Nobody is told of a state before it is.)"""
-        return not self.unwritten and self.log_pos == len(self.game.log)
+        """Is every move of the game stored, and a fair table's entropy and deal? (Nobody is told of a
+        state before it is.)"""
+        if self.config_writes:
+            return False
+        return not self.dealt or (not self.unwritten and self.log_pos == len(self.game.log))
 
     def _next_is_bot_move(self) -> bool:
         g = self.game
@@ -656,6 +823,8 @@ class TableRunner:
     def hold(self, seat: int) -> None:
         """Wait!: a person on a window's clock stops its countdown until they play or pass, once per
         round of the window. Raises MunchkinError (nothing changed) when they may not."""
+        if not self.dealt or self.config_writes:
+            raise MunchkinError("no response window is waiting on you: the cards are not dealt yet")
         g = self.game
         if not self.allow_wait:
             raise MunchkinError("this table does not allow Wait!: its response windows always run on the clock")
@@ -679,9 +848,11 @@ class TableRunner:
     # ------------------------------------------------------------------ people
     def act(self, seat: int, text: str, version: int) -> None:
         """A person's action: checked, applied, committed. Raises MunchkinError (nothing changed)."""
-        g = self.game
         if self.failed:
             raise MunchkinError(f"this table has stopped: {self.failed}")
+        if not self.dealt or self.config_writes:
+            raise MunchkinError("the cards are not dealt yet: they are dealt once every person has given entropy")
+        g = self.game
         if version != g.version:
             raise MunchkinError(
                 f"stale action: the table has moved on (now at version {g.version}, yours was {version})"
@@ -776,7 +947,7 @@ class TableRunner:
         it; None if it could not be made (the first download makes it again)."""
         try:
             game = self.game
-            body: str = await in_worker(make_replay, game.setup, list(game.log), game.rules)
+            body: str = await in_worker(make_replay, game.setup, list(game.log), game.rules, self.fair)
             await self.store.run(self.store.save_replay, self.id, body)
         except Exception:
             log.exception("table %s: the replay could not be stored", self.id)
@@ -788,7 +959,10 @@ class TableRunner:
             c.touch()
 
     def state_message(self, c: Client) -> str:
-        """The latest state for one client: its view, new narration, its actions, the window."""
+        """The latest state for one client: its view, new narration, its actions, the window (before a
+        fair table's deal: no view, no actions, and its record, to give entropy)."""
+        if not self.dealt:
+            return self._splice(c, None, False, [], json.dumps({"view": None, "actions": [], "menu": None}))
         g = self.game
         seat = c.seat
         cached = self._view_cache.get(seat)
@@ -798,7 +972,7 @@ class TableRunner:
         c.event_pos = len(g.events)
         return self._splice(c, g.version, g.over, lines, cached[1])
 
-    def _splice(self, c: Client, version: int, over: bool, lines: list[str], body: str) -> str:
+    def _splice(self, c: Client, version: int | None, over: bool, lines: list[str], body: str) -> str:
         """A state message: what changes from moment to moment, with the seat's body spliced in (one
         encoding of the view a version, however many watch it)."""
         extra: dict[str, Any] = {
@@ -813,6 +987,7 @@ class TableRunner:
             "stopped": self.failed or None,
             "winning_level": WINNING_LEVEL,
             "story": self._game_story() if over else None,
+            "fair": self.fair_info(over),
         }
         c.lines += len(lines)
         return json.dumps(extra)[:-1] + ", " + body[1:]
@@ -826,6 +1001,8 @@ class TableRunner:
     def _window_info(self) -> dict[str, Any] | None:
         """The response window waiting on people, as everyone may see it: whose moment it is, who is on
         its clock and how long is left (None: no countdown), who holds it (said Wait!), who has."""
+        if not self.dealt:
+            return None
         g = self.game
         if g.over or g.prompt.kind not in WINDOW_KINDS:
             return None
@@ -884,6 +1061,8 @@ class TableRunner:
 
     def join(self, c: Client) -> None:
         self.clients.add(c)
+        if c.seat is not None and self.first_seated is None:
+            self.first_seated = time.monotonic()  # the entropy window's clock starts (`_deal_due`)
         if c.seat is not None:
             self.away_since.pop(c.seat, None)  # back at the table: a stand-in gives the seat back
             s = self.row.seats[c.seat]
@@ -1037,7 +1216,8 @@ def table_summary(
     stopped: str = "",
 ) -> dict[str, Any]:
     """What the lobby shows of a table (public: no tokens, no cards). The seed is shown only when the
-    table's creator chose it, since then whoever knows it can work out every hand."""
+    table's creator chose it, since then whoever knows it can work out every hand; a fair table's
+    commitment and entropy are shown, its secret only once the game is over."""
     cfg = r.config
     stopped = stopped or (f"its stored data is damaged: {r.damaged}" if r.damaged else "")
     return {
@@ -1067,6 +1247,7 @@ def table_summary(
             for s in r.seats
         ],
         "winners": r.winners,
+        "fair": public_fair(cfg.get("fair"), r.status == "over"),
     }
 
 
@@ -1083,7 +1264,8 @@ def new_table_row(
     allow_wait: bool = True,
 ) -> tuple[TableRow, dict[int, str]]:
     """A fresh table and the secret token of each person's seat. Without a chosen seed the table keeps
-    no seed at all: its chance comes from the operating system and is stored outcome by outcome."""
+    no seed at all: it is a fair table, dealt from a secret drawn now and the entropy its people give
+    (`fairness.new_fair_record`), its chance outcomes stored one by one."""
     tokens: dict[int, str] = {}
     rows = []
     for i, s in enumerate(seats):
@@ -1107,6 +1289,8 @@ def new_table_row(
         "rules": RULES,
         "card_versions": {s: card_version(s) for s in sets},
     }
+    if seed is None:
+        cfg["fair"] = new_fair_record(len(seats))
     if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn by the game
         cfg["sexes"] = [s.get("sex") for s in seats]
     if any(s.get("house") for s in seats):  # declared Houses; the others are drawn by the game

@@ -397,6 +397,22 @@
     );
   }
 
+  /** A fair table's badge: its commitment, short, the whole of it in the title; the secret once over. */
+  function fairBadge(t) {
+    const f = t.fair;
+    if (!f || typeof f.commitment !== "string") return null;
+    const words =
+      "Fair deal: every shuffle and die roll comes from a secret the server committed to, shown here as its " +
+      "SHA-256, and the entropy the players add; the secret is revealed when the game ends, to check every draw " +
+      "(munchkin verify).";
+    return el(
+      "span",
+      { class: "badge fair-badge", title: `${words} Commitment ${f.commitment}${f.secret ? `; secret ${f.secret}` : ""}` },
+      `Fair deal · ${f.commitment.slice(0, 8)}…`,
+      el("span", { class: "visually-hidden" }, `: ${words} Commitment ${f.commitment}.`)
+    );
+  }
+
   function isOpen(t) {
     return t.status === "playing" && (t.seats || []).some((s) => s.kind === "human" && !s.claimed);
   }
@@ -432,7 +448,8 @@
           "span",
           { class: "badges" },
           free.length && !over ? el("span", { class: "badge open-badge" }, `OPEN — ${plural(free.length, "free seat")}`) : null,
-          seedBadge(t)
+          seedBadge(t),
+          fairBadge(t)
         )
       ),
       el("p", { class: "table-meta" }, status, " · sets: ", (t.sets || []).join(", ") || "?", clock, watching),

@@ -433,6 +433,7 @@
     const keep = rememberFocus();
     const openDetails = new Set([...document.querySelectorAll("details[data-key]")].filter((d) => d.open).map((d) => d.dataset.key));
     renderHeader();
+    renderFair();
     renderStopped();
     renderEnd();
     renderWindow();
@@ -489,6 +490,112 @@
     const on = typeof clock === "number" && clock > 0;
     $("turn-clock-fact").hidden = !on;
     if (on) $("turn-clock").textContent = `${clock} s`;
+  }
+
+  // ---------------- a fair deal: the commitment, everyone's entropy, and the secret once the game is over
+  /** The table's fair-deal record as last sent (null: a chosen seed, or a table from before fair deals). */
+  function fairInfo() {
+    if (S.msg && "fair" in S.msg) return S.msg.fair;
+    return S.hello && S.hello.fair ? S.hello.fair : null;
+  }
+
+  /** Before the deal: no cards yet, only the fair-deal panel. */
+  const beforeDeal = () => {
+    const f = fairInfo();
+    return !!(f && !f.dealt);
+  };
+
+  /** 32 random bytes from the browser, in hex: the entropy offered to a person (they may type their own). */
+  function randomEntropy() {
+    const bytes = new Uint8Array(32);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  const short = (hex) => (typeof hex === "string" && hex.length > 16 ? `${hex.slice(0, 8)}…${hex.slice(-8)}` : String(hex || ""));
+
+  /** Each seat and the entropy it added, in words ("Ann (you): “tea”", "Bob: not yet", "Cy: a bot adds none"). */
+  function entropyItems(f) {
+    const seats = (S.msg && S.msg.seats) || [];
+    return seats.map((s) => {
+      const e = (f.entropy || [])[s.seat];
+      const who = `${s.name}${s.seat === mySeat() ? " (you)" : ""}: `;
+      const what =
+        typeof e === "string"
+          ? el("code", { class: "entropy" }, e)
+          : s.kind === "bot"
+            ? el("span", { class: "hint" }, "a bot adds none")
+            : el("span", { class: "hint" }, f.dealt ? "none" : "not yet");
+      return el("li", null, who, what);
+    });
+  }
+
+  function renderFair() {
+    const f = fairInfo();
+    const panel = $("fair-panel");
+    const notice = $("fair-notice");
+    const pending = beforeDeal();
+    panel.hidden = !pending;
+    $("actions-panel").hidden = pending;
+    if (pending) $("hand-panel").hidden = true;
+    notice.hidden = !f || pending;
+    if (!f) return;
+    if (pending) {
+      $("fair-commitment").textContent = f.commitment;
+      fill($("fair-seats"), entropyItems(f));
+      const mine = mySeat() !== null ? (f.entropy || [])[mySeat()] : undefined;
+      const form = $("entropy-form");
+      form.hidden = isSpectator() || typeof mine === "string";
+      const input = $("entropy-input");
+      if (!form.hidden && !input.value) input.value = randomEntropy();
+      const waiting = ((S.msg && S.msg.seats) || []).filter((s) => s.kind === "human" && typeof (f.entropy || [])[s.seat] !== "string");
+      const away = awaySeconds();
+      $("fair-status").textContent =
+        (waiting.length ? `Waiting on ${namesList(waiting.map((s) => s.seat))} to add entropy. ` : "") +
+        "The cards are dealt once every person has added theirs" +
+        (away ? `, or ${away} s after the first person sat down.` : ".");
+      return;
+    }
+    if (notice.dataset.key !== `${f.commitment}|${!!f.secret}`) {
+      notice.dataset.key = `${f.commitment}|${!!f.secret}`;
+      fill(
+        notice,
+        el(
+          "details",
+          null,
+          el("summary", null, el("strong", null, "Fair deal"), ` · commitment ${short(f.commitment)}`),
+          el(
+            "p",
+            null,
+            "Every shuffle and die roll at this table comes from the server's secret and the entropy below. The secret " +
+              "stays on the server until the game ends; its commitment, shown from the start, is its SHA-256: "
+          ),
+          el("p", null, el("code", { class: "commitment" }, f.commitment)),
+          el("ul", { class: "fair-seats" }, entropyItems(f)),
+          f.secret ? el("p", null, "The secret, revealed: ", el("code", { class: "commitment" }, f.secret)) : null
+        )
+      );
+    }
+  }
+
+  /** The end screen's word on the fair deal: the secret, and how to check every draw with it. */
+  function fairEnd() {
+    const f = fairInfo();
+    if (!f || !f.secret) return null;
+    return el(
+      "div",
+      { class: "fair-end" },
+      el("h3", null, "Check the deal"),
+      el("p", null, "The server's secret, revealed now: ", el("code", { class: "commitment", id: "fair-secret" }, f.secret)),
+      el("p", null, "Its SHA-256 is the commitment shown from the start: ", el("code", { class: "commitment" }, f.commitment)),
+      el(
+        "p",
+        null,
+        "Download the replay and run ",
+        el("code", null, `munchkin verify munchkin-${tableId}.json`),
+        ": it recomputes every shuffle and die roll from the secret and everyone's entropy, and says whether the table dealt honestly."
+      )
+    );
   }
 
   const awaySeconds = () => {
@@ -565,6 +672,10 @@
     $("table-name").textContent = tname || (tableId ? `Table ${tableId}` : "Munchkin table");
     document.title = `${tname || "Table"} — Munchkin`;
     if (S.hello) $("you-name").textContent = isSpectator() ? "watching" : helloSeatName() || playerName(mySeat());
+    if (!v && beforeDeal()) {
+      $("phase").textContent = "Waiting for the deal";
+      $("waiting-on").textContent = "entropy from the people at the table";
+    }
     if (!v) return;
     $("turn-number").textContent = String((v.turn || 0) + 1);
     $("whose-turn").textContent = v.over ? "game over" : v.active === mySeat() ? `${playerName(v.active)} (you)` : playerName(v.active);
@@ -603,6 +714,7 @@
       ),
       iWon ? el("p", { class: "you-won" }, "That's you. Well looted!") : null,
       typeof Look !== "undefined" ? Look.endStory(S.msg.story) : null,
+      fairEnd(),
       el(
         "p",
         { class: "end-links" },
@@ -954,7 +1066,7 @@
     const v = view();
     const panel = $("hand-panel");
     if (isSpectator() || !v) {
-      panel.hidden = isSpectator();
+      panel.hidden = isSpectator() || beforeDeal();
       return;
     }
     panel.hidden = false;
@@ -1347,6 +1459,21 @@
     if (typedSent && !input.value) input.value = typedSent;
     typedSent = "";
   }
+
+  $("entropy-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = $("entropy-input");
+    const text = input.value.trim();
+    if (!text) {
+      input.focus();
+      return;
+    }
+    send({ type: "entropy", entropy: text });
+  });
+
+  $("entropy-new").addEventListener("click", () => {
+    $("entropy-input").value = randomEntropy();
+  });
 
   $("action-form").addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -29,6 +29,8 @@ class HeuristicAgent(Prompts, Fighting, Running):
     """Plays Munchkin by rules of thumb; see the package docstring (`munchkin.agents.heuristic`)."""
 
     def __init__(self, seed: int = 0) -> None:
+        """A fresh agent, nothing kept yet; `seed` seeds `rng`, which no choice reads (the agent is
+        deterministic)."""
         self.rng = random.Random(seed)  # the agent is deterministic; kept for the common interface
         self._free: dict[tuple[int, int, str], int] = {}
         self._turn = -1
@@ -76,6 +78,8 @@ class HeuristicAgent(Prompts, Fighting, Running):
 
     @staticmethod
     def _default(legal: list[Action]) -> Action:
+        """The safest action listed when no rule has an opinion: pass, decline, refuse, keep, end, kick, loot or
+        run, in that order; else the first."""
         for kind in (A.PASS, A.DECLINE, A.REFUSE, A.KEEP, A.END, A.KICK, A.LOOT, A.RUN):
             for a in legal:
                 if a.kind == kind:

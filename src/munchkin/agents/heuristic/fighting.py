@@ -84,6 +84,7 @@ class Fighting(Reckoning):
     `HeuristicAgent`)."""
 
     def _on_window(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """A combat window: the fighters' side works to win it, the others watch and may spoil it."""
         c = g.combat
         if c is None:
             return None
@@ -109,6 +110,9 @@ class Fighting(Reckoning):
         return out[: max(0, room)]
 
     def _window_fighting(self, g: Game, c: Combat, seat: int, legal: list[Action]) -> Action | None:
+        """A fighter's or helper's window: while the fight is lost, the cheapest plan that wins it, asking for
+        help or ending the fight (a removal), whichever the win is worth; once it is won, only the fighter's own
+        monster made bigger for more Treasure."""
         p = g.players[seat]
         cdef = g.cdef
         back_out = next((a for a in legal if a.kind == A.BACK_OUT), None)
@@ -279,6 +283,9 @@ class Fighting(Reckoning):
         return next((a for a in asks if a.target == q and a.n == 0), None)
 
     def _window_watching(self, g: Game, c: Combat, seat: int, legal: list[Action]) -> Action | None:
+        """An onlooker's window: against a fighter who would win the game or who leads (Level 4 or more, none
+        higher), the cheapest plan that turns the fight within a small budget (any, against the winning kill); a
+        lost fight may get this seat's help instead."""
         p = g.players[seat]
         cdef = g.cdef
         f = g.players[c.fighter]
@@ -379,6 +386,8 @@ class Fighting(Reckoning):
         return None
 
     def _maybe_volunteer(self, g: Game, c: Combat, p: Player, legal: list[Action], threat: bool) -> Action | None:
+        """Volunteer for a lost fight only to gain Levels by helping (an Elf), short of the last Level, when the
+        fight is then won by 1 or more and the fighter is no threat."""
         vol = next((a for a in legal if a.kind == A.VOLUNTEER), None)
         if vol is None or threat:
             return None
@@ -389,6 +398,7 @@ class Fighting(Reckoning):
         return vol
 
     def _on_losing(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """The fight is lost: ask for help if anyone would turn it, else run away."""
         c = g.combat
         if c is None:
             return None
@@ -396,6 +406,9 @@ class Fighting(Reckoning):
         return ask if ask is not None else next((a for a in legal if a.kind == A.RUN), None)
 
     def _on_help(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """Asked to help: help when the fight is then won (by 1 against Bad Stuff of 10 points or more) and pays
+        (Treasure or cards offered, or Levels for an Elf), never towards the fighter's winning Level or a higher
+        fighter's last one. As the fighter offered help: accept a helper who makes the fight won."""
         c = g.combat
         pr = g.prompt
         act = pr.ask if isinstance(pr, D.Help) else None

@@ -53,12 +53,15 @@ class OwnTurn(Reckoning):
     _free: dict[tuple[int, int, str], int]  # free actions taken, by (turn, seat, stage) (made by __init__)
 
     def _count(self, g: Game, seat: int, stage: str) -> int:
+        """How many free actions `seat` took before this one at this stage of this turn, this one counted."""
         key = (g.turn, seat, stage)
         n = self._free.get(key, 0)
         self._free[key] = n + 1
         return n
 
     def _on_main(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """The Main decision: a free action while fewer than `MAX_FREE` were taken at this stage, else (or when
+        none is worth it) the step that moves the turn on."""
         pr = g.prompt
         assert isinstance(pr, D.Main)
         stage = pr.stage
@@ -69,6 +72,8 @@ class OwnTurn(Reckoning):
         return self._advance(g, seat, legal, stage)
 
     def _advance(self, g: Game, seat: int, legal: list[Action], stage: str) -> Action | None:
+        """The step that moves the turn on: at the door, Look for Trouble or loot the room; otherwise kick open
+        the door or end the turn."""
         if stage == "door":
             return self.choose_trouble(g, seat, legal) or next((a for a in legal if a.kind == A.LOOT), None)
         for kind in (A.KICK, A.END):
@@ -78,6 +83,9 @@ class OwnTurn(Reckoning):
         return None
 
     def choose_trouble(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """The monster from the hand to Look for Trouble with, most Levels and Treasure first: one beaten now
+        with a margin of 2 (4 for the winning Level), or nearly so counting combat cards in hand, or one that
+        will not attack it and still gives Treasure; None if none."""
         p = g.players[seat]
         cdef = g.cdef
         bonus_in_hand = sum(cdef[k].bonus for k in p.hand if cdef[k].is_one_shot and cdef[k].when == "combat")
@@ -226,6 +234,8 @@ class OwnTurn(Reckoning):
         return None
 
     def _race_class(self, g: Game, p: Player, plays: list[Action]) -> Action | None:
+        """The best Race, Class, Role or Proficiency to play (or Half-Breed, Super Munchkin, Dual Role): its
+        score over the one it would replace (less 1.5 for replacing); None if none gains."""
         cdef = g.cdef
         best: tuple[float, Action] | None = None
         for a in plays:
@@ -306,6 +316,7 @@ class OwnTurn(Reckoning):
         return best[1] if best else None
 
     def _curse_on(self, g: Game, p: Player, plays: list[Action], q: Player) -> Action | None:
+        """The Curse among `plays` that hurts `q` most, if more than 0.5 points; None otherwise."""
         best: tuple[float, Action] | None = None
         for a in plays:
             if g.cdef[a.card].is_curse and a.target == q.seat and a.flag != "sidekick":

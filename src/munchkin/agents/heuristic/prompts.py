@@ -28,6 +28,8 @@ class Prompts(OwnTurn):
     """The decisions out of combat other than the Main one (the fourth part of `HeuristicAgent`)."""
 
     def _on_drawn(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """A card drawn face up: fight a Steed beaten with room to spare (or with no room to ride it), play a
+        card worth playing now, else keep it."""
         fight = next((x for x in legal if x.kind == A.PLAY and x.flag == "fight"), None)
         if fight is not None:  # a Steed: fight it when a kill looks safe, or when no room to ride it
             p = g.players[seat]
@@ -42,12 +44,15 @@ class Prompts(OwnTurn):
         return next((x for x in legal if x.kind == A.KEEP), None)
 
     def _on_end_window(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """The window at the turn's end: free actions, up to `MAX_FREE`."""
         if self._count(g, seat, "end") >= MAX_FREE:
             return None
         a = self.plan_free(g, seat, legal, "end")
         return a
 
     def _on_charity(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """Charity: free actions first, then Curses on the highest opponents, up to `MAX_FREE`; then the card
+        from the hand worth least, given away or discarded."""
         p = g.players[seat]
         if self._count(g, seat, "charity") < MAX_FREE:
             a = self.plan_free(g, seat, legal, "charity")
@@ -84,6 +89,8 @@ class Prompts(OwnTurn):
         return accept if get > give + 0.3 else refuse
 
     def _on_choose(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """A choice among cards: of its own, give up what is worth least (paying gold, enough of it at the least
+        cost); of another's, make them lose what is worth most to them; else take what is worth most to it."""
         p = g.players[seat]
         pr = g.prompt
         why = pr.why if isinstance(pr, D.Choose) else ""
@@ -112,6 +119,7 @@ class Prompts(OwnTurn):
         return max(cards, key=lambda a: self.card_value(g, p, a.card))
 
     def _take_best(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """Take the card worth most to it (looting a body, picking a card)."""
         p = g.players[seat]
         takes = [a for a in legal if a.kind == A.TAKE]
         if not takes:
@@ -122,6 +130,7 @@ class Prompts(OwnTurn):
     _on_pick = _take_best
 
     def _on_curse_window(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """A Curse about to strike it: cancel it with a card worth no more than the harm the Curse does."""
         pr = g.prompt
         assert isinstance(pr, D.CurseWindow)
         card, victim = pr.card, pr.victim
@@ -135,6 +144,9 @@ class Prompts(OwnTurn):
         return None
 
     def _on_before(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """The questions asked before something happens (a limit to put right, a Loaded Die on its own roll, a
+        Sidekick changing sex, Lawyers, Floating Nose, Stoned Golem, a monster one may let pass, a bribe, two
+        harms to pick from): each weighed in points, declining when it does not pay."""
         p = g.players[seat]
         pr = g.prompt
         assert isinstance(pr, D.Before)

@@ -62,6 +62,8 @@ class Reckoning(Values):
         return best
 
     def effects_severity(self, g: Game, p: Player, effects: Iterable[Any], me: int) -> float:
+        """How much `effects` would hurt `p`, in points, a conditional effect read for `p` (its `otherwise`
+        where the condition fails, or where the effect costs nothing); `me` is the judging seat."""
         total = 0.0
         for e in effects:
             if e.if_ is not None and not characters.matches(g, p, e.if_):
@@ -75,11 +77,14 @@ class Reckoning(Values):
         return total
 
     def _hand_worth(self, g: Game, p: Player, me: int) -> float:
+        """A hand's worth: its cards' values for the judging seat's own hand, 1.8 a card for another's (only its
+        size is known)."""
         if p.seat == me:
             return sum(self.card_value(g, p, c) for c in p.hand)
         return 1.8 * len(p.hand)  # another's hand: only its size is known
 
     def _effect_severity(self, g: Game, p: Player, e: Any, me: int) -> float:
+        """One effect's harm to `p`, in points (0 for what the agent does not count)."""
         if e.lose_levels is not None:
             return LEVEL * min(e.lose_levels, p.level - 1)
         if e.die:
@@ -119,10 +124,12 @@ class Reckoning(Values):
         return 0.0
 
     def bad_severity(self, g: Game, p: Player, monster: int, me: int) -> float:
+        """How much a monster's Bad Stuff would hurt `p`, in points (what strikes even on an escape, half)."""
         d = g.cdef[monster]
         return self.effects_severity(g, p, d.bad_stuff, me) + 0.5 * self.effects_severity(g, p, d.even_if_escaped, me)
 
     def curse_severity(self, g: Game, q: Player, card: int, me: int) -> float:
+        """How much a Curse would hurt `q`, in points."""
         d = g.cdef[card]
         h = _hook(g, card)
         if h == "malign_mirror":
@@ -177,6 +184,7 @@ class Reckoning(Values):
 
     @staticmethod
     def slack_with_helper(g: Game, c: Combat, helper: int) -> int:
+        """The fight's `slack` with `helper` helping instead."""
         old = c.helper
         c.helper = helper
         try:
@@ -198,14 +206,17 @@ class Reckoning(Values):
 
     @staticmethod
     def kill_levels(g: Game, c: Combat) -> int:
+        """The Levels the kill of every monster in the fight brings."""
         return sum(g.cdef[m.base].levels for m in c.monsters) + c.extra_levels
 
     @staticmethod
     def treasures(g: Game, c: Combat) -> int:
+        """The Treasures the monsters of the fight give up."""
         return sum(rewards.monster_treasures(g, c, m) for m in c.monsters)
 
     @staticmethod
     def p_escape(g: Game, c: Combat, p: Player, m: MonsterIn, flight: int = 0) -> float:
+        """The chance `p` gets away from `m` (its Run Away bonus plus `flight` on the die)."""
         d = g.cdef[m.base]
         if not run_away.pursued(g, p, m):
             return 1.0
@@ -226,6 +237,7 @@ class Reckoning(Values):
         return total
 
     def mon_strength(self, g: Game, c: Combat, card: int, mate_of: MonsterIn | None = None) -> int:
+        """A monster card's strength if it joined this fight (as `mate_of`'s Mate, when given)."""
         return combat.monster_strength(g, c, MonsterIn(card, mate_of))
 
     def group_strength(self, g: Game, c: Combat, card: int) -> int:

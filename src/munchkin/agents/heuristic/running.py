@@ -24,6 +24,8 @@ class Running(Reckoning):
     """Running away, the roll, and being caught (the sixth part of `HeuristicAgent`)."""
 
     def _on_run(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """Running away: spend a card or an Item only when the Bad Stuff it would spare is worth more; then flee
+        the worst monster first."""
         pr, c = g.prompt, g.combat
         assert isinstance(pr, D.Run) and c is not None
         remaining = [m for m in c.monsters if m.card in pr.monsters]
@@ -67,6 +69,8 @@ class Running(Reckoning):
         return None
 
     def _on_rolled(self, g: Game, seat: int, legal: list[Action]) -> Action | None:
+        """After a roll: a runner that failed spends a re-roll or turns the die when that is cheaper than the
+        harm; an onlooker glues a leader who got away from harsh Bad Stuff."""
         pr = g.prompt
         assert isinstance(pr, D.Rolled)
         runner, monster, die, total, ok = pr.runner, pr.monster, pr.die, pr.total, pr.ok

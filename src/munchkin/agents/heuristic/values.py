@@ -156,18 +156,23 @@ class Values:
 
     @staticmethod
     def _is_class(g: Game, p: Player, name: str) -> bool:
+        """Whether `p` has a Class named `name`."""
         return name in characters.class_names(g, p)
 
     def race_score(self, g: Game, p: Player, c: int) -> float:
+        """A Race's worth to `p`: its base worth plus the bonuses of `p`'s Items that want it."""
         name = g.cdef[c].name.lower()
         return RACE_BASE.get(name, 2.0) + 0.8 * self._synergy(g, p, name, "race")
 
     def class_score(self, g: Game, p: Player, c: int) -> float:
+        """A Class's worth to `p`: its base worth plus the bonuses of `p`'s Items that want it."""
         name = g.cdef[c].name.lower()
         return CLASS_BASE.get(name, 2.0) + 0.8 * self._synergy(g, p, name, "class_")
 
     @staticmethod
     def _synergy(g: Game, p: Player, name: str, field: str) -> float:
+        """The bonuses of `p`'s Items, carried and in hand, that want the Race or Class `name`, less those that
+        refuse it."""
         cdef = g.cdef
         s = 0.0
         for k in p.items + p.hand:
@@ -203,6 +208,7 @@ class Values:
         return target
 
     def _best_equip(self, g: Game, p: Player) -> set[int]:
+        """`best_equip` worked out afresh."""
         cdef = g.cdef
         exempt = p.exempt()
         slot_best: dict[str, list[tuple[float, int]]] = {}

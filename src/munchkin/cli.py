@@ -33,6 +33,7 @@ from munchkin.engine.cards import CardDef
 from munchkin.engine.game import Game, Options, Setup, declared_sexes
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from munchkin.engine.view import narrate
+from munchkin.ladder.command import ladder as ladder_command
 from munchkin.simulate import NAMES
 from munchkin.terminal import Seat, card_summary
 
@@ -534,6 +535,7 @@ def simulate(
 
 app.command("balance")(balance_command)
 app.command("balance-merge")(balance_merge_command)
+app.command("ladder")(ladder_command)
 
 
 # ====================================================================== replay

@@ -94,13 +94,14 @@ def play_batch(v: Version, first: int, count: int) -> Tally:
     return t
 
 
-def _batch_job(job: tuple[Version, int, int]) -> tuple[int, Tally]:
-    v, first, count = job
+def _batch_job(v: Version, first: int, count: int) -> tuple[int, Tally]:
     return count, play_batch(v, first, count)
 
 
-def _ray_batch(v: Version, first: int, count: int) -> tuple[int, Tally]:
-    return count, play_batch(v, first, count)
+def _call(item: tuple[Callable[..., Any], Any, tuple[Any, ...]]) -> Any:
+    """One job in a worker process: the function, what every job shares, and the job's own arguments."""
+    func, shared, job = item
+    return func(shared, *job)
 
 
 @dataclass
@@ -126,22 +127,30 @@ class Runner:
         return total
 
     def _results(self, v: Version, plan: Plan) -> Iterator[tuple[int, Tally]]:
+        yield from self.map(_batch_job, v, plan.batches)
+
+    def map(self, func: Callable[..., Any], shared: Any, jobs: Callable[[int], list[tuple[Any, ...]]]) -> Iterator[Any]:
+        """`func(shared, *job)` for every job, where the runner runs, yielded as each finishes (not in the
+        jobs' order). `jobs(workers)` cuts the work for that many workers, known only once Ray is
+        reached; `func` must be a module's top-level function (it is sent to the workers by name)."""
         if self.ray:
-            yield from self._on_ray(v, plan)
+            yield from self._on_ray(func, shared, jobs)
             return
         n = self.cores()
-        jobs = [(v, first, count) for first, count in plan.batches(n)]
-        if n == 1 or len(jobs) == 1:
-            for job in jobs:
-                yield _batch_job(job)
+        todo = jobs(n)
+        if n == 1 or len(todo) == 1:
+            for job in todo:
+                yield func(shared, *job)
             return
         import multiprocessing as mp
 
         # "spawn": a fresh interpreter per worker (forking a process with threads is unsafe)
-        with mp.get_context("spawn").Pool(min(n, len(jobs))) as pool:
-            yield from pool.imap_unordered(_batch_job, jobs)
+        with mp.get_context("spawn").Pool(min(n, len(todo))) as pool:
+            yield from pool.imap_unordered(_call, [(func, shared, job) for job in todo])
 
-    def _on_ray(self, v: Version, plan: Plan) -> Iterator[tuple[int, Tally]]:
+    def _on_ray(
+        self, func: Callable[..., Any], shared: Any, jobs: Callable[[int], list[tuple[Any, ...]]]
+    ) -> Iterator[Any]:
         try:
             import ray
         except ImportError:
@@ -157,13 +166,13 @@ class Runner:
                 raise RuntimeError(f"no Ray cluster at {self.ray!r} ({where}): {exc}") from None
             self._ray_started = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        remote = ray.remote(_ray_batch)
-        version = ray.put(v)  # stored once in the cluster, not copied into every task
-        pending = [remote.remote(version, first, count) for first, count in plan.batches(cpus)]
+        remote = ray.remote(func)
+        ref = ray.put(shared)  # stored once in the cluster, not copied into every task
+        pending = [remote.remote(ref, *job) for job in jobs(cpus)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                yield ray.get(ref)
+            for r in done:
+                yield ray.get(r)
 
     def close(self) -> None:
         """Shut down a Ray runtime this runner started."""

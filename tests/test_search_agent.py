@@ -189,3 +189,33 @@ def test_tiers_name_the_agents_behind_them() -> None:
     assert isinstance(medium, SearchAgent) and isinstance(hard, SearchAgent)
     assert medium.budget.iterations * medium.budget.candidates < hard.budget.iterations * hard.budget.candidates
     assert not TIERS["easy"].heavy and TIERS["medium"].heavy and TIERS["hard"].heavy
+
+
+def test_recalling_its_decisions_brings_back_what_it_remembers() -> None:
+    """A server rebuilding a table after a restart has its bots recall their past decisions instead of
+    searching them again: the recalled memory is the one the searching bot had, decision by decision;
+    and a memory carried to another process and back (`memory`, `restore`) is the same."""
+    from munchkin.agents.observation import observe
+
+    g = Game(Setup(["deluxe"], NAMES[:4], 8, Options(turn_cap=400)))
+    bots = {s: make_agent("search:2" if s == 0 else "heuristic", s) for s in range(4)}
+    searcher, recaller = bots[0], SearchAgent(0, parse_budget("2"))
+    assert isinstance(searcher, SearchAgent)
+    compared = 0
+    for _ in range(500):
+        if g.over:
+            break
+        s = g.to_act[0]
+        if s == 0:
+            obs = observe(g, 0)
+            recaller.recall(obs)
+            obs.close()
+        a = decide(bots[s], g, s)
+        if s == 0:
+            assert recaller.memory() == searcher.memory()
+            carried = SearchAgent(0, parse_budget("2"))
+            carried.restore(searcher.memory())
+            assert carried.memory() == searcher.memory()
+            compared += 1
+        g.apply(a)
+    assert compared > 50 and searcher.thoughts

@@ -362,3 +362,42 @@ def test_everyone_is_told_at_once_when_a_bot_stands_in_even_off_turn(client: Tes
         m = next(m for m in iter(ws.receive_json, None) if m["type"] == "state")
         assert [s["stand_in"] for s in m["seats"]] == [False, False, True]
         assert m["version"] == first["version"], "told at once, not at the game's next move"
+
+
+def test_a_medium_bot_thinks_in_a_worker_and_a_restart_plays_on_unchanged(tmp_path: Path) -> None:
+    """A Medium bot (a search) chooses its searched moves in a worker process, never on the server's
+    event loop (the server's own copy of it never searches); a table stopped mid-game and restarted
+    ends exactly as the same seeded table played straight through (the bot recalls its turn)."""
+    from munchkin.agents.search import SearchAgent
+    from munchkin.server import tables
+
+    seats = [{"name": n, "kind": "bot", "strength": k} for n, k in (("Ann", "medium"), ("Bob", "easy"), ("Cy", "easy"))]
+    spec = {"name": "t", "seats": seats, "bot_delay": 0, "seed": 11}
+    ends = []
+    for stop in (False, True):
+        db = tmp_path / f"{stop}.db"
+        with make_client(db) as c:
+            tid = c.post("/api/tables", json={**spec, "bot_delay": 0.001 if stop else 0}).json()["table"]["id"]
+            r = hub(c).tables[tid]
+            if stop:
+
+                async def stop_mid_game(r: TableRunner) -> None:
+                    give_up = time.monotonic() + 120
+                    while r.game.decisions < 150:
+                        assert not r.failed and time.monotonic() < give_up, r.failed
+                        await asyncio.sleep(0)
+                    await r.stop()
+
+                c.portal.call(stop_mid_game, r)  # type: ignore[union-attr]
+                assert not r.game.over
+            else:
+                assert wait_over(c, tid, 300)["status"] == "over"
+                agent = r.bots.agents[0]
+                assert isinstance(agent, SearchAgent) and agent.thoughts == [], "it searched on the event loop"
+                assert tables._bot_pool is not None
+        if stop:
+            with make_client(db) as c:
+                assert wait_over(c, tid, 300)["status"] == "over"
+                r = hub(c).get(tid)
+        ends.append((r.game.fingerprint(), r.game.winners, r.game.version))
+    assert ends[0] == ends[1]

@@ -151,6 +151,26 @@ class SearchAgent:
             return choice
         return self._search(obs, moment, cands)
 
+    def recall(self, obs: Observation) -> None:
+        """Go through a decision taken before (a server rebuilding its table) without searching: what
+        it remembers of the turn comes back as it was after the decision."""
+        if len(obs.legal) > 1:
+            self.policy.choose(obs.world(), obs.seat, obs.legal)
+
+    def memory(self) -> object:
+        """What it remembers between decisions (the rules of thumb's), for a choice made in another process."""
+        return self.policy.memory()
+
+    def restore(self, memory: object) -> None:
+        """Remember again what `memory` says."""
+        self.policy.restore(memory)  # type: ignore[arg-type]
+
+    @staticmethod
+    def searches_at(kind: str, stage: str, own_turn: bool) -> bool:
+        """Whether a decision of this kind and stage (on its own turn or not) is one it may search:
+        a caller may then let it think away from where time matters (a server's event loop)."""
+        return SearchAgent._searches((kind, stage, own_turn))
+
     @staticmethod
     def _searches(moment: tuple[str, str, bool]) -> bool:
         kind, stage, own = moment

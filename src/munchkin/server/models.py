@@ -22,7 +22,8 @@ class SeatIn(BaseModel):
 
     name: str = Field(min_length=1, max_length=24)
     kind: Literal["human", "bot"]
-    strength: Literal["random", "heuristic"] = "heuristic"
+    # a bot's tier (docs/bots.md): easy, medium, hard; random moves; "heuristic" is the Easy bot's old name
+    strength: Literal["easy", "medium", "hard", "random", "heuristic"] = "easy"
     sex: Literal["male", "female"] | None = None  # the character's sex as declared; None: at random
     house: str | None = Field(default=None, max_length=24)  # Harry Potter: the House chosen; None: at random
 

@@ -49,6 +49,7 @@ log = logging.getLogger("munchkin.server")
 
 metadata = MetaData()
 T = TypeVar("T")
+STRENGTHS = ("easy", "medium", "hard", "random", "heuristic")  # a bot seat's tier, or an older table's strength
 
 tables_t = Table(
     "munchkin_tables",
@@ -544,8 +545,8 @@ def _seat_row(s: Any, i: int, problems: list[str]) -> SeatRow:
     if kind is not None and kind not in ("human", "bot"):
         problems.append(f"{where} kind is neither human nor bot")
     strength = _text(s.strength, f"{where} strength", problems)
-    if strength is not None and strength not in ("random", "heuristic"):
-        problems.append(f"{where} strength is neither random nor heuristic")
+    if strength is not None and strength not in STRENGTHS:
+        problems.append(f"{where} strength is none of {', '.join(STRENGTHS)}")
     digest = _text(s.token_hash, f"{where} token_hash", problems)
     if kind == "human" and digest is not None and not _is_sha256(digest):
         problems.append(f"{where} token_hash is not a SHA-256 digest in hex (the seat's link cannot work)")
@@ -556,7 +557,7 @@ def _seat_row(s: Any, i: int, problems: list[str]) -> SeatRow:
         n,
         name if name is not None else f"seat {n}",  # a name that cannot be read is shown as the seat's number
         kind if kind in ("human", "bot") else "human",
-        strength if strength in ("random", "heuristic") else "heuristic",
+        strength if strength in STRENGTHS else "heuristic",
         digest or "",
         claimed == 1,
     )

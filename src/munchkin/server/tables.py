@@ -22,7 +22,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol, TypeVar
 
 from munchkin.agents.base import Agent, decide, interjection, make_agent
-from munchkin.cards.loader import add_set_dir, set_dirs
+from munchkin.agents.observation import observe
+from munchkin.agents.registry import TIERS, resolve
+from munchkin.cards.loader import add_set_dir, load_set, set_dirs
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import card_version
@@ -62,6 +64,43 @@ MAX_HOLD_SECONDS = 60.0  # longest a Wait! holds a window on a table without a t
 
 
 _replay_pool: ProcessPoolExecutor | None = None
+_bot_pool: ProcessPoolExecutor | None = None
+
+
+def bot_pool() -> ProcessPoolExecutor:
+    """Worker processes, started on first use, in which the bots that think long (the Medium and Hard
+    tiers) choose their moves, so that the server's event loop never waits on a search; as many as
+    there are cores but one (at least one), each registering the server's set folders first."""
+    global _bot_pool
+    if _bot_pool is None:
+        _bot_pool = ProcessPoolExecutor(
+            max_workers=max(1, (os.cpu_count() or 2) - 1),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_follow_parent,
+            initargs=(os.getpid(), [str(path) for path in set_dirs().values()]),
+        )
+    return _bot_pool
+
+
+def think(spec: str, dice: str, memory: Any, g: Game, seat: int, legal: list[Action]) -> tuple[Action, Any]:
+    """In a bot worker: the move of a bot of `spec` for `seat` among `legal`, its dice seeded from
+    `dice` and its memory of the turn as the server's copy of it holds it; with its memory after."""
+    for name in g.setup.sets:  # the sets' card hooks are registered when a set is first loaded here
+        load_set(name)
+    agent = make_agent(spec, 0)
+    _seed_dice(agent, dice)
+    restore = getattr(agent, "restore", None)
+    if restore is not None:
+        restore(memory)
+    a = decide(agent, g, seat, legal)
+    recall = getattr(agent, "memory", None)
+    return a, recall() if recall is not None else None
+
+
+def _seed_dice(agent: Agent, dice: str) -> None:
+    rng = getattr(agent, "rng", None)
+    if isinstance(rng, random.Random):
+        rng.seed(dice)
 
 
 def replay_pool() -> ProcessPoolExecutor:
@@ -280,13 +319,15 @@ class Client:
 
 
 class TableBots:
-    """The bots of one table (seat -> strength), seeded from the table's bot seed, and the manners
-    they keep: a bot offers each other seat at most one trade or gift a turn, since a person
-    must answer every offer by hand."""
+    """The bots of one table (seat -> tier), seeded from the table's bot seed, and the manners they
+    keep: a bot offers each other seat at most one trade or gift a turn, since a person must answer
+    every offer by hand. The tiers that think long (`heavy`) choose in a worker process (`think`)."""
 
     def __init__(self, strengths: dict[int, str], seed: int) -> None:
         self.seed = seed
-        self.agents: dict[int, Agent] = {s: make_agent(k, seed * 7919 + s) for s, k in strengths.items()}
+        self.specs = {s: resolve(k if k != "heuristic" else "easy") for s, k in strengths.items()}
+        self.agents: dict[int, Agent] = {s: make_agent(k, seed * 7919 + s) for s, k in self.specs.items()}
+        self.heavy = {s for s, k in strengths.items() if k in TIERS and TIERS[k].heavy}
         self.stand_ins: dict[int, Agent] = {}  # people's seats a bot has played while they were away
         self.offered: set[tuple[int, int, int]] = set()  # (turn, bot, other seat)
 
@@ -298,18 +339,27 @@ class TableBots:
         if seat not in self.agents and seat not in self.stand_ins:
             self.stand_ins[seat] = make_agent("heuristic", self.seed * 7919 + seat)
 
+    def thinks_long(self, g: Game, seat: int) -> bool:
+        """Whether this seat's bot chooses its move now in a worker process (a search it may run at
+        this decision), not on the event loop."""
+        if seat not in self.heavy:
+            return False
+        searches = getattr(self.agents[seat], "searches_at", None)
+        pr = g.prompt
+        return searches is None or bool(searches(pr.kind, getattr(pr, "stage", ""), g.active == seat))
+
     def interjection(self, g: Game) -> Action | None:
         """An any-time action a bot takes now while the game waits on another seat (its choice is
         a pure function of what the seat sees, so a restarted server plays on unchanged), else None."""
         return interjection(g, self.agents)
 
-    def choose(self, g: Game, seat: int) -> Action:
-        """The bot's action. Its dice are seeded from the table, the seat and the game's version, so
-        the same position always gets the same answer: a restarted server plays on unchanged."""
-        agent = self.agents.get(seat) or self.stand_ins[seat]
-        rng = getattr(agent, "rng", None)
-        if isinstance(rng, random.Random):
-            rng.seed(f"{self.seed}:{seat}:{g.version}")
+    def _dice(self, g: Game, seat: int) -> str:
+        """The seed of a bot's dice for this position: the table, the seat and the game's version, so
+        the same position always gets the same answer and a restarted server plays on unchanged."""
+        return f"{self.seed}:{seat}:{g.version}"
+
+    def _kept(self, g: Game, seat: int) -> list[Action]:
+        """The legal actions a bot may take, its manners kept (no second offer to a seat this turn)."""
         legal = g.legal_actions(seat)
         hand = g.players[seat].hand if g.prompt.kind == CHARITY else ()  # Charity's gifts are no offers
         kept = [
@@ -320,10 +370,56 @@ class TableBots:
         extra = set(g.any_time(seat))
         if all(a in extra for a in kept):  # nothing left that answers the game: the manners give way
             kept = legal
-        a = decide(agent, g, seat, kept)
+        return kept
+
+    def _noted(self, g: Game, seat: int, a: Action) -> Action:
+        hand = g.players[seat].hand if g.prompt.kind == CHARITY else ()
         if a.kind in (A.GIVE, A.TRADE) and a.target >= 0 and a.card not in hand:  # an offer someone answers
             self.offered.add((g.turn, seat, a.target))
         return a
+
+    def choose(self, g: Game, seat: int) -> Action:
+        """The bot's action, chosen here (see `_dice` for its dice)."""
+        agent = self.agents.get(seat) or self.stand_ins[seat]
+        _seed_dice(agent, self._dice(g, seat))
+        return self._noted(g, seat, decide(agent, g, seat, self._kept(g, seat)))
+
+    def recall(self, g: Game, seat: int) -> None:
+        """Go through a decision the bot took before a restart, so that what it remembers of the turn
+        comes back: a bot that thinks long only recalls (its search is not run again)."""
+        agent = self.agents.get(seat) or self.stand_ins.get(seat)
+        recall = getattr(agent, "recall", None)
+        if agent is None or recall is None:
+            self.choose(g, seat)
+            return
+        _seed_dice(agent, self._dice(g, seat))
+        kept = self._kept(g, seat)
+        obs = observe(g, seat, kept)
+        try:
+            recall(obs)
+        finally:
+            obs.close()
+
+    def job(self, g: Game, seat: int) -> tuple[str, str, Any, Game, int, list[Action]]:
+        """What a worker needs to choose this bot's move (`think`): a copy of the game without its log."""
+        agent = self.agents[seat]
+        memory = getattr(agent, "memory", None)
+        kept = self._kept(g, seat)
+        return (
+            self.specs[seat],
+            self._dice(g, seat),
+            memory() if memory is not None else None,
+            g.clone(False),
+            seat,
+            kept,
+        )
+
+    def took(self, g: Game, seat: int, a: Action, memory: Any) -> Action:
+        """A worker's move for this bot: its memory of the turn kept, its offer noted."""
+        restore = getattr(self.agents[seat], "restore", None)
+        if restore is not None:
+            restore(memory)
+        return self._noted(g, seat, a)
 
 
 class TableRunner:
@@ -362,6 +458,7 @@ class TableRunner:
         if bot_seed is None:
             raise DamagedTable("its config has neither a seed nor a bot seed")
         self.bots = TableBots({s.seat: s.strength for s in row.seats if s.kind == "bot"}, int(bot_seed))
+        self.thinker: int | None = None  # a bot seat whose move is to be chosen in a worker next
         self.stored = 0  # actions in the database
         self.stored_chance = 0  # chance outcomes in the database
         self.log_pos = 0  # entries of the game's log already stored
@@ -539,7 +636,7 @@ class TableRunner:
 
         def bots_remember(g: Game, a: Action) -> None:
             if a.seat in self.bots and a.seat in g.to_act:
-                self.bots.choose(g, a.seat)  # the bot goes through its moves again: what it remembers comes back
+                self.bots.recall(g, a.seat)  # the bot goes through its moves again: what it remembers comes back
 
         actions = self.store.actions(self.id)
         chance = self.store.chance(self.id)
@@ -595,12 +692,10 @@ class TableRunner:
             async with self.turn:  # held across one yield, so tables take turns and sockets get served
                 moved = self._bots_act()
                 if moved:
-                    self.uncommitted += moved
-                    # nobody watching and the bots play straight on: store a bigger batch later (a write
-                    # costs as much as a burst); whoever connects meanwhile waits for it
-                    if self.clients or self.uncommitted >= BOT_BURST or not self._bots_play_on():
-                        self._commit()
+                    self._moved(moved)
                     await asyncio.sleep(0)
+            if not moved and self.thinker is not None:  # a bot that thinks long, in a worker
+                moved = await self._think(self.thinker)
             if moved:
                 if self._next_is_bot_move():
                     await asyncio.sleep(self.bot_delay)
@@ -623,6 +718,34 @@ class TableRunner:
                 self.shown_stand_ins = standing
                 self._touch_all()
                 self.on_change()
+
+    def _moved(self, moved: int) -> None:
+        """Bots made `moved` moves: store them now, unless nobody watches and the bots play straight on
+        (then a bigger batch later: a write costs as much as a burst; whoever connects waits for it)."""
+        self.uncommitted += moved
+        if self.clients or self.uncommitted >= BOT_BURST or not self._bots_play_on():
+            self._commit()
+
+    async def _think(self, seat: int) -> int:
+        """A long-thinking bot's move, chosen in a worker process while the event loop serves everyone
+        else; applied if the game has not moved on meanwhile (a person acting at any time, a clock).
+        The number of moves made (0 or 1)."""
+        global _bot_pool
+        self.thinker = None
+        g = self.game
+        version = g.version
+        job = self.bots.job(g, seat)
+        try:
+            a, memory = await asyncio.get_running_loop().run_in_executor(bot_pool(), think, *job)
+        except BrokenProcessPool:
+            _bot_pool = None  # a worker died: the next think starts a new pool
+            raise
+        if g is not self.game or g.over or g.version != version or seat not in g.to_act:
+            return 0
+        async with self.turn:
+            g.apply(self.bots.took(g, seat, a, memory))
+            self._moved(1)
+        return 1
 
     def _bots_play_on(self) -> bool:
         """Will the bots move again at once (no delay, and the game waits on a bot)?"""
@@ -677,6 +800,9 @@ class TableRunner:
                 break
             if seat not in self.bots:
                 self.bots.stand_in(seat)
+            elif self.bots.thinks_long(g, seat) and not clocked:
+                self.thinker = seat  # chosen in a worker (`_think`), once this burst is stored
+                break
             g.apply(self.bots.choose(g, seat))
             n += 1
             if clocked:

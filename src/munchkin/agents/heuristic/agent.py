@@ -45,6 +45,16 @@ class HeuristicAgent(Prompts, Fighting, Running):
             return legal[0]
         return self.choose(obs.world(), obs.seat, legal)
 
+    def memory(self) -> tuple[int, dict[tuple[int, int, str], int]]:
+        """What the agent remembers between decisions (its free actions this turn), to carry a choice
+        made in another process back (`restore`); its caches are left out (they only save time)."""
+        return self._turn, dict(self._free)
+
+    def restore(self, memory: tuple[int, dict[tuple[int, int, str], int]] | None) -> None:
+        """Remember again what `memory` says (see `memory`); None: nothing."""
+        if memory is not None:
+            self._turn, self._free = memory[0], dict(memory[1])
+
     INTERJECT_AT = frozenset({("main", "start"), ("main", "door")})  # another's turn, around its door
 
     def interject(self, obs: Observation) -> Action | None:

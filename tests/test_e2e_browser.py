@@ -36,7 +36,7 @@ WINDOW_SECONDS = 2.6
 BOT_DELAY = 0.05
 # Seat 0 is the person; the lobby names the bots itself when a seat is switched to "bot".
 NAMES = ["Player 1", "Lady Pointy", "Sir Loots-a-Lot", "Dungeon Dave"]
-STRENGTHS = {1: "random", 2: "heuristic", 3: "heuristic"}
+STRENGTHS = {1: "random", 2: "easy", 3: "easy"}  # the Easy bot is the heuristic one
 TIME_LIMIT = 150.0  # seconds for the whole game in the browser
 
 REPO = Path(__file__).resolve().parent.parent

@@ -401,3 +401,20 @@ def test_a_medium_bot_thinks_in_a_worker_and_a_restart_plays_on_unchanged(tmp_pa
                 r = hub(c).get(tid)
         ends.append((r.game.fingerprint(), r.game.winners, r.game.version))
     assert ends[0] == ends[1]
+
+
+def test_the_lobby_offers_bot_tiers_naming_the_agent_behind_each(client: TestClient) -> None:
+    """GET /api/bots: Easy, Medium and Hard (then Random), each with its agent and how it plays; a seat
+    may take any of them, an unknown strength is refused with the choices named."""
+    bots = client.get("/api/bots").json()
+    assert [b["id"] for b in bots] == ["easy", "medium", "hard", "random"]
+    assert [b["agent"] for b in bots] == ["heuristic", "search:fast", "search", "random"]
+    assert all(b["label"] and b["about"] for b in bots)
+    seats = [{"name": n, "kind": "bot", "strength": k} for n, k in (("A", "easy"), ("B", "hard"), ("C", "random"))]
+    r = client.post("/api/tables", json={"name": "t", "seats": seats, "seed": 3})
+    assert r.status_code == 201, r.text
+    runner = hub(client).tables[r.json()["table"]["id"]]
+    assert runner.bots.specs == {0: "heuristic", 1: "search", 2: "random"} and runner.bots.heavy == {1}
+    seats[0]["strength"] = "genius"
+    bad = client.post("/api/tables", json={"name": "t", "seats": seats})
+    assert bad.status_code == 422 and "medium" in bad.text

@@ -84,6 +84,7 @@ class Tier:
     spec: str
     about: str
     heavy: bool = False
+    rating: str = ""  # its place on the ladder (docs/bots.md), in words
 
 
 TIERS: dict[str, Tier] = {
@@ -91,6 +92,16 @@ TIERS: dict[str, Tier] = {
     "medium": Tier("Medium", "search:fast", "checks its main choices in a few imagined futures", heavy=True),
     "hard": Tier("Hard", "search", "checks more choices in more imagined futures", heavy=True),
 }
+
+
+def offered() -> list[dict[str, str]]:
+    """The bots a table offers people, strongest last, with the agent behind each and its rating; and
+    the random mover, for trying the rules."""
+    out = [{"id": k, "label": t.label, "agent": t.spec, "about": t.about, "rating": t.rating} for k, t in TIERS.items()]
+    out.append(
+        {"id": "random", "label": "Random", "agent": "random", "about": "any legal move, at random", "rating": ""}
+    )
+    return out
 
 
 def resolve(spec: str) -> str:
@@ -161,4 +172,15 @@ def make_agent(spec: str, seed: int) -> Agent:
     return REGISTRY[name].make(seed, variant)
 
 
-__all__ = ["REGISTRY", "TIERS", "Registered", "Tier", "check_spec", "make_agent", "names", "register", "resolve"]
+__all__ = [
+    "REGISTRY",
+    "TIERS",
+    "Registered",
+    "Tier",
+    "check_spec",
+    "make_agent",
+    "names",
+    "offered",
+    "register",
+    "resolve",
+]

@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from munchkin.agents.registry import offered
 from munchkin.engine.actions import MunchkinError
 from munchkin.help import HelpNotFound, help_page, not_found_page
 from munchkin.server.config import MAX_PAGE, ServerSettings
@@ -118,6 +119,11 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/api/sets")
     async def sets() -> list[dict[str, str]]:
         return available_sets()
+
+    @app.get("/api/bots")
+    async def bots() -> list[dict[str, str]]:
+        """The bot tiers a seat may take (docs/bots.md): label, the agent behind it, how it plays, its rating."""
+        return offered()
 
     @app.get("/api/tables")
     async def tables(

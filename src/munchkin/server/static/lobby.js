@@ -5,7 +5,21 @@
   const { el, fill, api, plural, copyText, myTables, saveMyTables, absolute } = M;
 
   const BOT_NAMES = ["Grimgnaw", "Lady Pointy", "Sir Loots-a-Lot", "Dungeon Dave", "Elfrieda", "Bob the Bot"];
-  const STRENGTH_LABEL = { random: "easy", heuristic: "strong" };
+  // the bot tiers (GET /api/bots fills in the agent, how it plays and its rating); "heuristic" is the
+  // Easy bot's name on tables made before the tiers
+  const BOTS = {
+    easy: { label: "Easy" },
+    medium: { label: "Medium" },
+    hard: { label: "Hard" },
+    random: { label: "Random" },
+  };
+  const BOT_ORDER = ["easy", "medium", "hard", "random"];
+  const botLabel = (id) => (BOTS[id === "heuristic" ? "easy" : id] || {}).label || id || "?";
+  const botHint = (id) => {
+    const b = BOTS[id] || {};
+    if (!b.agent) return "";
+    return `${b.about} (agent ${b.agent}${b.rating ? "; " + b.rating : ""})`;
+  };
   const REFRESH_MS = 3000;
 
   const $ = (id) => document.getElementById(id);
@@ -56,6 +70,20 @@
     }
   }
 
+  /** What each bot tier is (agent, how it plays, rating), from the server: the choices say it. */
+  async function loadBots() {
+    try {
+      for (const b of await api("/api/bots")) BOTS[b.id] = b;
+    } catch (err) {
+      return; // the labels alone still work
+    }
+    for (const sel of seatRows.querySelectorAll(".seat-strength")) {
+      for (const opt of sel.options) opt.textContent = botLabel(opt.value);
+      const hint = document.getElementById(sel.getAttribute("aria-describedby"));
+      if (hint) hint.textContent = botHint(sel.value);
+    }
+  }
+
   // ------------------------------------------------------------------ seats
   function defaultName(i, kind) {
     return kind === "bot" ? BOT_NAMES[i % BOT_NAMES.length] : `Player ${i + 1}`;
@@ -87,11 +115,17 @@
 
     const strength = el(
       "select",
-      { class: "seat-strength", id: `seat-strength-${i}`, name: `seat-strength-${i}` },
-      el("option", { value: "random" }, "easy"),
-      el("option", { value: "heuristic" }, "strong")
+      {
+        class: "seat-strength",
+        id: `seat-strength-${i}`,
+        name: `seat-strength-${i}`,
+        "aria-describedby": `seat-strength-hint-${i}`,
+      },
+      ...BOT_ORDER.map((id) => el("option", { value: id }, botLabel(id)))
     );
-    strength.value = "heuristic";
+    strength.value = "medium";
+    const strengthHint = el("span", { class: "hint tier-hint", id: `seat-strength-hint-${i}` }, botHint("medium"));
+    strength.addEventListener("change", () => (strengthHint.textContent = botHint(strength.value)));
 
     const sex = el(
       "select",
@@ -124,8 +158,9 @@
       el(
         "div",
         { class: "field strength-field" },
-        el("label", { for: strength.id }, "Bot strength ", el("span", { class: "hint" }, "(bots only)")),
-        strength
+        el("label", { for: strength.id }, "Bot strength"),
+        strength,
+        strengthHint
       )
     );
     kindSel.addEventListener("change", () => {
@@ -362,7 +397,7 @@
 
   function seatItem(s) {
     const bits = [];
-    if (s.kind === "bot") bits.push(`bot (${STRENGTH_LABEL[s.strength] || s.strength || "?"})`);
+    if (s.kind === "bot") bits.push(`bot (${botLabel(s.strength)})`);
     else {
       bits.push("person");
       bits.push(s.claimed ? "seat taken" : "FREE SEAT");
@@ -670,6 +705,7 @@
   }`;
   syncSeatRows();
   renderMyTables();
+  loadBots();
   loadSets().then(syncHouseFields); // Harry Potter may be ticked from the start (a server with only that set)
   refreshTables();
   setInterval(refreshTables, REFRESH_MS);

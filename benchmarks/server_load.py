@@ -254,11 +254,21 @@ class Http1:
             await self.writer.wait_closed()
 
 
+STRENGTH = "mixed"  # the bots' tier (--strength): "mixed" is random and Easy bots, seat by seat
+
+
 def table_spec(i: int, seed: int | None, name: str = "load") -> dict[str, Any]:
-    """Table i: 3 to 6 bot seats (cycling), random and heuristic bots mixed; seed `seed + i`,
-    or chance from the server when `seed` is None."""
+    """Table i: 3 to 6 bot seats (cycling), random and Easy bots mixed (or all of the tier `STRENGTH`);
+    seed `seed + i`, or chance from the server when `seed` is None."""
     n = 3 + i % 4
-    seats = [{"name": NAMES[s], "kind": "bot", "strength": "random" if (i + s) % 2 else "heuristic"} for s in range(n)]
+    seats = [
+        {
+            "name": NAMES[s],
+            "kind": "bot",
+            "strength": STRENGTH if STRENGTH != "mixed" else "random" if (i + s) % 2 else "easy",
+        }
+        for s in range(n)
+    ]
     spec: dict[str, Any] = {"name": f"{name} {i:03d}", "sets": ["deluxe"], "seats": seats, "bot_delay": 0}
     if seed is not None:
         spec["seed"] = seed + i
@@ -735,6 +745,8 @@ async def run(args: argparse.Namespace, port: int, server: Server) -> dict[str, 
         "verify_seconds": round(verify_s, 2),
         "games_replayed_exactly": len(over) - sum(1 for i in over if i in failures),
         "unfinished": unfinished,
+        "measured_for": args.measure_for,
+        "strength": args.strength,
         "failures": failures,
         "kills": kills,
     }
@@ -847,7 +859,9 @@ def summary_text(s: dict[str, Any]) -> str:
         ]
         if h["innocent_errors"]:
             out.append(f"    innocent client errors: {h['innocent_errors']}")
-    if s["unfinished"]:
+    if s["unfinished"] and s.get("measured_for"):
+        out.append(f"measured for {s['measured_for']:.0f} s: {len(s['unfinished'])} tables still playing (as asked)")
+    elif s["unfinished"]:
         out.append(f"NOT FINISHED within the timeout: {len(s['unfinished'])} tables")
         items = [f"#{u['index']} {u['id']} {u['status']} turn {u['turn']}" for u in s["unfinished"]]
         out += ["  " + ", ".join(items[k : k + 4]) for k in range(0, len(items), 4)]
@@ -906,7 +920,24 @@ def main() -> int:
         "and report an innocent client's ping",
     )
     ap.add_argument("--json", action="store_true", help="print one JSON object on stdout (the summary goes to stderr)")
+    ap.add_argument(
+        "--strength",
+        choices=["mixed", "easy", "medium", "hard", "random"],
+        default="mixed",
+        help="every bot of this tier (default: random and Easy bots mixed); Medium and Hard think in worker processes",
+    )
+    ap.add_argument(
+        "--for",
+        dest="measure_for",
+        type=float,
+        default=0.0,
+        help="measure for this many seconds, then stop: games still playing are no failure (Hard games are long)",
+    )
     args = ap.parse_args()
+    global STRENGTH
+    STRENGTH = args.strength
+    if args.measure_for > 0:
+        args.timeout = args.measure_for
     if args.tables < 1 or args.spectators < 0 or args.kill < 0 or args.replay_clients < 0 or args.replay_tables < 1:
         ap.error("--tables and --replay-tables must be at least 1, the other counts at least 0")
 
@@ -929,7 +960,7 @@ def main() -> int:
     bad = [line for line in log_text.splitlines() if "Traceback" in line or "stopped" in line or "Error" in line]
     result["server_errors"] = bad[:20]
     report(summary_text(result), result, args.json)
-    if result["unfinished"]:
+    if result["unfinished"] and not args.measure_for:
         return 2
     return 1 if result["failures"] else 0
 

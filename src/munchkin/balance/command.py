@@ -132,16 +132,11 @@ def balance(
     name is as in version A) plays the same seeds and the report shows each difference with its
     95% interval.
     """
-    from munchkin.balance.report import require_plots, write_compare, write_report
+    from munchkin.balance.report import write_compare, write_report
     from munchkin.balance.summary import compare as compare_tallies
     from munchkin.balance.summary import summarize
 
-    err = Console(stderr=True, highlight=False)
-    try:
-        require_plots()  # before any game is played, not after hours of them
-    except RuntimeError as exc:
-        err.print(f"Error: {escape(str(exc))}")
-        raise typer.Exit(2) from None
+    err = plots_or_exit()
     sets = _split(set_) if set_ is not None else None
     agent_list = _split(agents)
     va = _version(sets, players, agent_list, option or [], set_dir or [], "A")
@@ -257,8 +252,24 @@ def _label(v: Version, other: Version) -> str:
     return "; ".join(parts) or "as the other"
 
 
-def _run(v: Version, plan: Plan, runner: Runner, err: Console, name: str, quiet: bool) -> tuple[Any, dict[str, Any]]:
-    progress = Progress(
+def plots_or_exit() -> Console:
+    """The error console of a run that ends in a report with plots; exit 2 at once, saying why, when
+    plots cannot be drawn here (before any game is played, not after hours of them)."""
+    from munchkin.balance.report import require_plots
+
+    err = Console(stderr=True, highlight=False)
+    try:
+        require_plots()
+    except RuntimeError as exc:
+        err.print(f"Error: {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    return err
+
+
+def progress_bar(name: str, err: Console, quiet: bool = False) -> Progress:
+    """The progress bar of a run of games (games done, games a second, time left) on `err`; off when
+    quiet, not on a terminal, or with MUNCHKIN_NO_PROGRESS set."""
+    return Progress(
         TextColumn(name),
         BarColumn(),
         MofNCompleteColumn(),
@@ -270,6 +281,10 @@ def _run(v: Version, plan: Plan, runner: Runner, err: Console, name: str, quiet:
         transient=True,
         disable=quiet or not err.is_terminal or bool(os.environ.get("MUNCHKIN_NO_PROGRESS")),
     )
+
+
+def _run(v: Version, plan: Plan, runner: Runner, err: Console, name: str, quiet: bool) -> tuple[Any, dict[str, Any]]:
+    progress = progress_bar(name, err, quiet)
     with progress:
         task = progress.add_task("games", total=plan.games)
         return play(v, plan, runner, lambda n: progress.advance(task, n))

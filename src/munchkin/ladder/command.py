@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 import time
 from pathlib import Path
@@ -12,11 +11,10 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from munchkin.agents.registry import check_spec
-from munchkin.balance.command import _Speed, _split
+from munchkin.balance.command import _split, plots_or_exit, progress_bar
 from munchkin.balance.runner import Plan, Runner
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULES
 from munchkin.errors import CardError
@@ -115,15 +113,9 @@ def ladder(
     """Rate agents against each other: seat-rotated games, openskill Plackett-Luce ratings, a report folder
     (index.html, ladder.json, ladder.csv). The same seed and agents give the same ratings on any number of
     workers; docs/ladder.md says how seats are rotated and how to read the report."""
-    from munchkin.balance.report import require_plots
     from munchkin.ladder.ratings import summarize
 
-    err = Console(stderr=True, highlight=False)
-    try:
-        require_plots()  # before any game is played, not after hours of them
-    except RuntimeError as exc:
-        err.print(f"Error: {escape(str(exc))}")
-        raise typer.Exit(2) from None
+    err = plots_or_exit()
     specs = _agents(agents)
     editions = _editions(set_)
     if ray is not None and workers is not None:
@@ -136,18 +128,7 @@ def ladder(
     runner = Runner(workers=workers or 0, ray=ray)
     outcomes: list[Outcome] = []
     timings = {a: Timing() for a in range(len(specs))}
-    progress = Progress(
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        _Speed(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal or bool(os.environ.get("MUNCHKIN_NO_PROGRESS")),
-    )
+    progress = progress_bar("games", err)
     t0 = time.perf_counter()
     try:
         with progress:

@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import base64
-import csv
 import io
 import json
 from pathlib import Path
 from typing import Any
 
-from munchkin.balance.report import PLOT_H, PLOT_W, _e, _page, _pct, _pyplot, _table
+from munchkin.balance.report import PLOT_H, PLOT_W, _csv, _e, _page, _pct, _pyplot, _table
 
 COLORS = ["#4a7bb7", "#c0392b", "#6a9f58", "#8e6bb7", "#d68910", "#5d6d7e", "#17a589", "#a04000"]
 
@@ -170,13 +169,6 @@ def html_report(s: dict[str, Any], png: bytes) -> str:
         "equally; docs/ladder.md tells how.</p>"
     )
     return _page("Munchkin ladder", body)
-
-
-def _csv(path: Path, head: list[str], rows: list[list[Any]]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(head)
-        w.writerows(rows)
 
 
 def write_report(s: dict[str, Any], out: Path) -> Path:

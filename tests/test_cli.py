@@ -265,7 +265,7 @@ def test_play_default_bots_and_options() -> None:
     assert r.exception is None
     said = " ".join(r.stdout.split())
     assert "Ann, Bob, Cid, Dee." in said  # five players: you and four bots
-    assert "the bots (Medium: search:fast)" in said  # the middle tier unless told otherwise
+    assert "the bots (Medium: search:2)" in said  # the middle tier unless told otherwise
     bad = run("play", "--bot-agent", "search:lots", input="quit\n")
     assert bad.exit_code == 2 and "a search budget is" in " ".join(bad.output.split())
 

@@ -408,13 +408,13 @@ def test_the_lobby_offers_bot_tiers_naming_the_agent_behind_each(client: TestCli
     may take any of them, an unknown strength is refused with the choices named."""
     bots = client.get("/api/bots").json()
     assert [b["id"] for b in bots] == ["easy", "medium", "hard", "random"]
-    assert [b["agent"] for b in bots] == ["heuristic", "search:fast", "search", "random"]
+    assert [b["agent"] for b in bots] == ["heuristic", "search:2", "search:fast", "random"]
     assert all(b["label"] and b["about"] for b in bots)
     seats = [{"name": n, "kind": "bot", "strength": k} for n, k in (("A", "easy"), ("B", "hard"), ("C", "random"))]
     r = client.post("/api/tables", json={"name": "t", "seats": seats, "seed": 3})
     assert r.status_code == 201, r.text
     runner = hub(client).tables[r.json()["table"]["id"]]
-    assert runner.bots.specs == {0: "heuristic", 1: "search", 2: "random"} and runner.bots.heavy == {1}
+    assert runner.bots.specs == {0: "heuristic", 1: "search:fast", 2: "random"} and runner.bots.heavy == {1}
     seats[0]["strength"] = "genius"
     bad = client.post("/api/tables", json={"name": "t", "seats": seats})
     assert bad.status_code == 422 and "medium" in bad.text

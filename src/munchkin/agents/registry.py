@@ -88,9 +88,23 @@ class Tier:
 
 
 TIERS: dict[str, Tier] = {
-    "easy": Tier("Easy", "heuristic", "plays by rules of thumb, never looks ahead"),
-    "medium": Tier("Medium", "search:fast", "checks its main choices in a few imagined futures", heavy=True),
-    "hard": Tier("Hard", "search", "checks more choices in more imagined futures", heavy=True),
+    "easy": Tier(
+        "Easy", "heuristic", "plays by rules of thumb, never looks ahead", rating="ladder ordinal 19.2 (mu 26.0 ± 2.3)"
+    ),
+    "medium": Tier(
+        "Medium",
+        "search:2",
+        "checks its main choices in two imagined futures",
+        heavy=True,
+        rating="ladder ordinal 22.1 (mu 28.8 ± 2.2)",
+    ),
+    "hard": Tier(
+        "Hard",
+        "search:fast",
+        "checks its main choices against more in six imagined futures",
+        heavy=True,
+        rating="ladder ordinal 25.7 (mu 32.4 ± 2.2)",
+    ),
 }
 
 
@@ -99,7 +113,13 @@ def offered() -> list[dict[str, str]]:
     the random mover, for trying the rules."""
     out = [{"id": k, "label": t.label, "agent": t.spec, "about": t.about, "rating": t.rating} for k, t in TIERS.items()]
     out.append(
-        {"id": "random", "label": "Random", "agent": "random", "about": "any legal move, at random", "rating": ""}
+        {
+            "id": "random",
+            "label": "Random",
+            "agent": "random",
+            "about": "any legal move, at random",
+            "rating": "ladder ordinal -4.2 (mu 5.2 ± 3.1)",
+        }
     )
     return out
 

@@ -1,7 +1,8 @@
 """A person alone at the lobby's default table, in a real browser: the page says when a bot plays the
 seat nobody has opened ("Player 2 has not joined yet — a bot plays for them in 0:29"), and the game
 never stalls past it; "Let a bot play now" does it at once; Player 2 opening their link later takes
-the seat back, and leaving again makes them away, with the away time announced.
+the seat back, and leaving again makes them away, with the away time announced; axe-core finds no
+serious or critical problem in what the page shows of it.
 
 The first test uses the lobby's form exactly as it comes (two person seats, two bots, a fair deal,
 the first-join grace of 30 s) and presses only what the page asks for (Add my entropy); the person's
@@ -22,6 +23,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from system import ensure_debian_packages, free_port
+from test_e2e_a11y import problems
 from test_e2e_browser import ARTIFACTS, Msg, Server, choose, post_table, watched_browser
 from test_e2e_clock import seat_socket
 
@@ -85,13 +87,19 @@ def test_a_person_alone_at_the_lobbys_default_table_never_waits_past_what_the_pa
         assert 25 <= announced <= 30, f"the grace announced is {announced} s"
         expect(page.locator("#bot-now-1")).to_have_text("Let a bot play now")
         expect(page.locator("#fair-status")).to_contain_text("at the latest")
-        shot(page, "02-laptop-announced")
+        # the deal waits for the person's own entropy up to the away time, announced too
+        expect(page.locator("#deal-countdown")).to_have_text(re.compile(r"1:5\d|2:00"))
+        shot(page, "02-laptop-announced", full_page=True)
         page.set_viewport_size(PHONE)
         expect(line).to_be_in_viewport()
         shot(page, "03-phone-announced")
         page.set_viewport_size(LAPTOP)
 
         page.click("#entropy-send")  # what the page asks of the person before the deal
+        # ... given: now the deal waits only for Player 2's first-join grace
+        expect(page.locator("#fair-status")).to_contain_text("Waiting on Player 2 to add entropy.")
+        expect(page.locator("#deal-countdown")).to_have_text(re.compile(r"0:[0-2]\d"))
+        shot(page, "03b-laptop-deal-countdown", full_page=True)
         expect(line).to_contain_text("A bot is playing for Player 2 until they join.", timeout=(announced + 10) * 1000)
         took = time.monotonic() - announced_at
         assert took <= announced + SLACK, f"announced {announced} s, the bot came after {took:.1f} s"
@@ -160,6 +168,7 @@ def test_let_a_bot_play_now_and_the_person_takes_their_seat_back(join_server: Se
         expect(line).to_contain_text("Human 2 has not joined yet — a bot plays for them in")
         assert 595 <= countdown(page, 1) <= 600
         expect(page.locator("#absent-notice")).to_contain_text("10:0")
+        found = problems(page, "a seat not joined yet, before the deal")
         page.click("#bot-now-1")  # no need to wait ten minutes
         expect(line).to_contain_text("A bot is playing for Human 2 until they join.")
         page.click("#entropy-send")
@@ -178,6 +187,8 @@ def test_let_a_bot_play_now_and_the_person_takes_their_seat_back(join_server: Se
         expect(line).to_contain_text("Human 2 is away — a bot plays for them in")
         assert 110 <= countdown(page, 1) <= 120
         shot(page, "09-laptop-human-2-away")
+        found += problems(page, "a person away, in play")
+        assert not found, "axe-core found serious problems:\n" + "\n".join(found)
 
         watch = page.context.browser.new_page(viewport=PHONE)  # type: ignore[union-attr]
         watch.goto(server.url + made["watch"])

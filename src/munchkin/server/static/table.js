@@ -390,6 +390,7 @@
         }
         showError(m.error || "the server refused that");
         restoreTyped();
+        $("absent-notice").dataset.key = "";
         renderAbsent(); // a refused "Let a bot play now" button is offered again
         break;
       case "pong":
@@ -631,13 +632,18 @@
     const box = $("absent-notice");
     const v = view();
     const seats = ((S.msg && S.msg.seats) || []).filter((s) => s.kind === "human" && !s.connected && s.seat !== mySeat());
+    const shown = seats.length && !(v && v.over) && !(S.msg && S.msg.stopped);
+    const canCall = !isSpectator();
+    // drawn anew only when what it says changes (a live region: not re-read at every state); the countdowns tick
+    const key = JSON.stringify([shown, canCall, S.connected, seats.map((s) => [s.seat, s.joined, s.stand_in, typeof s.bot_in])]);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
     clearInterval(absentTick);
-    if (!seats.length || (v && v.over) || (S.msg && S.msg.stopped)) {
+    if (!shown) {
       box.hidden = true;
       box.replaceChildren();
       return;
     }
-    const canCall = !isSpectator();
     const line = (s) => {
       const joined = s.joined !== false;
       if (s.stand_in) {
@@ -672,7 +678,7 @@
     if (box.querySelector(".bot-countdown")) absentTick = setInterval(tickAbsent, 250);
   }
 
-  /** The countdowns of the absent seats and of the deal, each second. */
+  /** The absent seats' countdowns, from the deadlines of the last state (four times a second). */
   function tickAbsent() {
     for (const n of document.querySelectorAll("#absent-notice .bot-countdown")) {
       const at = S.botDeadlines[Number(n.dataset.seat)];

@@ -51,7 +51,7 @@ def humans(names: str = "ABC") -> Msg:
 # ---------------------------------------------------------------------------------------------- numbers
 
 
-@pytest.mark.parametrize("field", ["window_seconds", "bot_delay", "away_seconds", "turn_clock"])
+@pytest.mark.parametrize("field", ["window_seconds", "bot_delay", "away_seconds", "join_seconds", "turn_clock"])
 @pytest.mark.parametrize("raw", ["NaN", "Infinity", "-Infinity", "1e309"])
 def test_a_number_that_is_not_finite_is_refused_by_name(client: TestClient, field: str, raw: str) -> None:
     r = post_raw(client, f'{{"seats": {json.dumps(BOTS)}, "{field}": {raw}}}')
@@ -80,13 +80,18 @@ def test_several_problems_are_joined_and_the_input_is_never_echoed(client: TestC
 
 
 def test_the_new_table_options_are_checked(client: TestClient) -> None:
-    r = client.post("/api/tables", json={"seats": BOTS, "away_seconds": 5, "turn_clock": 4000})
+    r = client.post("/api/tables", json={"seats": BOTS, "away_seconds": 5, "join_seconds": 9.5, "turn_clock": 4000})
     assert r.status_code == 422
     assert r.json()["detail"] == (
-        "away_seconds: must be greater than or equal to 10; turn_clock: must be less than or equal to 3600"
+        "away_seconds: must be greater than or equal to 10; join_seconds: must be greater than or equal to 10; "
+        "turn_clock: must be less than or equal to 3600"
     )
-    r = client.post("/api/tables", json={"seats": BOTS, "away_seconds": 60, "turn_clock": None})
+    r = client.post("/api/tables", json={"seats": BOTS, "join_seconds": 3601})
+    assert r.json()["detail"] == "join_seconds: must be less than or equal to 3600"
+    r = client.post("/api/tables", json={"seats": BOTS, "away_seconds": 60, "join_seconds": 10, "turn_clock": None})
     assert r.status_code == 201, r.text
+    assert r.json()["table"]["join_seconds"] == 10
+    assert client.post("/api/tables", json={"seats": BOTS}).json()["table"]["join_seconds"] == 30, "the default"
 
 
 # ---------------------------------------------------------------------------------------------- bodies
@@ -277,7 +282,7 @@ def test_a_whole_seed_and_json_booleans_are_taken(client: TestClient) -> None:
 OPTIONS_KEYS = "options takes only listen_at_the_door, shared_victories"
 TABLE_KEYS = (
     "a table takes only name, sets, seats, options, window_seconds, allow_wait, bot_delay, seed, away_seconds, "
-    "turn_clock"
+    "join_seconds, turn_clock"
 )
 
 
@@ -315,6 +320,7 @@ def test_what_the_lobby_sends_is_taken(client: TestClient) -> None:
         "bot_delay": 0.6,
         "seed": None,
         "away_seconds": 120,
+        "join_seconds": 30,
         "turn_clock": None,
     }
     lobby = (Path(__file__).parent.parent / "src/munchkin/server/static/lobby.js").read_text()

@@ -279,6 +279,7 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
                 "window_seconds": runner.window_seconds,
                 "seed": runner.seed if runner.seed_chosen else None,
                 "away_seconds": runner.away_seconds,
+                "join_seconds": runner.join_seconds,
                 "turn_clock": runner.turn_clock,
                 "allow_wait": runner.allow_wait,
                 "fair": runner.fair_info(runner.row.status == "over"),
@@ -384,7 +385,15 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
         except MunchkinError as exc:
             return error(str(exc))
         return None
-    return error(f"unknown message type {excerpt(repr(kind))}; expected act, wait, entropy or ping")
+    if kind == "stand_in":  # "let a bot play for them now": a seat not joined yet, or away
+        if client.seat is None:
+            return error("spectators cannot call in a bot: only a person at the table may")
+        try:
+            runner.call_in(client.seat, msg.get("seat"))
+        except MunchkinError as exc:
+            return error(str(exc))
+        return None
+    return error(f"unknown message type {excerpt(repr(kind))}; expected act, wait, entropy, stand_in or ping")
 
 
 def excerpt(text: str, most: int = EXCERPT_CHARS) -> str:

@@ -249,6 +249,7 @@ class Hub:
             spec.bot_delay,
             spec.seed,
             away_seconds=spec.away_seconds,
+            join_seconds=spec.join_seconds,
             turn_clock=spec.turn_clock,
             allow_wait=spec.allow_wait,
         )

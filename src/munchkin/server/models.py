@@ -73,6 +73,8 @@ class TableIn(BaseModel):
     seed: StrictInt | None = Field(default=None, ge=0, le=2**31)
     # how long a person may be disconnected before a bot plays their seat
     away_seconds: float = Field(default=120, ge=10, le=3600)
+    # a person's seat nobody has opened yet: how long after the first person sat down a bot plays it
+    join_seconds: float = Field(default=30, ge=10, le=3600)
     # None: off; else the seconds a connected person has for their own decisions before a bot makes the move
     turn_clock: float | None = Field(default=None, ge=10, le=3600)
 

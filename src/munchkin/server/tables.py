@@ -60,6 +60,7 @@ BOT_BURST_SECONDS = 0.004
 MAX_OUTBOX = 32  # replies waiting for a client that does not read them; past it the client is dropped
 CHANCE_KINDS = frozenset({"shuffle", "roll", "pick"})  # the log entries that record a chance outcome
 AWAY_SECONDS = 120.0  # default: how long a person may be away before a bot plays their seat
+JOIN_SECONDS = 30.0  # default: how long a seat nobody has opened waits, once someone sat down, before a bot plays it
 MAX_HOLD_SECONDS = 60.0  # longest a Wait! holds a window on a table without a turn clock; then the holder passes
 
 
@@ -436,6 +437,7 @@ class TableRunner:
         self.allow_wait = bool(cfg.get("allow_wait", True))  # may a person hold a window by saying Wait!
         self.bot_delay = float(cfg["bot_delay"])
         self.away_seconds = float(cfg.get("away_seconds", AWAY_SECONDS))
+        self.join_seconds = float(cfg.get("join_seconds", JOIN_SECONDS))
         clock = cfg.get("turn_clock")
         self.turn_clock: float | None = None if clock is None else float(clock)
         seed = cfg.get("seed")
@@ -477,6 +479,7 @@ class TableRunner:
         self.hold_until: dict[int, float] = {}  # holder -> monotonic time their hold ends and they pass
         self.away_since: dict[int, float] = {s: time.monotonic() for s in self.humans}  # seats nobody is at
         self.shown_stand_ins: frozenset[int] = frozenset()  # the stand-ins everyone has been told of
+        self.called_in: set[int] = set()  # absent people's seats someone at the table asked a bot to play now
         self.wake = asyncio.Event()
         # batches of moves staged for the database, written one after another on its thread
         self.unwritten: deque[tuple[tuple[Any, ...], tuple[str, int, list[str]]]] = deque()
@@ -530,24 +533,34 @@ class TableRunner:
 
     def _deal_due(self) -> float | None:
         """When the entropy window closes (monotonic): now (-inf) once every person's seat has given its
-        entropy, else the table's `away_seconds` after a person first sat down; None while nobody has."""
+        entropy or has a bot called in for it, else when the last seat still missing stops being waited
+        for: a seat nobody has opened `join_seconds` after a person first sat down (its first-join grace),
+        any other `away_seconds` after; None while nobody has sat down."""
         assert self.fair is not None
         entropy = self.fair["entropy"]
-        if all(entropy[s] is not None for s in self.humans):
+        missing = [s for s in self.humans if entropy[s] is None and s not in self.called_in]
+        if not missing:
             return -math.inf
-        return None if self.first_seated is None else self.first_seated + self.away_seconds
+        if self.first_seated is None:
+            return None
+        unjoined = min(self.join_seconds, self.away_seconds)
+        grace = [unjoined if not self.row.seats[s].claimed else self.away_seconds for s in missing]
+        return self.first_seated + max(grace)
 
     async def _await_deal(self) -> None:
-        """Wait for the entropy window to close, then deal and store the deal (`_deal`)."""
+        """Wait for the entropy window to close, then deal and store the deal (`_deal`); meanwhile tell
+        everyone when a bot comes in for a seat, which the deal then no longer waits for."""
         while not self.dealt and not self.failed:
             due = self._deal_due()
             if due is not None and due <= time.monotonic():
                 await self._deal()
                 return
-            timeout = None if due is None else max(0.0, due - time.monotonic())
+            wake_at = [t for t in (due, self._next_stand_in_time()) if t is not None]
+            timeout = None if not wake_at else max(0.0, min(wake_at) - time.monotonic())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), timeout)
             self.wake.clear()
+            self._tell_stand_ins()
 
     async def _deal(self) -> None:
         """Deal, and store the config (entropy final, sexes and Houses drawn) with the deal's chance
@@ -713,11 +726,15 @@ class TableRunner:
                 elif any(t <= time.monotonic() for t in self.hold_until.values()):
                     self._holds_expired()
             self.wake.clear()
-            standing = self._stand_ins()
-            if standing != self.shown_stand_ins:  # a bot came in for someone, or gave a seat back
-                self.shown_stand_ins = standing
-                self._touch_all()
-                self.on_change()
+            self._tell_stand_ins()
+
+    def _tell_stand_ins(self) -> None:
+        """A bot came in for someone, or gave a seat back: everyone is told at once."""
+        standing = self._stand_ins()
+        if standing != self.shown_stand_ins:
+            self.shown_stand_ins = standing
+            self._touch_all()
+            self.on_change()
 
     def _moved(self, moved: int) -> None:
         """Bots made `moved` moves: store them now, unless nobody watches and the bots play straight on
@@ -818,26 +835,71 @@ class TableRunner:
     def _connected(self) -> set[int]:
         return {c.seat for c in self.clients if c.seat is not None}
 
+    def _over(self) -> bool:
+        """Is the game over (a finished table brought back for watchers has no game of its own)?"""
+        g: Game | None = getattr(self, "game", None) if self.dealt else None
+        return self.row.status == "over" or (g is not None and g.over)
+
+    def _bot_due(self, seat: int) -> float | None:
+        """When a bot is due to play this person's seat (monotonic; -inf: someone called one in), or None
+        while its person is here. A seat nobody has opened yet is not someone who walked away: it gets
+        its first-join grace, `join_seconds` from when a person first sat at the table (in this run of
+        the server); a person who came and left gets `away_seconds` from leaving."""
+        since = self.away_since.get(seat)
+        if since is None:
+            return None
+        if seat in self.called_in:
+            return -math.inf
+        if self.row.seats[seat].claimed:
+            return since + self.away_seconds
+        return None if self.first_seated is None else self.first_seated + self.join_seconds
+
     def _stand_ins(self) -> frozenset[int]:
-        """People's seats a bot plays now: their person has been away longer than the table allows
-        while someone else is still at the table (with nobody there, nobody is kept waiting)."""
+        """People's seats a bot plays now: their person has not joined within the first-join grace, has
+        been away longer than the table allows, or someone called a bot in for them, while someone else
+        is still at the table (with nobody there, nobody is kept waiting)."""
         if not self.away_since:
             return frozenset()
         here = self._connected() & self.humans
         if not here:
             return frozenset()
         t = time.monotonic()
-        return frozenset(s for s, since in self.away_since.items() if t - since >= self.away_seconds)
+        return frozenset(s for s in self.away_since if (due := self._bot_due(s)) is not None and due <= t)
 
     def _next_stand_in_time(self) -> float | None:
         """When the next stand-in or turn clock comes due (monotonic), to wake the loop then."""
         times = []
         if self._connected() & self.humans:
-            away = self.away_since.items()
-            times += [since + self.away_seconds for s, since in away if s not in self.shown_stand_ins]
-        if self.turn_clock is not None and self._clocked_seats():
+            dues = [(s, self._bot_due(s)) for s in self.away_since if s not in self.shown_stand_ins]
+            times += [due for s, due in dues if due is not None]
+        if self.dealt and self.turn_clock is not None and self._clocked_seats():
             times.append(self.decided_at + self.turn_clock)
         return min(times) if times else None
+
+    def call_in(self, by: int, seat: Any) -> None:
+        """Someone at the table asks a bot to play an absent person's seat now (not joined yet, or away),
+        rather than waiting out its grace; the person takes the seat back when they open their link.
+        Raises MunchkinError (nothing changed) for anything else."""
+        if self.failed:
+            raise MunchkinError(f"this table has stopped: {self.failed}")
+        if self._over():
+            raise MunchkinError("the game is over")
+        n = len(self.row.seats)
+        if type(seat) is not int or not 0 <= seat < n:
+            raise MunchkinError(f'a "stand_in" message needs "seat": the number of a person\'s seat, 0 to {n - 1}')
+        name = self.row.seats[seat].name
+        if seat not in self.humans:
+            raise MunchkinError(f"{name}'s seat is a bot's already")
+        if by not in self._connected():
+            raise MunchkinError("only a person at the table may call in a bot")
+        if seat not in self.away_since:
+            raise MunchkinError(f"{name} is at the table: a bot plays only for someone not joined yet or away")
+        if seat in self._stand_ins():
+            raise MunchkinError(f"a bot is playing for {name} already")
+        self.called_in.add(seat)
+        self._touch_all()
+        self.on_change()
+        self.wake.set()
 
     def _clocked_seats(self) -> list[int]:
         """Connected people whose own decision the game waits on: what a turn clock (if any) hurries."""
@@ -1114,9 +1176,17 @@ class TableRunner:
             "winning_level": WINNING_LEVEL,
             "story": self._game_story() if over else None,
             "fair": self.fair_info(over),
+            "deal_in": self._deal_in(),
         }
         c.lines += len(lines)
         return json.dumps(extra)[:-1] + ", " + body[1:]
+
+    def _deal_in(self) -> float | None:
+        """Seconds until a fair table deals at the latest (0: now), or None: dealt, or nobody has sat down."""
+        if self.dealt or self.fair is None:
+            return None
+        due = self._deal_due()
+        return None if due is None else round(max(0.0, due - time.monotonic()), 1)
 
     def _game_story(self) -> dict[str, Any]:
         """The finished game's Levels turn by turn and figures, from its public events; computed once."""
@@ -1154,8 +1224,18 @@ class TableRunner:
         }
 
     def seat_list(self) -> list[dict[str, Any]]:
+        """Every seat as everyone may see it: who is connected, who has ever joined, whom a bot plays
+        and in how many seconds one will (`bot_in`, so that a page can count down without a clock of ours)."""
         connected = self._connected()
         standing = self._stand_ins()
+        t = time.monotonic()
+        over = self._over()
+        here = bool(connected & self.humans)
+
+        def bot_in(seat: int) -> float | None:
+            due = None if over or not here or seat in standing else self._bot_due(seat)
+            return None if due is None else round(max(0.0, due - t), 1)
+
         return [
             {
                 "seat": s.seat,
@@ -1163,7 +1243,9 @@ class TableRunner:
                 "kind": s.kind,
                 "strength": s.strength,
                 "connected": s.seat in connected,
+                "joined": s.claimed or s.kind == "bot",
                 "stand_in": s.seat in standing,
+                "bot_in": bot_in(s.seat),
             }
             for s in self.row.seats
         ]
@@ -1191,6 +1273,7 @@ class TableRunner:
             self.first_seated = time.monotonic()  # the entropy window's clock starts (`_deal_due`)
         if c.seat is not None:
             self.away_since.pop(c.seat, None)  # back at the table: a stand-in gives the seat back
+            self.called_in.discard(c.seat)
             s = self.row.seats[c.seat]
             if not s.claimed:
                 s.claimed = True
@@ -1357,6 +1440,7 @@ def table_summary(
         "window_seconds": cfg.get("window_seconds"),
         "allow_wait": cfg.get("allow_wait", True),
         "away_seconds": cfg.get("away_seconds", AWAY_SECONDS),
+        "join_seconds": cfg.get("join_seconds", JOIN_SECONDS),
         "turn_clock": cfg.get("turn_clock"),
         "seed": cfg.get("seed") if cfg.get("seed_chosen") else None,
         "spectators": spectators,
@@ -1388,6 +1472,7 @@ def new_table_row(
     away_seconds: float = AWAY_SECONDS,
     turn_clock: float | None = None,
     allow_wait: bool = True,
+    join_seconds: float = JOIN_SECONDS,
 ) -> tuple[TableRow, dict[int, str]]:
     """A fresh table and the secret token of each person's seat. Without a chosen seed the table keeps
     no seed at all: it is a fair table, dealt from a secret drawn now and the entropy its people give
@@ -1410,6 +1495,7 @@ def new_table_row(
         "window_seconds": window_seconds,
         "bot_delay": bot_delay,
         "away_seconds": away_seconds,
+        "join_seconds": join_seconds,
         "turn_clock": turn_clock,
         "allow_wait": allow_wait,
         "rules": RULES,

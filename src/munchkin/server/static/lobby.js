@@ -222,6 +222,11 @@
     if (awayInput.validity.badInput || !awayInput.value.trim() || !Number.isInteger(awaySeconds) || awaySeconds < 10 || awaySeconds > 3600) {
       problems.push("the bot stands in after 10 to 3600 whole seconds");
     }
+    const joinInput = $("join-seconds");
+    const joinSeconds = Number(joinInput.value.trim());
+    if (joinInput.validity.badInput || !joinInput.value.trim() || !Number.isInteger(joinSeconds) || joinSeconds < 10 || joinSeconds > 3600) {
+      problems.push("a bot plays a seat nobody has opened after 10 to 3600 whole seconds");
+    }
     let turnClock = null;
     if ($("turn-clock-on").checked) {
       const clockInput = $("turn-clock");
@@ -242,6 +247,7 @@
         bot_delay: botDelay,
         seed,
         away_seconds: awaySeconds,
+        join_seconds: joinSeconds,
         turn_clock: turnClock,
       },
     };
@@ -266,6 +272,7 @@
         created: res.table.created || new Date().toISOString(),
         links: (res.links || []).map((l) => ({ seat: l.seat, name: l.name, url: absolute(l.url) })),
         watch: absolute(res.watch || `/table/${res.table.id}`),
+        join_seconds: res.table.join_seconds,
       };
       saveMyTables([entry, ...myTables().filter((t) => t.id !== entry.id)]);
       showCreated(entry);
@@ -352,6 +359,14 @@
           : "Only bots at this table: watch them play."
       ),
       linkList(entry),
+      entry.links.length > 1 && typeof entry.join_seconds === "number"
+        ? el(
+            "p",
+            { class: "hint join-grace" },
+            `A seat whose link nobody has opened ${entry.join_seconds} s after the first person sits down is played by a bot ` +
+              "until its person joins; anyone at the table may also let a bot play it at once."
+          )
+        : null,
       el("p", { class: "hint" }, "These links are saved under “Your tables” in this browser.")
     );
     createdBox.hidden = false;
@@ -401,7 +416,7 @@
     else {
       bits.push("person");
       bits.push(s.claimed ? "seat taken" : "FREE SEAT");
-      if (s.stand_in) bits.push("○ away — a bot is playing for them");
+      if (s.stand_in) bits.push(s.claimed ? "○ away — a bot is playing for them" : "○ a bot is playing until they join");
       else bits.push(s.connected ? "● online" : "○ offline");
     }
     return el(

@@ -76,6 +76,8 @@
     pendingTimer: null,
     windowDeadline: 0,
     holdDeadlines: [], // performance.now() times each hold ends, in the order of window.held_by
+    botDeadlines: {}, // seat -> performance.now() time a bot is due to play that absent person's seat
+    dealDeadline: null, // performance.now() time a fair table deals at the latest (null: no clock runs)
     tableInfo: null,
     fatal: "",
     myStandIn: null, // whether a bot stood in for this page's seat in the last state
@@ -388,6 +390,8 @@
         }
         showError(m.error || "the server refused that");
         restoreTyped();
+        $("absent-notice").dataset.key = "";
+        renderAbsent(); // a refused "Let a bot play now" button is offered again
         break;
       case "pong":
         break;
@@ -425,6 +429,11 @@
     setPending(false);
     if (m.window) S.windowDeadline = performance.now() + Math.max(0, Number(m.window.remaining) || 0) * 1000;
     if (m.window) S.holdDeadlines = (m.window.hold_left || []).map((x) => performance.now() + Math.max(0, Number(x) || 0) * 1000);
+    S.botDeadlines = {};
+    for (const s of m.seats || []) {
+      if (typeof s.bot_in === "number") S.botDeadlines[s.seat] = performance.now() + Math.max(0, s.bot_in) * 1000;
+    }
+    S.dealDeadline = typeof m.deal_in === "number" ? performance.now() + Math.max(0, m.deal_in) * 1000 : null;
     render();
   }
 
@@ -434,6 +443,7 @@
     const openDetails = new Set([...document.querySelectorAll("details[data-key]")].filter((d) => d.open).map((d) => d.dataset.key));
     renderHeader();
     renderFair();
+    renderAbsent();
     renderStopped();
     renderEnd();
     renderWindow();
@@ -548,12 +558,21 @@
       form.hidden = isSpectator() || typeof mine === "string";
       const input = $("entropy-input");
       if (!form.hidden && !input.value) input.value = randomEntropy();
-      const waiting = ((S.msg && S.msg.seats) || []).filter((s) => s.kind === "human" && typeof (f.entropy || [])[s.seat] !== "string");
-      const away = awaySeconds();
-      $("fair-status").textContent =
-        (waiting.length ? `Waiting on ${namesList(waiting.map((s) => s.seat))} to add entropy. ` : "") +
-        "The cards are dealt once every person has added theirs" +
-        (away ? `, or ${away} s after the first person sat down.` : ".");
+      const waiting = ((S.msg && S.msg.seats) || []).filter(
+        (s) => s.kind === "human" && typeof (f.entropy || [])[s.seat] !== "string" && !s.stand_in
+      );
+      // when the deal comes at the latest, counted down (docs/server.md: the entropy window)
+      fill(
+        $("fair-status"),
+        waiting.length ? `Waiting on ${namesList(waiting.map((s) => s.seat))} to add entropy. ` : "",
+        S.dealDeadline === null
+          ? "The cards are dealt once every person has added theirs, or a while after the first person sits down."
+          : [
+              "The cards are dealt once every person has added theirs, and in ",
+              el("span", { id: "deal-countdown", class: "deal-countdown", role: "timer", "aria-live": "off" }, clockText(S.dealDeadline)),
+              " at the latest.",
+            ]
+      );
       return;
     }
     if (notice.dataset.key !== `${f.commitment}|${!!f.secret}`) {
@@ -597,6 +616,79 @@
       )
     );
   }
+
+  // ---------------- people not at the table: what happens to their seat, and when
+  /** Seconds left until `deadline` (a performance.now() time) as m:ss ("0:24", "1:40"). */
+  function clockText(deadline) {
+    const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  }
+
+  let absentTick = null;
+
+  /** A line for every person's seat nobody is at: "Bob has not joined yet — a bot plays for them in 0:24
+   * [Let a bot play now]", "A bot is playing for Bob until they join"; nothing once the game is over. */
+  function renderAbsent() {
+    const box = $("absent-notice");
+    const v = view();
+    const seats = ((S.msg && S.msg.seats) || []).filter((s) => s.kind === "human" && !s.connected && s.seat !== mySeat());
+    const shown = seats.length && !(v && v.over) && !(S.msg && S.msg.stopped);
+    const canCall = !isSpectator();
+    // drawn anew only when what it says changes (a live region: not re-read at every state); the countdowns tick
+    const key = JSON.stringify([shown, canCall, S.connected, seats.map((s) => [s.seat, s.joined, s.stand_in, typeof s.bot_in])]);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    clearInterval(absentTick);
+    if (!shown) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const line = (s) => {
+      const joined = s.joined !== false;
+      if (s.stand_in) {
+        return el(
+          "li",
+          { class: "absent stand-in", dataset: { seat: String(s.seat) } },
+          el(
+            "span",
+            null,
+            el("span", { "aria-hidden": "true" }, "⚙ "),
+            joined ? `A bot is playing for ${s.name} until they come back.` : `A bot is playing for ${s.name} until they join.`
+          )
+        );
+      }
+      const who = joined ? `${s.name} is away` : `${s.name} has not joined yet`;
+      const when =
+        typeof s.bot_in === "number"
+          ? [" — a bot plays for them in ", el("span", { class: "bot-countdown", role: "timer", "aria-live": "off", dataset: { seat: String(s.seat) } }, clockText(S.botDeadlines[s.seat] || 0)), "."]
+          : " — a bot plays for them once a person is at the table.";
+      let button = null;
+      if (canCall) {
+        button = el("button", { type: "button", id: `bot-now-${s.seat}`, class: "small bot-now", disabled: !S.connected }, "Let a bot play now");
+        button.title = `A bot plays ${s.name}'s seat from now on, until they ${joined ? "come back" : "join"}`;
+        button.addEventListener("click", () => {
+          if (send({ type: "stand_in", seat: s.seat })) button.disabled = true;
+        });
+      }
+      return el("li", { class: "absent", dataset: { seat: String(s.seat) } }, el("span", null, who, when), button);
+    };
+    fill(box, el("ul", null, seats.map(line)));
+    box.hidden = false;
+    if (box.querySelector(".bot-countdown")) absentTick = setInterval(tickAbsent, 250);
+  }
+
+  /** The absent seats' countdowns, from the deadlines of the last state (four times a second). */
+  function tickAbsent() {
+    for (const n of document.querySelectorAll("#absent-notice .bot-countdown")) {
+      const at = S.botDeadlines[Number(n.dataset.seat)];
+      if (at !== undefined) n.textContent = clockText(at);
+    }
+  }
+  setInterval(() => {
+    const n = $("deal-countdown");
+    if (n && S.dealDeadline !== null) n.textContent = clockText(S.dealDeadline);
+  }, 250);
 
   const awaySeconds = () => {
     const a = info("away_seconds");
@@ -1246,10 +1338,14 @@
             ? "bot"
             : s.kind === "human"
               ? s.stand_in
-                ? "person, ○ away — a bot is playing for them"
+                ? s.joined === false
+                  ? "person, ○ not joined yet — a bot is playing until they join"
+                  : "person, ○ away — a bot is playing for them"
                 : s.connected
                   ? "person, ● online"
-                  : "person, ○ offline"
+                  : s.joined === false
+                    ? "person, ○ not joined yet"
+                    : "person, ○ offline"
               : "";
         const races = p.races && p.races.length ? p.races : null;
         const classes = p.classes && p.classes.length ? p.classes : null;
@@ -1279,7 +1375,9 @@
                   {
                     class: "who" + (s.stand_in ? " stand-in" : ""),
                     title: s.stand_in
-                      ? `${p.name} is away: a bot makes their moves until they come back`
+                      ? s.joined === false
+                        ? `${p.name} has not joined yet: a bot makes their moves until they join`
+                        : `${p.name} is away: a bot makes their moves until they come back`
                       : null,
                   },
                   s.stand_in ? el("span", { "aria-hidden": "true" }, "⚙ ") : null,

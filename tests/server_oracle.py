@@ -42,6 +42,7 @@ PUBLIC_EVENTS: dict[str, tuple[int, ...]] = {
     "bad_stuff": (2,),
     "lose": (2,),
     "sell": (2,),
+    "run_again": (2,),
     "discard": (2,),
     "berserk": (2,),
     "turning": (2,),
@@ -176,6 +177,12 @@ class Oracle:
                     self.public_names |= drawn
                 else:
                     self.private.setdefault(ev[1], set()).update(drawn)
+            if ev[0] == "keep":  # a Door kept: everyone saw it when face-up, else the drawer alone
+                kept = g.cdef[ev[2]].name
+                if ev[3]:
+                    self.public_names.add(kept)
+                else:
+                    self.private.setdefault(ev[1], set()).add(kept)
             if ev[0] == "looted":  # the looter knows what it took
                 self.private.setdefault(ev[1], set()).add(g.cdef[ev[3]].name)
             if ev[0] == "charity":  # giver and taker know the card

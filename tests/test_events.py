@@ -4,7 +4,9 @@ Every event of seeded bot games of all four editions, alone and mixed with Delux
 heuristic bots, and of every scenario file (where the rare cards live), is a record, not a bare
 tuple; it equals its plain-tuple form; and every seat (and a spectator) hears it exactly as the
 narration did before the records: `legacy_event_text` below is that narration frozen as it was
-(the if-chain `view.event_text` used to be), the reference the records' texts are held to.
+(the if-chain `view.event_text` used to be), the reference the records' texts are held to; issue 34
+added to it, on purpose, the lines it asked for (a Door kept, a card discarded to Run Away again and
+the second roll, a sale at double price), and nothing else in it changed.
 """
 
 from __future__ import annotations
@@ -157,10 +159,12 @@ def legacy_event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "weigh_again":
         return f"The fight has changed before anyone ran: {n(ev[1])}'s fight is weighed again."
     if k == "roll":
-        if len(ev) > 5:  # a Run Away roll: ("roll", seat, die, why, ((source, modifier), ...), total)
+        if len(ev) > 5:  # a Run Away roll: ("roll", seat, die, why, ((source, modifier), ...), total[, again])
             mods = "".join(f" {v:+d} ({src})" for src, v in ev[4])
             sum_ = f"{mods} = {ev[5]}" if mods else ""
             verdict = "enough to escape" if ev[5] >= 5 else "not enough to escape (5 or more needed)"
+            if len(ev) > 6 and ev[6]:  # issue 34: the second roll of a Run Away says so
+                return f"{n(ev[1])} rolls again to {ev[3]}: {ev[2]}{sum_}, {verdict}."
             return f"{n(ev[1])} rolls a {ev[2]}{sum_} to {ev[3]}: {verdict}."
         return f"{n(ev[1])} rolls a {ev[2]}{' (' + ev[3] + ')' if ev[3] else ''}."
     if k == "escape":
@@ -180,7 +184,15 @@ def legacy_event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "play":
         return f"{n(ev[1])} plays {c(ev[2])}."
     if k == "sell":
-        return f"{n(ev[1])} sells {', '.join(c(x) for x in ev[2])} for {ev[3]} gold."
+        sold = f"{n(ev[1])} sells {', '.join(c(x) for x in ev[2])} for {ev[3]} gold"
+        if len(ev) > 4:  # issue 34: the Item sold at double price
+            return sold + (" (double price)." if len(ev[2]) == 1 else f" ({c(ev[4])} at double price).")
+        return sold + "."
+    if k == "keep":  # issue 34: a Door kicked open and kept, named to those who saw it
+        shown = (ev[3] or seat == ev[1]) and ev[2] >= 0
+        return f"{n(ev[1])} keeps {c(ev[2]) if shown else 'the card'} in hand."
+    if k == "run_again":  # issue 34: the card discarded for a second Run Away roll
+        return f"{n(ev[1])} discards {c(ev[2])} to Run Away again."
     if k == "charity":
         shown = c(ev[3]) if seat in (ev[1], ev[2]) else "a card"
         return f"{n(ev[1])} gives {shown} to {n(ev[2])} (Charity)."
@@ -223,7 +235,8 @@ def legacy_event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     if k == "remove":
         return f"{n(ev[1])} removes {c(ev[2])} from the fight with {c(ev[3])}."
     if k == "mate":
-        return f"{n(ev[1])} gives {c(ev[2])} a {ev[3]}."
+        an = "an" if ev[3][:1].lower() in "aeiou" else "a"  # issue 34: "an" before a vowel
+        return f"{n(ev[1])} gives {c(ev[2])} {an} {ev[3]}."
     if k == "face":
         return f"{n(ev[1])} plays {c(ev[2])}: the die shows {ev[3]}."
     if k == "destroy":
@@ -436,6 +449,13 @@ VARIANTS = [  # the branches of the narration a sample does not reach
     E.Roll(0, 3, ""),
     E.RunAwayRoll(0, 2, "run away from it", (), 2),
     E.RunAwayRoll(0, 4, "run away from it", (("Boots", 2),), 6),
+    E.RunAwayRoll(0, 2, "run away from it", (), 2, True),
+    E.RunAwayRoll(0, 4, "run away from it", (("Boots", 2),), 6, True),
+    E.Sell(0, (5,), 400),
+    E.Sell(0, (5,), 800, 5),
+    E.Sell(0, (5, 6), 1200, 6),
+    E.Keep(1, 5, True),
+    E.Keep(1, 5, False),
     E.Level(0, -1, 1, "Bad Stuff"),
     E.Level(0, 2, 3, "killed it"),
     E.Win((0, 2)),

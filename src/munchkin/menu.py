@@ -13,6 +13,7 @@ from typing import Any
 from munchkin.engine import actions as A
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import Action
+from munchkin.engine.events import article
 from munchkin.engine.game import Game
 from munchkin.engine.rules import ESCAPE_ROLL
 
@@ -33,11 +34,12 @@ class Entry:
     cards: list[int] = field(default_factory=list)  # a move: the cards it uses
     id: str = ""  # a group: a stable key (the same group keeps it from one state to the next)
     entries: list[Entry] = field(default_factory=list)  # a group: its next stage
+    alone: str = ""  # a move: its words shown out of its group (a group of one folded, a filter); "": its text
 
     def to_json(self) -> dict[str, Any]:
         """The entry as JSON, without the fields its type does not use."""
         if self.type == "move":
-            return {
+            out = {
                 "type": "move",
                 "label": self.label,
                 "meaning": self.meaning,
@@ -45,6 +47,9 @@ class Entry:
                 "kind": self.kind,
                 "cards": self.cards,
             }
+            if self.alone:
+                out["alone"] = self.alone
+            return out
         return {
             "type": "group",
             "id": self.id,
@@ -100,10 +105,11 @@ GROUPS: dict[str, tuple[str, str]] = {
     "give": ("Give away", "give a card to another player"),
     "trade": ("Trade Items", "swap one of your Items for another player's"),
     "sell": ("Sell Items", "sell Items from your hand or in play: every 1,000 gold is a Level"),
-    "discard": ("Discard", "put a card on its discard pile"),
+    "discard": ("Discard a card in play", "give up one of your cards in play (a Race, Class or the like)"),
     "unlikely": ("Less likely moves", "legal, but rarely what you want (such as cursing yourself)"),
 }
 ORDER = list(GROUPS)
+_GROUP_WORDS = {w.split(" ", 1)[0] for w, _ in GROUPS.values() if w} | {"Ask", "Run", "Discard", "Give"}
 
 
 def _slug(s: str) -> str:
@@ -130,8 +136,10 @@ class _Ctx:
         self.names = [p["name"] for p in view.get("players", [])]
         self.me = self.names[seat] if seat < len(self.names) else ""
         self.kinds: dict[int, str] = {}
+        self.hand: set[int] = set()
         for c in view.get("hand", []):
             self.kinds[c["id"]] = c["kind"]
+            self.hand.add(c["id"])
         for p in view.get("players", []):
             for zone in ("races", "classes", "roles", "proficiencies", "equipped", "carried", "sidekicks", "curses"):
                 for c in p.get(zone) or []:
@@ -141,6 +149,7 @@ class _Ctx:
         self.fighter = self.me in self.fighters
         self.combat = combat
         self.monsters = [m["monster"] for m in combat.get("monsters", [])]
+        self.bad_stuff = _bad_stuff(g)
 
     def who(self, s: int) -> str:
         if s == self.seat:
@@ -155,6 +164,44 @@ class _Ctx:
         if not c:
             return ""
         return f"{c.get('side_strength')} against {c.get('monster_strength')}"
+
+
+def _bad_stuff(g: Game) -> tuple[int, int] | None:
+    """(victim, monster) when the card asking the choice now is a monster whose Bad Stuff is striking
+    (its public event came since the fight began), so the choice is titled for what it is; else None."""
+    pr = g.prompt
+    if not isinstance(pr, D.Before) or pr.source < 0:
+        return None
+    for ev in reversed(g.events):
+        if ev[0] in ("combat", "turn"):
+            return None
+        if ev[0] == "bad_stuff" and ev[2] == pr.source:
+            return ev[1], ev[2]
+    return None
+
+
+def _option_words(x: _Ctx, a: Action) -> str:
+    """A card's worded option as a person reads it ("to lose 2 levels" -> "Lose 2 Levels"), saying from
+    whom when the chooser takes from the victim of a Bad Stuff (the Hippogriff's takers)."""
+    words = a.flag.removeprefix("to ").replace(" levels", " Levels")
+    if x.bad_stuff is not None and x.bad_stuff[0] != x.seat:
+        victim = x.names[x.bad_stuff[0]] if x.bad_stuff[0] < len(x.names) else "them"
+        words = words.replace("a Treasure in play", f"one of {victim}'s Treasures in play")
+        words = words.replace("from the hand", f"from {victim}'s hand")
+    return words[:1].upper() + words[1:]
+
+
+def _alone(x: _Ctx, a: Action) -> str:
+    """A move's words when it shows out of its group, where its canonical text would read oddly or
+    could mislead ("" keeps the text): a call for help, a card given up from play, a card's option."""
+    k = a.kind
+    if k == A.ASK:
+        return _ask_label(x, a)
+    if k == A.DISCARD and a.card not in x.hand and x.prompt not in ("before", "charity", "run"):
+        return f"Discard your {x.name(a.card)} (in play)"
+    if k == A.CHOOSE and a.card < 0:
+        return _option_words(x, a)
+    return ""
 
 
 # ------------------------------------------------------------------ meanings
@@ -187,17 +234,32 @@ def _pass_meaning(x: _Ctx, legal: list[Action]) -> tuple[str, str]:
     return "pass", "do nothing now"
 
 
+def _offer_words(x: _Ctx, a: Action) -> str:
+    """What a call for help offers, in words: "nothing", the Items by name, the Treasures and who picks first."""
+    parts = [x.name(c) for c in a.cards]
+    if a.flag == "all":
+        parts.append("all your Treasures")
+    elif a.n:
+        first = " (they pick first)" if a.flag == "you" else " (you pick first)" if a.flag == "me" else ""
+        parts.append(f"{a.n} of the Treasures{first}" if a.n > 1 else f"1 Treasure{first}")
+    return " and ".join(parts) or "nothing"
+
+
+def _ask_label(x: _Ctx, a: Action) -> str:
+    """A call for help as one says it, the same wherever it shows: "Ask Lady Pointy for help, offering nothing"."""
+    return f"Ask {x.who(a.target)} for help, offering {_offer_words(x, a)}"
+
+
 def _ask_meaning(x: _Ctx, a: Action, text: str) -> str:
     who = x.who(a.target)
-    if " offering " not in text:
+    if not a.cards and not a.n:
         return f"ask {who} to fight beside you, offering nothing"
-    offer = text.split(" offering ", 1)[1]
     if a.flag == "all":
         return f"{who} helps and takes every Treasure of the fight"
     if a.n and not a.cards:
         first = "they pick first" if a.flag == "you" else "you pick first"
         return f"{who} helps for {a.n} of the Treasures won ({first})"
-    return f"{who} helps for {offer}"
+    return f"{who} helps for {_offer_words(x, a)}"
 
 
 def _play_meaning(x: _Ctx, a: Action, text: str) -> str:
@@ -241,7 +303,7 @@ def _play_meaning(x: _Ctx, a: Action, text: str) -> str:
     if kind == "item":
         return f"put {card} in play (equip it if you can)"
     if kind in ("race", "class", "role", "proficiency"):
-        return f"become a {card}" if kind in ("race", "class") else f"take {card} for your character"
+        return f"become {article(card)}" if kind in ("race", "class") else f"take {card} for your character"
     if kind == "sidekick" or kind == "hireling":
         return f"{card} joins you"
     if kind == "go_up_a_level":
@@ -288,6 +350,8 @@ def meaning_of(x: _Ctx, a: Action, text: str, legal: list[Action]) -> str:
             return f"discard {n(a.card)} to get down to your hand limit"
         if x.prompt == "run":
             return f"let {n(a.card)} go before the roll"
+        if a.card not in x.hand:
+            return f"give up your {n(a.card)}: it leaves play and no longer counts"
         return f"put {n(a.card)} on the discards"
     if k == A.GIVE:
         if a.flag == "hireling":
@@ -356,7 +420,11 @@ def meaning_of(x: _Ctx, a: Action, text: str, legal: list[Action]) -> str:
         return f"give up {n(a.card)} to escape without rolling"
     if k == A.CHOOSE:
         if a.card < 0:
-            return f"{n(a.monster)}: {a.flag}" if a.monster >= 0 else a.flag
+            words = _option_words(x, a)
+            said = words[0].lower() + words[1:]
+            if a.monster >= 0 and x.bad_stuff is not None:
+                return f"the {n(a.monster)}'s Bad Stuff: {said}"
+            return f"{n(a.monster)}: {said}" if a.monster >= 0 else said
         return f"pick {n(a.card)}"
     if k == A.TAKE:
         return f"take {n(a.card)} into your hand"
@@ -407,7 +475,9 @@ def _place(x: _Ctx, a: Action, text: str) -> tuple[str, list[tuple[str, str, str
         card = n(a.card)
         rest = text[len(f"play {card}") :].strip() if text.startswith(f"play {card}") else text
         return "", [(f"drawn-{_slug(card)}", f"Play {card}", f"where or how to play {card}")], rest or "play it"
-    if k in (A.SACRIFICE, A.TAKE, A.BACK_OUT) or (k == A.CHOOSE and a.card < 0):
+    if k == A.CHOOSE and a.card < 0:
+        return "", [], _option_words(x, a)
+    if k in (A.SACRIFICE, A.TAKE, A.BACK_OUT):
         return "", [], text
     if k == A.CHOOSE:
         return "choose", [], n(a.card)
@@ -417,15 +487,12 @@ def _place(x: _Ctx, a: Action, text: str) -> tuple[str, list[tuple[str, str, str
         return "resurrect", [], f"paying with {n(a.card)}"
     if k == A.ASK:
         who = x.who(a.target)
-        rest = text.split(" offering ", 1)[1] if " offering " in text else ""
         steps = [(f"ask-{a.target}", f"Ask {who}", f"ask {who} to help: offering nothing, Treasures or an Item")]
-        if not rest:
-            return "help", steps, f"ask {who}, offering nothing"
         if a.cards:
             steps.append(("items", "offering an Item", f"one of your Items for {who}'s help"))
         elif a.n and a.flag != "all":
             steps.append(("treasures", "offering some Treasures", "a number of the Treasures won, and who picks first"))
-        return "help", steps, f"offering {rest}"
+        return "help", steps, _ask_label(x, a)
     if k == A.VOLUNTEER:
         return ("volunteer" if not x.fighter else "help"), [], text
     if k == A.PLAY:
@@ -493,9 +560,9 @@ def _place(x: _Ctx, a: Action, text: str) -> tuple[str, list[tuple[str, str, str
         return "sell", [(f"first-{_slug(first)}", f"{first}, …", f"sales that include {first}")], text[5:]
     if k == A.DISCARD:
         if x.prompt in ("before", "charity", "run"):
-            steps = [("discard", "Discard", "discard cards to get down to your hand limit")]
+            steps = [("discard", "Discard from your hand", "discard cards to get down to your hand limit")]
             return "", steps if x.prompt == "charity" else [], text
-        return "discard", [], n(a.card)
+        return "discard", [], _alone(x, a) or n(a.card)
     return "", [], text
 
 
@@ -533,7 +600,7 @@ def _tidy(entries: list[Entry], parent: str) -> list[Entry]:
             if len(e.entries) == 1 and e.id != "unlikely":  # a less likely move stays apart
                 only = e.entries[0]
                 if only.type == "move":
-                    only.label = only.text
+                    only.label = only.alone or only.text
                 else:  # keep the folded group's words: "Give away: Rat on a Stick"
                     only.label = f"{e.label}: {only.label}"
                 out.append(only)
@@ -545,6 +612,11 @@ def _tidy(entries: list[Entry], parent: str) -> list[Entry]:
 def title_of(x: _Ctx) -> str:
     """What the moment asks of the seat, in words."""
     k = x.prompt
+    if k == "before":
+        return _before_title(x)
+    if k == "choose":
+        why = x.g.prompt.why if isinstance(x.g.prompt, D.Choose) else ""
+        return f"Choose a card: {why}" if why else "Choose a card"
     if k == "main":
         return {
             "create": "Set up your character: play a Race, a Class and Items from your hand, then say ready",
@@ -571,6 +643,15 @@ def title_of(x: _Ctx) -> str:
     }.get(k, "Your move")
 
 
+def _before_title(x: _Ctx) -> str:
+    """The title of a choice a card or rule offers: a Bad Stuff's after the fight, naming whose it strikes."""
+    if x.bad_stuff is None:
+        return "Before the fight: choose"
+    victim, monster = x.bad_stuff
+    whose = "" if victim == x.seat else f" on {x.names[victim] if victim < len(x.names) else 'another player'}"
+    return f"After the fight: the {x.name(monster)}'s Bad Stuff{whose}, choose"
+
+
 def _arrange(g: Game, x: _Ctx, acts: list[Action], legal: list[Action], prefix: str) -> list[Entry]:
     """The entries of these moves: the natural ones first, then the groups in display order; every
     group id starts with `prefix` (so the any-time group's ids never meet the answers')."""
@@ -587,6 +668,7 @@ def _arrange(g: Game, x: _Ctx, acts: list[Action], legal: list[Action], prefix: 
         if a.kind == A.PASS:
             label = _pass_meaning(x, legal)[0]
         move = Entry("move", label, meaning_of(x, a, text, legal), text=text, kind=a.kind, cards=cards)
+        move.alone = _alone(x, a)
         if group:
             if group not in groups:
                 words, mean = GROUPS[group]
@@ -660,12 +742,21 @@ def build_menu(g: Game, seat: int, view: dict[str, Any] | None = None) -> Menu:
         "group",
         "Any time",
         "moves you may make at any time, besides answering: "
-        + ", ".join(e.label for e in inner[:4]).lower()
+        + ", ".join(_lead_lower(e) for e in inner[:4])
         + (", …" if len(inner) > 4 else ""),
         id=ANY_TIME,
         entries=_split(inner, ANY_TIME),
     )
     return Menu(x.prompt, title_of(x), _fit(top, MAX_TOP - 1) + [group])
+
+
+def _lead_lower(e: Entry) -> str:
+    """An entry's label inside a sentence: a group's word lower-cased ("Play a card" -> "play a card"),
+    card and player names kept as written ("play Lose 1 Small Item on Ann")."""
+    label = e.label
+    if e.type == "group" and label[:1].isupper() and label.split(" ", 1)[0] in _GROUP_WORDS:
+        return label[:1].lower() + label[1:]
+    return label
 
 
 def _mean_groups(entries: list[Entry]) -> None:

@@ -167,7 +167,9 @@ def masked_events(g: Game, observer: int | None) -> list[tuple[Any, ...]]:
     return kept.copy()
 
 
-HIDING = frozenset({"draw", "charity", "looted"})  # the kinds of event that may name a card some seats may not see
+HIDING = frozenset(
+    {"draw", "charity", "looted", "keep"}
+)  # the kinds of event that may name a card some seats may not see
 
 
 def _mask(ev: tuple[Any, ...], observer: int | None) -> tuple[Any, ...]:
@@ -179,6 +181,8 @@ def _mask(ev: tuple[Any, ...], observer: int | None) -> tuple[Any, ...]:
         return E.Charity(ev[1], ev[2], -1)
     if kind == "looted" and ev[1] != observer:  # seen by the looter alone
         return E.Looted(ev[1], ev[2], -1)
+    if kind == "keep" and not ev[3] and ev[1] != observer:  # a Door kept unseen: its drawer alone knows it
+        return E.Keep(ev[1], -1, ev[3])
     return ev
 
 

@@ -126,6 +126,13 @@ def _cards(g: Game, cards: tuple[int, ...]) -> str:
     return ", ".join(g.name(x) for x in cards)
 
 
+def article(noun: str) -> str:
+    """`noun` with "a" or "an" before it, as it is said: "an Elf", "a Halfling", "a Unicorn"."""
+    word = noun.lower()
+    vowel = word[:1] in "aeiou" and not word.startswith(("uni", "use", "one", "eu"))
+    return ("an " if vowel or word.startswith(("hour", "honest")) else "a ") + noun
+
+
 # ------------------------------------------------------------------ the turn
 
 
@@ -196,6 +203,20 @@ class Loot(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         return f"{g._name(self.seat)} loots the room."
+
+
+class Keep(Event):
+    """A Door drawn (kicked open) that goes into the drawer's hand; named to those who saw it."""
+
+    kind = "keep"
+    seat: int
+    card: int
+    face_up: bool
+
+    def text(self, g: Game, to: int | None) -> str:
+        if (self.face_up or self.seat == to) and self.card >= 0:
+            return f"{g._name(self.seat)} keeps {g.name(self.card)} in hand."
+        return f"{g._name(self.seat)} keeps the card in hand."
 
 
 class CharityDone(Event):
@@ -354,15 +375,22 @@ class TakesFromHand(Event):
 
 
 class Sell(Event):
-    """Items sold for gold (1,000 gold pieces go up a level)."""
+    """Items sold for gold (1,000 gold pieces go up a level), `doubled` the one sold at double price
+    (a Halfling's power; absent in older events and sales without it)."""
 
     kind = "sell"
     seat: int
     cards: tuple[int, ...]
     gold: int
+    doubled: int | None = None
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} sells {_cards(g, self.cards)} for {self.gold} gold."
+        sold = f"{g._name(self.seat)} sells {_cards(g, self.cards)} for {self.gold} gold"
+        if self.doubled is None:
+            return sold + "."
+        if len(self.cards) == 1:
+            return sold + " (double price)."
+        return sold + f" ({g.name(self.doubled)} at double price)."
 
 
 class Unequip(Event):
@@ -715,7 +743,7 @@ class Mate(Event):
     word: str
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} gives {g.name(self.monster)} a {self.word}."
+        return f"{g._name(self.seat)} gives {g.name(self.monster)} {article(self.word)}."
 
 
 class Illusion(Event):
@@ -1068,7 +1096,8 @@ class Roll(Event):
 
 
 class RunAwayRoll(Event):
-    """A Run Away roll, with each modifier and its source and the total (5 or more escapes)."""
+    """A Run Away roll, with each modifier and its source and the total (5 or more escapes);
+    `again` is True for a second roll of the same Run Away (after a card or power called for it)."""
 
     kind = "roll"
     seat: int
@@ -1076,6 +1105,7 @@ class RunAwayRoll(Event):
     why: str
     modifiers: tuple[tuple[str, int], ...]
     total: int
+    again: bool | None = None
 
     def text(self, g: Game, to: int | None) -> str:
         mods = "".join(f" {v:+d} ({src})" for src, v in self.modifiers)
@@ -1083,7 +1113,20 @@ class RunAwayRoll(Event):
         verdict = (
             "enough to escape" if self.total >= ESCAPE_ROLL else f"not enough to escape ({ESCAPE_ROLL} or more needed)"
         )
+        if self.again:
+            return f"{g._name(self.seat)} rolls again to {self.why}: {self.value}{sum_}, {verdict}."
         return f"{g._name(self.seat)} rolls a {self.value}{sum_} to {self.why}: {verdict}."
+
+
+class RunAgain(Event):
+    """A runner whose first Run Away roll failed discards a card to roll once more (a Halfling's power)."""
+
+    kind = "run_again"
+    seat: int
+    card: int
+
+    def text(self, g: Game, to: int | None) -> str:
+        return f"{g._name(self.seat)} discards {g.name(self.card)} to Run Away again."
 
 
 class Escape(Event):

@@ -222,7 +222,7 @@ class PlayFreeAction(Step):
                 g.discard(c)
             if act.card >= 0:
                 p.double_sale_used = True
-            g.events.append(E.Sell(act.seat, act.cards, total))
+            g.events.append(E.Sell(act.seat, act.cards, total, act.card if act.card >= 0 else None))
             changes.gain_levels(g, p, total // GOLD_PER_LEVEL, "selling Items")
         elif k == A.GIVE:
             if act.flag == "hireling":

@@ -311,14 +311,16 @@ class RunRoll(Step):
     retried: bool = False  # a reroll of the runner's own was used
     passed: set[int] = field(default_factory=set)  # who passed on the roll as it stands
 
-    def start(self, g: Game, _: Any) -> Out:
+    def start(self, g: Game, again: Any) -> Out:
+        """Roll (`again` is True for a second roll after a reroll: the log says so)."""
         m = _monster(fight_in(g), self.card)
         why = f"run away from {g.cdef[m.base].name}"
         die = g.roll_die(self.seat, why)
         # the roll's event also carries each modifier with its source and the total, for the log
         fb = self.flight_bonus
         mods = ([("Flight spell", fb)] if fb else []) + run_away_parts(g, fight_in(g), g.players[self.seat], m)
-        g.events[-1] = E.RunAwayRoll(self.seat, die, why, tuple(mods), die + sum(v for _, v in mods))
+        total = die + sum(v for _, v in mods)
+        g.events[-1] = E.RunAwayRoll(self.seat, die, why, tuple(mods), total, True if again is True else None)
         g.roll = RollState(die)
         self.passed = set()
         return self.look(g, None)
@@ -334,7 +336,7 @@ class RunRoll(Step):
         seats = tuple(s for s in changes.seat_order(g) if s not in passed and roll_answers(g, s, rolled))
         if not seats:
             if roll.reroll:
-                return self.start(g, None)
+                return self.start(g, True)
             return Done(ok)
         rolled.seats = seats
         return self.then("answer", rolled)
@@ -345,15 +347,16 @@ class RunRoll(Step):
             return self.look(g, None)
         if act.kind == A.USE and act.flag == "retry":
             changes.spend(g, g.players[self.seat], act.card)
+            g.events.append(E.RunAgain(self.seat, act.card))
             self.retried = True
             g.roll.reroll = True
-            return self.start(g, None)
+            return self.start(g, True)
         return self.then("answered", RollAnswer(act))
 
     def answered(self, g: Game, _: Any) -> Out:
         self.passed = set()
         if g.roll.reroll:
-            return self.start(g, None)
+            return self.start(g, True)
         return self.look(g, None)
 
 

@@ -124,6 +124,7 @@ class TakeTurn(Step):
                 g.give_card(p, card, EVERYONE)  # kicked open face-up
                 if d.steed or legal._playable_now(g, p.seat, card):
                     return self.then("after_drawn_choice", DrawnChoice(p.seat, card))
+                g.events.append(E.Keep(p.seat, card, True))
         return self.after_kick(g, None)
 
     def after_kicked_fight(self, g: Game, _: Any) -> Out:
@@ -154,8 +155,8 @@ class TakeTurn(Step):
             return self.then("after_trouble", fight.fight(g, p.seat, act.card, kicked=False))
         if act.kind == A.LOOT:
             deck = "treasure" if g.options.listen_at_the_door and g.listen_variant == "loot" else "door"
+            g.events.append(E.Loot(p.seat))  # told before the card it draws
             g.draw_to_hand(p, deck, 1)
-            g.events.append(E.Loot(p.seat))
         return self.after_door(g, None)
 
     def after_trouble(self, g: Game, _: Any) -> Out:
@@ -242,6 +243,8 @@ class DrawnChoice(Step):
             return self.then("fought", fight.fight(g, p.seat, self.card, kicked=True))
         if act.kind == A.PLAY:
             return self.then("kept", play.do_free_action(g, act))
+        if act.kind == A.KEEP:
+            g.events.append(E.Keep(p.seat, self.card, True))  # drawn face-up: everyone saw which card
         return Done(False)
 
     def fought(self, g: Game, _: Any) -> Out:

@@ -31,7 +31,7 @@ const Moves = (() => {
       if (!inner.length) continue;
       if (inner.length === 1 && e.id !== "unlikely") {
         const only = inner[0];
-        out.push(only.type === "move" ? { ...only, label: only.text } : { ...only, label: `${e.label}: ${only.label}` });
+        out.push(only.type === "move" ? { ...only, label: only.alone || only.text } : { ...only, label: `${e.label}: ${only.label}` });
       }
       else out.push({ ...e, entries: inner });
     }
@@ -179,7 +179,7 @@ const Moves = (() => {
     }
     const omit = opts.omit || new Set();
     let entries = prune((opts.menu && opts.menu.entries) || [], (m) => !omit.has(m.text) && (!opts.keep || opts.keep(m)));
-    if (opts.keep && leaves(entries).length <= 12) entries = leaves(entries).map((m) => ({ ...m, label: m.text })); // a few: all at once
+    if (opts.keep && leaves(entries).length <= 12) entries = leaves(entries).map((m) => ({ ...m, label: m.alone || m.text })); // a few: all at once
     const stages = stagesOf(entries);
     const shown = stages[stages.length - 1];
     const top = stageNode(stages[0], 0, stages.slice(0, 1), opts);

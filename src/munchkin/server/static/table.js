@@ -39,14 +39,14 @@
     charity: "Charity",
     offer: "an answer to an offer",
     end_window: "any-time plays before the next turn",
-    before: "a choice before the fight",
+    before: "a choice a card or rule offers",
   };
   const WINDOW_WORDS = {
     window: "Combat: play a card into the fight, or pass.",
     curse_window: "A Curse is about to strike: cancel it, or pass.",
     rolled: "A die was rolled: answer the roll, or pass.",
     end_window: "Before the next turn: play any-time cards, or pass.",
-    before: "Before the fight: make your choice.",
+    before: "A card or rule offers a choice: make it under Your moves.",
     help: "You were asked for help: accept or refuse.",
     offer: "An offer awaits your answer.",
   };

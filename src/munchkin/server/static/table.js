@@ -977,16 +977,11 @@
     let bar = null;
     if (S.filter) {
       const f = S.filter;
-      keep = f.type === "card" ? (m) => (m.cards || []).includes(f.id) : (m) => m.text.toLowerCase().includes(f.name.toLowerCase());
+      keep = filterKeep(f);
       key = f.type === "card" ? `card-${f.id}` : `name-${f.name}`;
       const hits = Moves.leaves(menu.entries).filter((m) => !omit.has(m.text) && keep(m)).length;
       const clear = el("button", { type: "button", id: "clear-filter", class: "small" }, "Show all moves");
-      clear.addEventListener("click", () => {
-        S.filter = null;
-        render();
-        const first = document.querySelector("#actions .menu-stage:not([hidden]) button");
-        if (first) first.focus();
-      });
+      clear.addEventListener("click", showAllMoves);
       bar = el("div", { class: "filter-bar", role: "status" }, el("span", null, "Moves with ", el("strong", null, f.name), `: ${hits}.`), clear);
       if (!hits) {
         fill(box, bar, el("p", { class: "note" }, `Nothing to do with ${f.name} right now.`));
@@ -1001,9 +996,50 @@
     Moves.render(holder, { menu, onAct: act, disabled: blocked(), omit, keep, key, rerender: renderActions });
   }
 
+  /** Does a move use the card of a filter (a card by its id; a monster, or a name, by the move's words)? */
+  function filterKeep(f) {
+    return f.type === "card" ? (m) => (m.cards || []).includes(f.id) : (m) => m.text.toLowerCase().includes(f.name.toLowerCase());
+  }
+
   // ---------------- cards
   // cardface.js: the card faces and icons (null if that script did not load: names stay plain text)
   const Faces = typeof CardFace === "undefined" ? null : CardFace;
+
+  /** A pinned card face's own part (cardface.js): "Moves with this card (N)", which shows only the moves
+   * that use it, or "Show all moves" when the moves panel shows only those already. Reading a card never
+   * filters the moves by itself: a tap on a name is for reading it (issue 34). */
+  function faceMoves(anchor, f) {
+    if (isSpectator() || !S.msg || !view() || view().over) return null;
+    const id = anchor && anchor.dataset && anchor.dataset.cardId !== undefined ? Number(anchor.dataset.cardId) : NaN;
+    const filter = Number.isInteger(id) ? { type: "card", id, name: f.name } : { type: "name", name: f.name };
+    const same = (g) => !!g && g.type === filter.type && (g.type === "card" ? g.id === filter.id : g.name === filter.name);
+    if (same(S.filter)) {
+      const all = el("button", { type: "button", id: "face-all-moves", class: "small" }, "Show all moves");
+      all.addEventListener("click", () => {
+        Faces.hide(false);
+        showAllMoves();
+      });
+      return all;
+    }
+    const menu = (S.msg && S.msg.menu) || Moves.flatMenu(actions());
+    const n = Moves.leaves(menu.entries).filter(filterKeep(filter)).length;
+    if (!n) return el("p", { class: "cf-no-moves" }, "None of your moves uses it now.");
+    const b = el("button", { type: "button", id: "face-moves", class: "small" }, `Moves with this card (${n})`);
+    b.addEventListener("click", () => {
+      Faces.hide(false);
+      selectCard(filter);
+    });
+    return b;
+  }
+  if (Faces) Faces.setExtra(faceMoves);
+
+  /** Back to every move, the first of them focused. */
+  function showAllMoves() {
+    S.filter = null;
+    render();
+    const first = document.querySelector("#actions .menu-stage:not([hidden]) button");
+    if (first) first.focus();
+  }
 
   /** A card's small kind icon (a Steed's own), with its word as the text alternative; null without the faces. */
   function kindIcon(c) {
@@ -1028,18 +1064,19 @@
     ];
   }
 
-  function selectCard(c) {
-    if (S.filter && S.filter.type === "card" && S.filter.id === c.id) S.filter = null;
-    else S.filter = { type: "card", id: c.id, name: c.name };
+  /** Show only the moves with a card (from its face's "Moves with this card"), the first of them focused. */
+  function selectCard(filter) {
+    S.filter = filter;
     render();
-    if (S.filter) {
-      const panel = $("actions-panel");
-      const r = panel.getBoundingClientRect();
-      if (r.top < 0 || r.top > window.innerHeight - 80) panel.scrollIntoView({ behavior: M.scrollMotion(), block: "start" });
-    }
+    const panel = $("actions-panel");
+    const r = panel.getBoundingClientRect();
+    if (r.top < 0 || r.top > window.innerHeight - 80) panel.scrollIntoView({ behavior: M.scrollMotion(), block: "start" });
+    const first = document.querySelector("#actions .menu-stage:not([hidden]) button, #clear-filter");
+    if (first) first.focus({ preventScroll: true });
   }
 
-  /** A card on the table or in a discard pile: a button that filters the moves by it. */
+  /** A card on the table or in a discard pile: a button that opens its face (cardface.js), from which
+   * "Moves with this card" shows the moves that use it. */
   function tableCard(c, usable, note) {
     if (!c) return null;
     const selected = S.filter && S.filter.type === "card" && S.filter.id === c.id;
@@ -1049,16 +1086,16 @@
         type: "button",
         class: `table-card deck-${c.deck || "none"} kind-${c.kind}${usable.has(c.id) ? " usable" : ""}${selected ? " selected" : ""}`,
         dataset: { cardId: c.id, card: c.name }, // data-card: hover, focus or tap opens its face (cardface.js)
-        "aria-pressed": selected ? "true" : "false",
+        "aria-haspopup": "dialog",
       },
       kindIcon(c),
       el("span", { class: "card-name" }, c.name),
       c.steed ? el("span", { class: "card-note steed" }, " (Steed)") : null,
       note ? el("span", { class: "card-note" }, note) : null,
       usable.has(c.id) ? el("span", { class: "usable-mark", "aria-hidden": "true" }, " ✓") : null,
-      usable.has(c.id) ? el("span", { class: "visually-hidden" }, ": you can use it now") : null
+      usable.has(c.id) ? el("span", { class: "visually-hidden" }, ": you can use it now") : null,
+      selected ? el("span", { class: "visually-hidden" }, " (your moves show only those with it)") : null
     );
-    b.addEventListener("click", () => selectCard(c));
     return b;
   }
 
@@ -1087,12 +1124,11 @@
           {
             type: "button",
             class: `hand-card deck-${c.deck || "none"} kind-${c.kind}${can ? " usable" : ""}${selected ? " selected" : ""}`,
-            dataset: { cardId: c.id, card: c.name },
-            "aria-pressed": selected ? "true" : "false",
+            dataset: { cardId: c.id, card: c.name }, // a click or tap opens its face (cardface.js)
+            "aria-haspopup": "dialog",
           },
           cardBody(c, el("span", { class: "card-state" }, selected ? "▶ selected" : can ? "✓ can use now" : "not now"))
         );
-        b.addEventListener("click", () => selectCard(c));
         return b;
       })
     );
@@ -1153,16 +1189,12 @@
         {
           type: "button",
           class: "monster-name" + (selected ? " selected" : ""),
-          "aria-pressed": selected ? "true" : "false",
-          dataset: { card: base }, // its face opens on hover, focus or tap (cardface.js)
+          "aria-haspopup": "dialog",
+          dataset: { card: base }, // its face opens on hover, focus, click or tap (cardface.js)
         },
         kindIcon({ name: base, kind: "monster" }),
         m.monster
       );
-      nameBtn.addEventListener("click", () => {
-        S.filter = selected ? null : { type: "name", name: base };
-        render();
-      });
       return el(
         "div",
         { class: "monster" },

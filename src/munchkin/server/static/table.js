@@ -82,7 +82,11 @@
     absentLong: false, // back after longer than the table's away time: say so at the next state
     lostAt: 0, // Date.now() when a working connection dropped
     backTimer: null,
+    lastFight: null, // the last fight over, as the server sent it (`last_fight`), until the next one ends
+    fightOpen: false, // the combat panel shows the last fight: "linger" (just ended, for a few seconds) or "open"
+    fightTimer: null,
   };
+  const FIGHT_LINGER_MS = 6000; // how long a fight just over stays up, so that a bot's fight can be followed
 
   // ------------------------------------------------------------------ small helpers
   const view = () => (S.msg && S.msg.view) || null;
@@ -406,6 +410,7 @@
     }
     const lines = Array.isArray(m.log) ? m.log : [];
     const start = typeof m.log_start === "number" ? m.log_start : S.log.length;
+    noteFight(m, S.firstState);
     if (S.firstState && start === 0) {
       S.log = lines.slice();
       S.logRendered = -1; // re-render the whole log
@@ -1149,26 +1154,91 @@
     );
   }
 
+  /** A fight over, from a state message: kept for the "Last fight" button; one that ends while the page
+   * watches stays up a few seconds (not one told on connecting: that may be long over). */
+  function noteFight(m, first) {
+    const v = m.view;
+    if (v && v.combat && Object.keys(v.combat).length) S.fightOpen = false; // a fight on: the live one shows
+    const f = m.last_fight;
+    if (!f || typeof f !== "object" || !f.combat) return;
+    const fresh = !S.lastFight || S.lastFight.id !== f.id;
+    S.lastFight = f;
+    if (!fresh || first || (v && v.over)) return;
+    S.fightOpen = "linger";
+    clearTimeout(S.fightTimer);
+    S.fightTimer = setTimeout(() => {
+      if (S.fightOpen !== "linger") return;
+      S.fightOpen = false;
+      renderCombat();
+    }, FIGHT_LINGER_MS);
+  }
+
+  /** Open or close the last fight in the combat panel (the "Last fight" button). */
+  function toggleLastFight() {
+    clearTimeout(S.fightTimer);
+    S.fightOpen = S.fightOpen ? false : "open";
+    renderCombat();
+    if (S.fightOpen) {
+      const panel = $("combat-panel");
+      panel.scrollIntoView({ behavior: M.scrollMotion(), block: "nearest" });
+      $("combat-heading").focus({ preventScroll: true });
+    } else {
+      const again = $("last-fight-button");
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  /** Above the log: how the last fight ended, and the button that shows it again (or hides it). */
+  function renderLastFightBar(live) {
+    const bar = $("last-fight-bar");
+    const f = S.lastFight;
+    const v = view();
+    bar.hidden = !f || live || !v || v.over;
+    if (bar.hidden) return;
+    const open = !!S.fightOpen;
+    const b = el(
+      "button",
+      { type: "button", id: "last-fight-button", class: "small", "aria-controls": "combat-panel", "aria-expanded": open ? "true" : "false" },
+      open ? "Hide the last fight" : "Show the last fight"
+    );
+    b.addEventListener("click", toggleLastFight);
+    fill(bar, el("strong", null, "Last fight: "), cardText(String(f.outcome || "")), " ", b);
+  }
+
   function renderCombat() {
     const v = view();
     const panel = $("combat-panel");
-    const c = v && v.combat;
-    if (!c || !Object.keys(c).length || v.over) {
+    const live = v && v.combat && Object.keys(v.combat).length && !v.over ? v.combat : null;
+    const over = !live && S.fightOpen && S.lastFight && v && !v.over ? S.lastFight : null;
+    renderLastFightBar(!!live);
+    panel.classList.toggle("fight-over", !!over);
+    fill($("combat-heading"), el("span", { "aria-hidden": "true" }, "⚔"), over ? " The fight is over" : " Combat");
+    if (!live && !over) {
       panel.hidden = true;
       if (typeof Look !== "undefined") Look.markCombat(null, null, S.version);
       return;
     }
     panel.hidden = false;
+    drawCombat(live || over.combat, over);
+    if (live && typeof Look !== "undefined") Look.markCombat($("combat"), live, S.version); // highlight what was just played
+    if (over && typeof Look !== "undefined") Look.markCombat(null, null, S.version);
+  }
+
+  /** The fight's two sides and verdict; for a fight over (`over`: the last fight), how it ended first, then
+   * its last strengths, then what happened in it. */
+  function drawCombat(c, over) {
     const side = c.side_strength;
     const mon = c.monster_strength;
     const win = !!c.fighters_winning;
     const diff = Math.abs(side - mon);
     const verdict = win
-      ? [el("strong", null, "▲ The fighters are winning"), `: ${side} against ${mon}.`]
+      ? [el("strong", null, over ? "▲ The fighters were winning" : "▲ The fighters are winning"), `: ${side} against ${mon}.`]
       : [
-          el("strong", null, "▼ The monsters are winning"),
+          el("strong", null, over ? "▼ The monsters were winning" : "▼ The monsters are winning"),
           `: ${mon} against ${side}`,
-          side === mon ? " (a tie goes to the monsters, unless a Warrior fights)." : ` (the fighters are ${diff} behind).`,
+          side === mon
+            ? " (a tie goes to the monsters, unless a Warrior fights)."
+            : ` (the fighters ${over ? "were" : "are"} ${diff} behind).`,
         ];
     const fighters = (c.fighters || []).map((f) =>
       el(
@@ -1203,8 +1273,20 @@
         partsTable(m.parts, `What makes up ${m.monster}'s strength`)
       );
     });
+    const close = over ? el("button", { type: "button", id: "last-fight-close", class: "small" }, "Close") : null;
+    const linesOpen = !!document.querySelector("#combat details.fight-lines[open]"); // kept open across states
+    if (close) close.addEventListener("click", toggleLastFight);
     fill(
       $("combat"),
+      over
+        ? el(
+            "p",
+            { id: "fight-outcome", class: "fight-outcome", role: "status" },
+            el("strong", null, cardText(String(over.outcome || "The fight is over."))),
+            " ",
+            el("span", { class: "hint" }, "As the fight stood at the end:")
+          )
+        : null,
       el("p", { id: "combat-verdict", class: "verdict " + (win ? "fighters-win" : "monsters-win") }, verdict),
       el(
         "div",
@@ -1223,9 +1305,17 @@
           el("h3", null, "Monsters ", el("span", { class: "total" }, `total ${mon}`)),
           monsters
         )
-      )
+      ),
+      over && (over.lines || []).length
+        ? el(
+            "details",
+            { class: "fight-lines", open: linesOpen },
+            el("summary", null, "What happened in it"),
+            el("ol", { class: "log" }, over.lines.map(logLine))
+          )
+        : null,
+      close
     );
-    if (typeof Look !== "undefined") Look.markCombat($("combat"), c, S.version); // highlight what was just played
   }
 
   // ---------------- players
@@ -1531,7 +1621,6 @@
   if (!tableId) {
     showError("This page needs a table: /table/{id}.");
   } else {
-    if (seatParam !== null && !token) showError("This link has a seat but no token: you are watching.");
     document.body.classList.toggle("spectator", !token);
     $("you-name").textContent = token ? "…" : "watching";
     if (!token) $("hand-panel").hidden = true;

@@ -439,6 +439,7 @@
     const openDetails = new Set([...document.querySelectorAll("details[data-key]")].filter((d) => d.open).map((d) => d.dataset.key));
     renderHeader();
     renderFair();
+    renderSpectatorNotice();
     renderStopped();
     renderEnd();
     renderWindow();
@@ -690,6 +691,23 @@
       v.over || !toAct.length ? "nobody" : `${namesList(toAct)}${v.prompt ? " — " + (PROMPT_WORDS[v.prompt] || v.prompt) : ""}`;
   }
 
+  /** A page without a seat's token watches: say so, and how to take a seat (its own link, from whoever
+   * created the table), rather than only "You: watching". */
+  function renderSpectatorNotice() {
+    const box = $("spectator-notice");
+    box.hidden = !isSpectator() || !S.hello;
+    if (box.hidden || box.childNodes.length) return;
+    const named = seatParam !== null && !token ? ` This link names seat ${Number(seatParam) + 1 || "?"} but has no token.` : "";
+    fill(
+      box,
+      el("strong", null, "You are watching this table."),
+      `${named} You see what everyone at the table may see, but no one's hand, and you cannot act. To play, open `,
+      "your own seat's link: the person who created the table has it (the lobby showed it when they created the table ",
+      "and keeps it under “Your tables” in their browser). ",
+      el("a", { href: "/" }, "Back to the lobby")
+    );
+  }
+
   function renderStopped() {
     const box = $("stopped");
     const why = S.msg && S.msg.stopped;
@@ -733,7 +751,8 @@
         "details",
         { open: true, class: "end-log", "data-key": "end-log" },
         el("summary", null, `The whole game (${plural(S.log.length, "line")})`),
-        el("ol", { class: "log full-log" }, S.log.map(logLine))
+        // a scrolling box the keyboard can reach (Tab, then the arrow keys or Page Down), named for it
+        el("ol", { class: "log full-log", tabindex: "0", "aria-label": "The whole game, line by line" }, S.log.map(logLine))
       )
     );
     box.hidden = false;

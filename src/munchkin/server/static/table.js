@@ -695,15 +695,21 @@
    * created the table), rather than only "You: watching". */
   function renderSpectatorNotice() {
     const box = $("spectator-notice");
-    box.hidden = !isSpectator() || !S.hello;
-    if (box.hidden || box.childNodes.length) return;
+    const v = view();
+    box.hidden = !isSpectator() || !S.hello || !!(v && v.over); // a finished game: nothing to take a seat at
+    const people = ((S.msg && S.msg.seats) || []).some((x) => x.kind === "human");
+    const key = people ? "people" : "bots";
+    if (box.hidden || box.dataset.key === key) return;
+    box.dataset.key = key;
     const named = seatParam !== null && !token ? ` This link names seat ${Number(seatParam) + 1 || "?"} but has no token.` : "";
     fill(
       box,
       el("strong", null, "You are watching this table."),
-      `${named} You see what everyone at the table may see, but no one's hand, and you cannot act. To play, open `,
-      "your own seat's link: the person who created the table has it (the lobby showed it when they created the table ",
-      "and keeps it under “Your tables” in their browser). ",
+      `${named} You see what everyone at the table may see, but no one's hand, and you cannot act. `,
+      people
+        ? "To play, open your own seat's link: the person who created the table has it (the lobby showed it when " +
+            "they created the table and keeps it under “Your tables” in their browser). "
+        : "Only bots play here. ",
       el("a", { href: "/" }, "Back to the lobby")
     );
   }
@@ -724,6 +730,8 @@
     }
     const winners = (v.winners || []).map(playerName);
     const replay = S.msg.replay;
+    const old = $("end-log-list"); // drawn again at each state: the reader keeps their place in it
+    const readAt = old ? old.scrollTop : 0;
     const iWon = (v.winners || []).includes(mySeat());
     fill(
       box,
@@ -752,9 +760,14 @@
         { open: true, class: "end-log", "data-key": "end-log" },
         el("summary", null, `The whole game (${plural(S.log.length, "line")})`),
         // a scrolling box the keyboard can reach (Tab, then the arrow keys or Page Down), named for it
-        el("ol", { class: "log full-log", tabindex: "0", "aria-label": "The whole game, line by line" }, S.log.map(logLine))
+        el(
+          "ol",
+          { id: "end-log-list", class: "log full-log", tabindex: "0", "aria-label": "The whole game, line by line" },
+          S.log.map(logLine)
+        )
       )
     );
+    $("end-log-list").scrollTop = readAt;
     box.hidden = false;
     if (typeof Look !== "undefined") Look.fitChart(); // the chart drawn at the width it is shown at
   }

@@ -46,6 +46,10 @@ class FightWatch:
                 self.last = (self.start, len(g.events), self.combat)
             self.start, self.combat = None, {}
 
+    def forget(self) -> None:
+        """Nobody watches: the fight on is followed no more (the last one over is kept)."""
+        self.start, self.combat = None, {}
+
     def message(self, g: Game, seat: int | None) -> dict[str, Any] | None:
         """The last fight for one seat (None: no fight has ended since the table was watched): `id` (the
         event that began it), `combat` (its last strengths, as a view's `combat`), `outcome` (how it ended,

@@ -750,6 +750,14 @@ class TableRunner:
             self._moved(1)
         return 1
 
+    def _watch_fight(self) -> None:
+        """Follow the fight for the page's last fight, while someone watches (a table nobody watches
+        weighs no fight for nobody; one who comes meets the fight from its next move)."""
+        if self.clients:
+            self.fights.seen(self.game)
+        else:
+            self.fights.forget()
+
     def _bots_play_on(self) -> bool:
         """Will the bots move again at once (no delay, and the game waits on a bot)?"""
         g = self.game
@@ -789,7 +797,7 @@ class TableRunner:
             inter = self.bots.interjection(g)  # a bot acting at any time, on another's moment
             if inter is not None:
                 g.apply(inter)
-                self.fights.seen(g)
+                self._watch_fight()
                 n += 1
                 continue
             standing = self._stand_ins()
@@ -808,7 +816,7 @@ class TableRunner:
                 self.thinker = seat  # chosen in a worker (`_think`), once this burst is stored
                 break
             g.apply(self.bots.choose(g, seat))
-            self.fights.seen(g)  # every move of a burst: a bot's fight may begin and end within one
+            self._watch_fight()  # every move of a burst: a bot's fight may begin and end within one
             n += 1
             if clocked:
                 self.decided_at = time.monotonic()
@@ -1009,7 +1017,7 @@ class TableRunner:
         write runs on the database's own thread (never on the event loop), one batch after another;
         nobody hears of the new state before it is written (`_sender` waits while a write is pending)."""
         g = self.game
-        self.fights.seen(g)
+        self._watch_fight()
         new: list[Action] = []
         chance: list[list[Any]] = []
         for entry in g.log[self.log_pos :]:

@@ -218,6 +218,9 @@ class Oracle:
             self.problems.append(f"{who} was shown answers while not to act (only any-time actions may be)")
         known = self.seen[seat] | self.public_names | self.private.get(seat, set())
         texts = list(msg["log"]) + [a["text"] for a in msg["actions"]]
+        fight = msg.get("last_fight")  # a fight over: its lines and outcome say no more than the narration
+        if fight is not None:
+            texts += [*fight["lines"], fight["outcome"]]
         self.lines += len(msg["log"])
         for t in texts:
             for m in self.pattern.finditer(t):

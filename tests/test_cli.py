@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -384,7 +385,32 @@ def test_help_shows_no_bool_after_flags() -> None:
         assert "--help" in r.output
     simulate = run("simulate", "--help").output
     assert "--check" in simulate and "--json" in simulate
-    assert "<int" in run("serve", "--help").output  # --port still says it takes a number
+    assert "PORT" in run("serve", "--help").output  # --port still says it takes a value
+
+
+def test_help_at_80_columns_shows_whole_flag_names_and_readable_values() -> None:
+    """At 80 columns rich squeezed serve's long flags ("--max-live-tables-per…") and printed
+    "--set-dir <list[Path]>": every command's help shows each of its flags whole, on one line, and
+    a repeatable value as its element."""
+    import typer
+
+    def commands(cmd: Any, prefix: list[str]) -> list[tuple[list[str], Any]]:
+        out = [(prefix, cmd)]
+        for name, sub in (getattr(cmd, "commands", None) or {}).items():
+            out += commands(sub, [*prefix, name])
+        return out
+
+    narrow = CliRunner(env={"COLUMNS": "80"})
+    for args, cmd in commands(typer.main.get_command(app), []):
+        out = narrow.invoke(app, [*args, "--help"]).output
+        assert max(len(line) for line in out.splitlines()) <= 80, (args, out)
+        assert "…" not in out and "list[" not in out, (args, out)
+        for param in getattr(cmd, "params", []):
+            for flag in (o for o in param.opts if o.startswith("--")):
+                assert re.search(rf"{re.escape(flag)}(?![\w-])", out), (args, flag, out)
+    serve = narrow.invoke(app, ["serve", "--help"]).output
+    assert re.search(r"--set-dir +DIR ", serve) and re.search(r"--max-live-tables-per-address +N ", serve), serve
+    assert "65535)" in serve  # a range said in words ("1 to 65535") where the value column has no room for it
 
 
 # ---------------------------------------------------------------- the terminal seat: the engine's public interface only

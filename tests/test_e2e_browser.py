@@ -520,6 +520,8 @@ def create_table(
     for seat, house in enumerate(houses):
         if house:
             page.select_option(f"#seat-house-{seat}", house)
+    expect(page.locator("#bot-delay")).to_be_hidden()  # folded under "More options", with the other rarer ones
+    page.click("#more-options > summary")
     page.fill("#bot-delay", str(BOT_DELAY))
     expect(page.locator("#window-seconds")).to_have_value("15")  # the lobby's default: time to read
     page.fill("#window-seconds", str(WINDOW_SECONDS))

@@ -57,7 +57,7 @@ WIDTHS = (720, 700, 600)  # between the phone's one column and the laptop's four
 def cut_choices(page: Page) -> list[dict[str, object]]:
     """The seat rows' choices too narrow for their longest option."""
     shown: list[dict[str, object]] = page.evaluate(SELECTS_JS)
-    assert len(shown) >= 12, shown  # four seats: who plays, bot strength, sex (and House)
+    assert len(shown) >= 10, shown  # four seats: who plays and sex, and two bots' strength (and House)
     return [s for s in shown if float(s["width"]) < float(s["need"])]  # type: ignore[arg-type]
 
 

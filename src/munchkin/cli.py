@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import math
+import re
 import secrets
 import socket
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-from typer.core import TyperOption
+from typer.core import TyperArgument, TyperOption
 
 from munchkin.agents.base import Agent, make_agent
 from munchkin.agents.registry import check_spec
@@ -47,20 +48,33 @@ cards_app = typer.Typer(help="Check and list the card sets.", no_args_is_help=Tr
 app.add_typer(cards_app, name="cards")
 
 
-def _flags_show_no_type() -> None:
-    """typer's --help printed "<bool>" after every on/off flag ("--check <bool>", "--help <bool>")
-    as if it took a value: a flag shows no type; options that take a value keep theirs."""
-    shown = getattr(TyperOption, "display_type_rich", None)
-    if shown is None:  # a typer without this hook: nothing to mend
-        return
+def _readable_help() -> None:
+    """Mend typer's --help: a flag shows no type (it printed "--check <bool>" as if it took a value); a
+    repeatable value shows its element ("<path>..." rather than "<list[Path]>"); and an option with a
+    metavar of its own (serve's SECONDS, N...) says its range in its help, so that at 80 columns the
+    table keeps room for whole flag names."""
+    for cls in (TyperOption, TyperArgument):
+        shown = getattr(cls, "display_type_rich", None)
+        if shown is None:  # a typer without this hook: nothing to mend
+            continue
 
-    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
-        return None if self.is_flag and not self.count else shown(self, ctx)
+        def display_type_rich(self: Any, ctx: Any, shown: Any = shown) -> str | None:
+            if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+                return None
+            text = shown(self, ctx)
+            return re.sub(r"^<list\[(\w+)\]>$", lambda m: f"<{m[1].lower()}>...", text) if text else text
 
-    setattr(TyperOption, "display_type_rich", display_type_rich)  # noqa: B010 - mypy refuses a method assignment
+        setattr(cls, "display_type_rich", display_type_rich)  # noqa: B010 - mypy refuses a method assignment
+    ranged = getattr(TyperOption, "_get_number_range_help_str", None)
+    if ranged is not None:
+
+        def range_help(self: TyperOption) -> str | None:
+            return None if self.metavar else ranged(self)
+
+        setattr(TyperOption, "_get_number_range_help_str", range_help)  # noqa: B010
 
 
-_flags_show_no_type()
+_readable_help()
 
 
 def _out(lines: bool = False) -> Console:
@@ -84,6 +98,7 @@ SetDirs = Annotated[
     list[Path] | None,
     typer.Option(
         "--set-dir",
+        metavar="DIR",
         help="A designer's set folder (docs/cards.md); it replaces a built-in set of its name. Repeatable.",
     ),
 ]
@@ -276,65 +291,93 @@ def play(
 # ====================================================================== serve
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
-    data: Annotated[Path, typer.Option(help="Folder for the SQLite database.")] = Path("munchkin-data"),
+    host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT", min=1, max=65535, help="Port to listen on (1 to 65535).")] = 8000,
+    data: Annotated[Path, typer.Option(metavar="DIR", help="Folder for the SQLite database.")] = Path("munchkin-data"),
     db: Annotated[
-        str | None, typer.Option(help="A database URL instead of SQLite, e.g. postgresql://user@host/db.")
+        str | None,
+        typer.Option(metavar="URL", help="A database URL instead of SQLite, e.g. postgresql://HOST/DB."),
     ] = None,
     tables_per_minute: Annotated[
-        float, typer.Option(min=0, help="New tables a minute from one client address (0 = no limit).")
+        float, typer.Option(metavar="N", min=0, help="New tables a minute from one client address (0 = no limit).")
     ] = 10.0,
     tables_per_minute_total: Annotated[
-        float, typer.Option(min=0, help="New tables a minute from everyone together (0 = no limit).")
+        float, typer.Option(metavar="N", min=0, help="New tables a minute from everyone together (0 = no limit).")
     ] = 60.0,
     max_live_tables: Annotated[
-        int, typer.Option(min=1, help="Unfinished tables held at once; more are refused until some end.")
+        int,
+        typer.Option(
+            metavar="N", min=1, help="Unfinished tables held at once (at least 1); more are refused until some end."
+        ),
     ] = 500,
     max_live_tables_per_address: Annotated[
         int,
-        typer.Option(min=0, help="Unfinished tables created from one IPv4 address or IPv6 /64 (0 = no limit)."),
+        typer.Option(
+            metavar="N", min=0, help="Unfinished tables created from one IPv4 address or IPv6 /64 (0 = no limit)."
+        ),
     ] = 10,
     expire_unjoined: Annotated[
-        float, typer.Option(min=0, help="Minutes an unfinished table nobody ever joined is kept idle.")
+        float,
+        typer.Option(metavar="MINUTES", min=0, help="Minutes an unfinished table nobody ever joined is kept idle."),
     ] = 30.0,
     expire_idle: Annotated[
-        float, typer.Option(min=0, help="Hours an unfinished table people left is kept idle.")
+        float, typer.Option(metavar="HOURS", min=0, help="Hours an unfinished table people left is kept idle.")
     ] = 24.0,
     keep_finished: Annotated[
-        float, typer.Option(min=0, help="Days a finished game and its replay are kept (0 = for ever).")
+        float, typer.Option(metavar="DAYS", min=0, help="Days a finished game and its replay are kept (0 = for ever).")
     ] = 30.0,
     replays_per_second: Annotated[
-        float, typer.Option(min=0, help="Replay downloads served a second, server-wide (0 = no limit).")
+        float, typer.Option(metavar="N", min=0, help="Replay downloads served a second, server-wide (0 = no limit).")
     ] = 20.0,
     max_connections: Annotated[
-        int, typer.Option(min=16, help="Open connections in all (lowered to fit the open-files limit).")
+        int,
+        typer.Option(
+            metavar="N", min=16, help="Open connections in all (at least 16; lowered to fit the open-files limit)."
+        ),
     ] = 4096,
     max_connections_per_address: Annotated[
-        int, typer.Option(min=0, help="Open connections from one IPv4 address or IPv6 /64 (0 = no limit).")
+        int, typer.Option(metavar="N", min=0, help="Open connections from one IPv4 address or IPv6 /64 (0 = no limit).")
     ] = 64,
     requests_per_second: Annotated[
         float,
-        typer.Option(min=0, help="HTTP requests and new connections a second from one address (0 = no limit)."),
+        typer.Option(
+            metavar="N", min=0, help="HTTP requests and new connections a second from one address (0 = no limit)."
+        ),
     ] = 20.0,
     header_timeout: Annotated[
-        float, typer.Option(min=0.5, help="Seconds a client has to send a request's line and headers.")
+        float,
+        typer.Option(
+            metavar="SECONDS", min=0.5, help="Seconds a client has to send a request's line and headers (at least 0.5)."
+        ),
     ] = 10.0,
     body_timeout: Annotated[
-        float, typer.Option(min=0.5, help="Seconds a client has to send a request's body after its headers.")
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            min=0.5,
+            help="Seconds a client has to send a request's body after its headers (at least 0.5).",
+        ),
     ] = 30.0,
     write_timeout: Annotated[
-        float, typer.Option(min=1, help="Seconds a client may leave what it is sent unread before it is cut off.")
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            min=1,
+            help="Seconds a client may leave what it is sent unread before it is cut off (at least 1).",
+        ),
     ] = 30.0,
     max_websockets_per_address: Annotated[
-        int, typer.Option(min=0, help="Open WebSockets from one IPv4 address or IPv6 /64 (0 = no limit).")
+        int, typer.Option(metavar="N", min=0, help="Open WebSockets from one IPv4 address or IPv6 /64 (0 = no limit).")
     ] = 16,
-    max_spectators_per_table: Annotated[int, typer.Option(min=1, help="Spectators watching one table at once.")] = 50,
+    max_spectators_per_table: Annotated[
+        int, typer.Option(metavar="N", min=1, help="Spectators watching one table at once (at least 1).")
+    ] = 50,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
+            metavar="ADDRESS",
             help="A reverse proxy's address whose X-Forwarded-For names the client (repeat for several; "
-            "default: the FORWARDED_ALLOW_IPS environment variable, else none)."
+            "default: the FORWARDED_ALLOW_IPS environment variable, else none).",
         ),
     ] = None,
     set_dir: SetDirs = None,

@@ -43,6 +43,7 @@ from munchkin.server.fairness import (
     record_problem,
     revealed_fair,
 )
+from munchkin.server.fights import FightWatch
 from munchkin.server.store import DamagedTable, SeatRow, Store, TableRow, now, token_hash
 from munchkin.story import game_story
 
@@ -262,6 +263,7 @@ class Client:
         self.burst, self.rate = burst, rate
         self.event_pos = 0  # engine events narrated so far
         self.lines = 0  # narration lines sent so far
+        self.fight_sent = -1  # the last fight sent (its first event), so that it is sent once
         self.dirty = True
         self.outbox: deque[str] = deque()
         self.wake = asyncio.Event()
@@ -496,6 +498,7 @@ class TableRunner:
         self.unreplayed = not fresh  # a table from the database: its game is rebuilt on first use
         self._view_cache: dict[int | None, tuple[int, str]] = {}
         self._story: dict[str, Any] | None = None  # the finished game's story (munchkin.story), told once
+        self.fights = FightWatch()  # the fight being played, and the last one over (fights.py)
         self.game: Game  # set once the cards are dealt (`dealt`)
         if fresh:  # a new table: its deal is stored with its row (`Store.create_table(row, deal_chance())`)
             if self.dealt:
@@ -764,6 +767,14 @@ class TableRunner:
             self._moved(1)
         return 1
 
+    def _watch_fight(self) -> None:
+        """Follow the fight for the page's last fight, while someone watches (a table nobody watches
+        weighs no fight for nobody; one who comes meets the fight from its next move)."""
+        if self.clients:
+            self.fights.seen(self.game)
+        else:
+            self.fights.forget()
+
     def _bots_play_on(self) -> bool:
         """Will the bots move again at once (no delay, and the game waits on a bot)?"""
         g = self.game
@@ -803,6 +814,7 @@ class TableRunner:
             inter = self.bots.interjection(g)  # a bot acting at any time, on another's moment
             if inter is not None:
                 g.apply(inter)
+                self._watch_fight()
                 n += 1
                 continue
             standing = self._stand_ins()
@@ -821,6 +833,7 @@ class TableRunner:
                 self.thinker = seat  # chosen in a worker (`_think`), once this burst is stored
                 break
             g.apply(self.bots.choose(g, seat))
+            self._watch_fight()  # every move of a burst: a bot's fight may begin and end within one
             n += 1
             if clocked:
                 self.decided_at = time.monotonic()
@@ -1066,6 +1079,7 @@ class TableRunner:
         write runs on the database's own thread (never on the event loop), one batch after another;
         nobody hears of the new state before it is written (`_sender` waits while a write is pending)."""
         g = self.game
+        self._watch_fight()
         new: list[Action] = []
         chance: list[list[Any]] = []
         for entry in g.log[self.log_pos :]:
@@ -1178,6 +1192,10 @@ class TableRunner:
             "fair": self.fair_info(over),
             "deal_in": self._deal_in(),
         }
+        fight = self.fights.last
+        if fight is not None and fight[0] != c.fight_sent:  # a fight is over: sent once to each client
+            extra["last_fight"] = self.fights.message(self.game, c.seat)
+            c.fight_sent = fight[0]
         c.lines += len(lines)
         return json.dumps(extra)[:-1] + ", " + body[1:]
 

@@ -166,6 +166,12 @@ const CardFace = (() => {
   let lastPointer = "mouse";
   let lastPointerAt = 0;
   let dismissed = ""; // the name closed by Escape: a redraw that gives its card focus again keeps it closed
+  let extra = null; // the page's own part of a pinned face (the table's "Moves with this card"), or null
+
+  /** What the page adds to a pinned face: fn(anchor, face) gives a node (or null), drawn under the card. */
+  function setExtra(fn) {
+    extra = typeof fn === "function" ? fn : null;
+  }
 
   function body(f) {
     const head = el(
@@ -198,8 +204,10 @@ const CardFace = (() => {
       )
     );
     const eds = f.editions && f.editions.length > 1 ? ` (also in ${f.editions.filter((e) => e !== f.edition).join(", ")})` : "";
+    const own = mode === "tap" && extra ? extra(anchor, f) : null;
     return [
       head,
+      own ? el("div", { class: "cf-actions" }, own) : null,
       kind,
       f.glance && f.glance.length ? el("p", { class: "cf-glance" }, glanceNodes(f.name)) : null,
       lines,
@@ -233,9 +241,16 @@ const CardFace = (() => {
     place();
     if (how === "tap") {
       const close = box.querySelector(".cf-close");
-      if (close) close.addEventListener("click", () => hide(true));
+      if (close) {
+        close.addEventListener("click", () => {
+          dismissed = anchor ? keyOf(anchor) : ""; // its card, focused again, does not reopen it
+          hide(true);
+        });
+      }
     }
   }
+
+  const keyOf = (t) => (t.dataset.cardId ? "#" + t.dataset.cardId : t.dataset.card);
 
   function hide(returnFocus) {
     clearTimeout(hoverTimer);
@@ -326,7 +341,6 @@ const CardFace = (() => {
       clearTimeout(hoverTimer);
       if (mode === "hover") hideTimer = setTimeout(() => hide(false), 200);
     });
-    const keyOf = (t) => (t.dataset.cardId ? "#" + t.dataset.cardId : t.dataset.card);
     document.addEventListener("focusin", (ev) => {
       if (box.contains(ev.target)) return;
       const t = cardOf(ev.target);
@@ -354,10 +368,18 @@ const CardFace = (() => {
       (ev) => {
         if (box.contains(ev.target)) return;
         const t = cardOf(ev.target);
-        if (t && face(t.dataset.card) && (touchLately() || t.classList.contains("card-ref"))) {
-          // a tap (or a click on a name in running text) pins the face; the same name again closes it
+        if (t && face(t.dataset.card)) {
+          // a tap or a click on a card pins its face (reading a card is all a click does: what the page
+          // adds to the face, such as "Moves with this card", is a second, deliberate step); the same
+          // name again closes it. Pressed by keyboard (a click with no pointer), the face takes the focus.
           if (mode === "tap" && shownName === face(t.dataset.card).name) hide(false);
-          else show(t, "tap");
+          else {
+            show(t, "tap");
+            if (ev.detail === 0 && !t.classList.contains("card-ref")) {
+              const first = box.querySelector(".cf-actions button") || box.querySelector(".cf-close");
+              if (first) first.focus();
+            }
+          }
           return;
         }
         // a click anywhere else, or on another card, closes a pinned face
@@ -409,5 +431,5 @@ const CardFace = (() => {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", install);
   else install();
 
-  return { load, whenReady, face, glance, glanceNodes, icon, linkify, ref, hide };
+  return { load, whenReady, face, glance, glanceNodes, icon, linkify, ref, hide, setExtra };
 })();

@@ -124,7 +124,11 @@
       ...BOT_ORDER.map((id) => el("option", { value: id }, botLabel(id)))
     );
     strength.value = "medium";
-    const strengthHint = el("span", { class: "hint tier-hint", id: `seat-strength-hint-${i}` }, botHint("medium"));
+    const strengthHint = el(
+      "span",
+      { class: "hint tier-hint", id: `seat-strength-hint-${i}`, hidden: kind !== "bot" },
+      botHint("medium")
+    );
     strength.addEventListener("change", () => (strengthHint.textContent = botHint(strength.value)));
 
     const sex = el(
@@ -157,14 +161,15 @@
       ),
       el(
         "div",
-        { class: "field strength-field" },
+        { class: "field strength-field", hidden: kind !== "bot" }, // a person's seat has no bot strength
         el("label", { for: strength.id }, "Bot strength"),
-        strength,
-        strengthHint
-      )
+        strength
+      ),
+      strengthHint // under the whole row: how the chosen tier plays
     );
     kindSel.addEventListener("change", () => {
       row.dataset.kind = kindSel.value;
+      row.querySelector(".strength-field").hidden = strengthHint.hidden = kindSel.value !== "bot";
       if (name.dataset.auto) name.value = defaultName(i, kindSel.value);
     });
     return row;
@@ -181,7 +186,25 @@
     for (const f of seatRows.querySelectorAll(".house-field")) f.hidden = !on;
   }
 
+  /** The seats' column headings, shown once above the rows where a seat fits on one line (each row's
+   * own labels are then read by screen readers only); hidden from them, which read the labels. */
+  function seatHeadings() {
+    if (seatRows.querySelector(".seat-head")) return;
+    seatRows.prepend(
+      el(
+        "li",
+        { class: "seat-head", "aria-hidden": "true" },
+        el("span", null, ""),
+        el("span", null, "Name"),
+        el("span", null, "Who plays"),
+        el("span", null, "Character's sex"),
+        el("span", { class: "head-strength" }, "Bot strength")
+      )
+    );
+  }
+
   function syncSeatRows() {
+    seatHeadings();
     const n = Math.max(3, Math.min(6, parseInt(seatCount.value, 10) || 4));
     const rows = seatRows.querySelectorAll(".seat-row");
     for (let i = rows.length; i < n; i++) seatRows.appendChild(seatRow(i, i < 2 ? "human" : "bot"));
@@ -257,6 +280,10 @@
     ev.preventDefault();
     const { problems, body } = readForm();
     if (problems.length) {
+      // a wrong value among the folded options: unfold them, so that the person sees what to mend
+      if (ADVANCED.some((id) => $(id).validity.badInput || problems.some((p) => p.includes(ADVANCED_WORDS[id])))) {
+        $("more-options").open = true;
+      }
       showError(problems.join("; ") + ".", "create");
       return;
     }
@@ -285,6 +312,16 @@
       button.textContent = "Create table";
     }
   }
+
+  // the fields folded under "More options", and a word of the problem each may cause (readForm)
+  const ADVANCED = ["window-seconds", "bot-delay", "seed", "away-seconds", "turn-clock"];
+  const ADVANCED_WORDS = {
+    "window-seconds": "response window",
+    "bot-delay": "bot delay",
+    seed: "seed",
+    "away-seconds": "bot stands in",
+    "turn-clock": "turn clock",
+  };
 
   /** What a refused creation says to the person, by the server's status. */
   function createProblem(err) {
@@ -350,7 +387,7 @@
   function showCreated(entry) {
     fill(
       createdBox,
-      el("h3", null, "✓ Table “", entry.name, "” is ready"),
+      el("h3", { id: "created-heading", tabindex: "-1" }, "✓ Table “", entry.name, "” is ready"),
       el(
         "p",
         null,
@@ -370,7 +407,10 @@
       el("p", { class: "hint" }, "These links are saved under “Your tables” in this browser.")
     );
     createdBox.hidden = false;
-    createdBox.scrollIntoView({ behavior: M.scrollMotion(), block: "nearest" });
+    // the whole box, links and all, comes into view (its top at the top of the window), and the
+    // keyboard carries on from its heading
+    $("created-heading").focus({ preventScroll: true });
+    createdBox.scrollIntoView({ behavior: M.scrollMotion(), block: "start" });
   }
 
   // ------------------------------------------------------------------ your tables

@@ -84,7 +84,11 @@
     absentLong: false, // back after longer than the table's away time: say so at the next state
     lostAt: 0, // Date.now() when a working connection dropped
     backTimer: null,
+    lastFight: null, // the last fight over, as the server sent it (`last_fight`), until the next one ends
+    fightOpen: false, // the combat panel shows the last fight: "linger" (just ended, for a few seconds) or "open"
+    fightTimer: null,
   };
+  const FIGHT_LINGER_MS = 6000; // how long a fight just over stays up, so that a bot's fight can be followed
 
   // ------------------------------------------------------------------ small helpers
   const view = () => (S.msg && S.msg.view) || null;
@@ -410,6 +414,7 @@
     }
     const lines = Array.isArray(m.log) ? m.log : [];
     const start = typeof m.log_start === "number" ? m.log_start : S.log.length;
+    noteFight(m, S.firstState);
     if (S.firstState && start === 0) {
       S.log = lines.slice();
       S.logRendered = -1; // re-render the whole log
@@ -444,6 +449,7 @@
     renderHeader();
     renderFair();
     renderAbsent();
+    renderSpectatorNotice();
     renderStopped();
     renderEnd();
     renderWindow();
@@ -777,6 +783,29 @@
       v.over || !toAct.length ? "nobody" : `${namesList(toAct)}${v.prompt ? " — " + (PROMPT_WORDS[v.prompt] || v.prompt) : ""}`;
   }
 
+  /** A page without a seat's token watches: say so, and how to take a seat (its own link, from whoever
+   * created the table), rather than only "You: watching". */
+  function renderSpectatorNotice() {
+    const box = $("spectator-notice");
+    const v = view();
+    box.hidden = !isSpectator() || !S.hello || !!(v && v.over); // a finished game: nothing to take a seat at
+    const people = ((S.msg && S.msg.seats) || []).some((x) => x.kind === "human");
+    const key = people ? "people" : "bots";
+    if (box.hidden || box.dataset.key === key) return;
+    box.dataset.key = key;
+    const named = seatParam !== null && !token ? ` This link names seat ${Number(seatParam) + 1 || "?"} but has no token.` : "";
+    fill(
+      box,
+      el("strong", null, "You are watching this table."),
+      `${named} You see what everyone at the table may see, but no one's hand, and you cannot act. `,
+      people
+        ? "To play, open your own seat's link: the person who created the table has it (the lobby showed it when " +
+            "they created the table and keeps it under “Your tables” in their browser). "
+        : "Only bots play here. ",
+      el("a", { href: "/" }, "Back to the lobby")
+    );
+  }
+
   function renderStopped() {
     const box = $("stopped");
     const why = S.msg && S.msg.stopped;
@@ -793,6 +822,8 @@
     }
     const winners = (v.winners || []).map(playerName);
     const replay = S.msg.replay;
+    const old = $("end-log-list"); // drawn again at each state: the reader keeps their place in it
+    const readAt = old ? old.scrollTop : 0;
     const iWon = (v.winners || []).includes(mySeat());
     fill(
       box,
@@ -820,9 +851,15 @@
         "details",
         { open: true, class: "end-log", "data-key": "end-log" },
         el("summary", null, `The whole game (${plural(S.log.length, "line")})`),
-        el("ol", { class: "log full-log" }, S.log.map(logLine))
+        // a scrolling box the keyboard can reach (Tab, then the arrow keys or Page Down), named for it
+        el(
+          "ol",
+          { id: "end-log-list", class: "log full-log", tabindex: "0", "aria-label": "The whole game, line by line" },
+          S.log.map(logLine)
+        )
       )
     );
+    $("end-log-list").scrollTop = readAt;
     box.hidden = false;
     if (typeof Look !== "undefined") Look.fitChart(); // the chart drawn at the width it is shown at
   }
@@ -1069,16 +1106,11 @@
     let bar = null;
     if (S.filter) {
       const f = S.filter;
-      keep = f.type === "card" ? (m) => (m.cards || []).includes(f.id) : (m) => m.text.toLowerCase().includes(f.name.toLowerCase());
+      keep = filterKeep(f);
       key = f.type === "card" ? `card-${f.id}` : `name-${f.name}`;
       const hits = Moves.leaves(menu.entries).filter((m) => !omit.has(m.text) && keep(m)).length;
       const clear = el("button", { type: "button", id: "clear-filter", class: "small" }, "Show all moves");
-      clear.addEventListener("click", () => {
-        S.filter = null;
-        render();
-        const first = document.querySelector("#actions .menu-stage:not([hidden]) button");
-        if (first) first.focus();
-      });
+      clear.addEventListener("click", showAllMoves);
       bar = el("div", { class: "filter-bar", role: "status" }, el("span", null, "Moves with ", el("strong", null, f.name), `: ${hits}.`), clear);
       if (!hits) {
         fill(box, bar, el("p", { class: "note" }, `Nothing to do with ${f.name} right now.`));
@@ -1093,9 +1125,50 @@
     Moves.render(holder, { menu, onAct: act, disabled: blocked(), omit, keep, key, rerender: renderActions });
   }
 
+  /** Does a move use the card of a filter (a card by its id; a monster, or a name, by the move's words)? */
+  function filterKeep(f) {
+    return f.type === "card" ? (m) => (m.cards || []).includes(f.id) : (m) => m.text.toLowerCase().includes(f.name.toLowerCase());
+  }
+
   // ---------------- cards
   // cardface.js: the card faces and icons (null if that script did not load: names stay plain text)
   const Faces = typeof CardFace === "undefined" ? null : CardFace;
+
+  /** A pinned card face's own part (cardface.js): "Moves with this card (N)", which shows only the moves
+   * that use it, or "Show all moves" when the moves panel shows only those already. Reading a card never
+   * filters the moves by itself: a tap on a name is for reading it (issue 34). */
+  function faceMoves(anchor, f) {
+    if (isSpectator() || !S.msg || !view() || view().over) return null;
+    const id = anchor && anchor.dataset && anchor.dataset.cardId !== undefined ? Number(anchor.dataset.cardId) : NaN;
+    const filter = Number.isInteger(id) ? { type: "card", id, name: f.name } : { type: "name", name: f.name };
+    const same = (g) => !!g && g.type === filter.type && (g.type === "card" ? g.id === filter.id : g.name === filter.name);
+    if (same(S.filter)) {
+      const all = el("button", { type: "button", id: "face-all-moves", class: "small" }, "Show all moves");
+      all.addEventListener("click", () => {
+        Faces.hide(false);
+        showAllMoves();
+      });
+      return all;
+    }
+    const menu = (S.msg && S.msg.menu) || Moves.flatMenu(actions());
+    const n = Moves.leaves(menu.entries).filter(filterKeep(filter)).length;
+    if (!n) return el("p", { class: "cf-no-moves" }, "None of your moves uses it now.");
+    const b = el("button", { type: "button", id: "face-moves", class: "small" }, `Moves with this card (${n})`);
+    b.addEventListener("click", () => {
+      Faces.hide(false);
+      selectCard(filter);
+    });
+    return b;
+  }
+  if (Faces) Faces.setExtra(faceMoves);
+
+  /** Back to every move, the first of them focused. */
+  function showAllMoves() {
+    S.filter = null;
+    render();
+    const first = document.querySelector("#actions .menu-stage:not([hidden]) button");
+    if (first) first.focus();
+  }
 
   /** A card's small kind icon (a Steed's own), with its word as the text alternative; null without the faces. */
   function kindIcon(c) {
@@ -1120,18 +1193,19 @@
     ];
   }
 
-  function selectCard(c) {
-    if (S.filter && S.filter.type === "card" && S.filter.id === c.id) S.filter = null;
-    else S.filter = { type: "card", id: c.id, name: c.name };
+  /** Show only the moves with a card (from its face's "Moves with this card"), the first of them focused. */
+  function selectCard(filter) {
+    S.filter = filter;
     render();
-    if (S.filter) {
-      const panel = $("actions-panel");
-      const r = panel.getBoundingClientRect();
-      if (r.top < 0 || r.top > window.innerHeight - 80) panel.scrollIntoView({ behavior: M.scrollMotion(), block: "start" });
-    }
+    const panel = $("actions-panel");
+    const r = panel.getBoundingClientRect();
+    if (r.top < 0 || r.top > window.innerHeight - 80) panel.scrollIntoView({ behavior: M.scrollMotion(), block: "start" });
+    const first = document.querySelector("#actions .menu-stage:not([hidden]) button, #clear-filter");
+    if (first) first.focus({ preventScroll: true });
   }
 
-  /** A card on the table or in a discard pile: a button that filters the moves by it. */
+  /** A card on the table or in a discard pile: a button that opens its face (cardface.js), from which
+   * "Moves with this card" shows the moves that use it. */
   function tableCard(c, usable, note) {
     if (!c) return null;
     const selected = S.filter && S.filter.type === "card" && S.filter.id === c.id;
@@ -1141,16 +1215,16 @@
         type: "button",
         class: `table-card deck-${c.deck || "none"} kind-${c.kind}${usable.has(c.id) ? " usable" : ""}${selected ? " selected" : ""}`,
         dataset: { cardId: c.id, card: c.name }, // data-card: hover, focus or tap opens its face (cardface.js)
-        "aria-pressed": selected ? "true" : "false",
+        "aria-haspopup": "dialog",
       },
       kindIcon(c),
       el("span", { class: "card-name" }, c.name),
       c.steed ? el("span", { class: "card-note steed" }, " (Steed)") : null,
       note ? el("span", { class: "card-note" }, note) : null,
       usable.has(c.id) ? el("span", { class: "usable-mark", "aria-hidden": "true" }, " ✓") : null,
-      usable.has(c.id) ? el("span", { class: "visually-hidden" }, ": you can use it now") : null
+      usable.has(c.id) ? el("span", { class: "visually-hidden" }, ": you can use it now") : null,
+      selected ? el("span", { class: "visually-hidden" }, " (your moves show only those with it)") : null
     );
-    b.addEventListener("click", () => selectCard(c));
     return b;
   }
 
@@ -1179,12 +1253,11 @@
           {
             type: "button",
             class: `hand-card deck-${c.deck || "none"} kind-${c.kind}${can ? " usable" : ""}${selected ? " selected" : ""}`,
-            dataset: { cardId: c.id, card: c.name },
-            "aria-pressed": selected ? "true" : "false",
+            dataset: { cardId: c.id, card: c.name }, // a click or tap opens its face (cardface.js)
+            "aria-haspopup": "dialog",
           },
           cardBody(c, el("span", { class: "card-state" }, selected ? "▶ selected" : can ? "✓ can use now" : "not now"))
         );
-        b.addEventListener("click", () => selectCard(c));
         return b;
       })
     );
@@ -1205,26 +1278,91 @@
     );
   }
 
+  /** A fight over, from a state message: kept for the "Last fight" button; one that ends while the page
+   * watches stays up a few seconds (not one told on connecting: that may be long over). */
+  function noteFight(m, first) {
+    const v = m.view;
+    if (v && v.combat && Object.keys(v.combat).length) S.fightOpen = false; // a fight on: the live one shows
+    const f = m.last_fight;
+    if (!f || typeof f !== "object" || !f.combat) return;
+    const fresh = !S.lastFight || S.lastFight.id !== f.id;
+    S.lastFight = f;
+    if (!fresh || first || (v && v.over)) return;
+    S.fightOpen = "linger";
+    clearTimeout(S.fightTimer);
+    S.fightTimer = setTimeout(() => {
+      if (S.fightOpen !== "linger") return;
+      S.fightOpen = false;
+      renderCombat();
+    }, FIGHT_LINGER_MS);
+  }
+
+  /** Open or close the last fight in the combat panel (the "Last fight" button). */
+  function toggleLastFight() {
+    clearTimeout(S.fightTimer);
+    S.fightOpen = S.fightOpen ? false : "open";
+    renderCombat();
+    if (S.fightOpen) {
+      const panel = $("combat-panel");
+      panel.scrollIntoView({ behavior: M.scrollMotion(), block: "nearest" });
+      $("combat-heading").focus({ preventScroll: true });
+    } else {
+      const again = $("last-fight-button");
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  /** Above the log: how the last fight ended, and the button that shows it again (or hides it). */
+  function renderLastFightBar(live) {
+    const bar = $("last-fight-bar");
+    const f = S.lastFight;
+    const v = view();
+    bar.hidden = !f || live || !v || v.over;
+    if (bar.hidden) return;
+    const open = !!S.fightOpen;
+    const b = el(
+      "button",
+      { type: "button", id: "last-fight-button", class: "small", "aria-controls": "combat-panel", "aria-expanded": open ? "true" : "false" },
+      open ? "Hide the last fight" : "Show the last fight"
+    );
+    b.addEventListener("click", toggleLastFight);
+    fill(bar, el("strong", null, "Last fight: "), cardText(String(f.outcome || "")), " ", b);
+  }
+
   function renderCombat() {
     const v = view();
     const panel = $("combat-panel");
-    const c = v && v.combat;
-    if (!c || !Object.keys(c).length || v.over) {
+    const live = v && v.combat && Object.keys(v.combat).length && !v.over ? v.combat : null;
+    const over = !live && S.fightOpen && S.lastFight && v && !v.over ? S.lastFight : null;
+    renderLastFightBar(!!live);
+    panel.classList.toggle("fight-over", !!over);
+    fill($("combat-heading"), el("span", { "aria-hidden": "true" }, "⚔"), over ? " The fight is over" : " Combat");
+    if (!live && !over) {
       panel.hidden = true;
       if (typeof Look !== "undefined") Look.markCombat(null, null, S.version);
       return;
     }
     panel.hidden = false;
+    drawCombat(live || over.combat, over);
+    if (live && typeof Look !== "undefined") Look.markCombat($("combat"), live, S.version); // highlight what was just played
+    if (over && typeof Look !== "undefined") Look.markCombat(null, null, S.version);
+  }
+
+  /** The fight's two sides and verdict; for a fight over (`over`: the last fight), how it ended first, then
+   * its last strengths, then what happened in it. */
+  function drawCombat(c, over) {
     const side = c.side_strength;
     const mon = c.monster_strength;
     const win = !!c.fighters_winning;
     const diff = Math.abs(side - mon);
     const verdict = win
-      ? [el("strong", null, "▲ The fighters are winning"), `: ${side} against ${mon}.`]
+      ? [el("strong", null, over ? "▲ The fighters were winning" : "▲ The fighters are winning"), `: ${side} against ${mon}.`]
       : [
-          el("strong", null, "▼ The monsters are winning"),
+          el("strong", null, over ? "▼ The monsters were winning" : "▼ The monsters are winning"),
           `: ${mon} against ${side}`,
-          side === mon ? " (a tie goes to the monsters, unless a Warrior fights)." : ` (the fighters are ${diff} behind).`,
+          side === mon
+            ? " (a tie goes to the monsters, unless a Warrior fights)."
+            : ` (the fighters ${over ? "were" : "are"} ${diff} behind).`,
         ];
     const fighters = (c.fighters || []).map((f) =>
       el(
@@ -1245,16 +1383,12 @@
         {
           type: "button",
           class: "monster-name" + (selected ? " selected" : ""),
-          "aria-pressed": selected ? "true" : "false",
-          dataset: { card: base }, // its face opens on hover, focus or tap (cardface.js)
+          "aria-haspopup": "dialog",
+          dataset: { card: base }, // its face opens on hover, focus, click or tap (cardface.js)
         },
         kindIcon({ name: base, kind: "monster" }),
         m.monster
       );
-      nameBtn.addEventListener("click", () => {
-        S.filter = selected ? null : { type: "name", name: base };
-        render();
-      });
       return el(
         "div",
         { class: "monster" },
@@ -1263,8 +1397,20 @@
         partsTable(m.parts, `What makes up ${m.monster}'s strength`)
       );
     });
+    const close = over ? el("button", { type: "button", id: "last-fight-close", class: "small" }, "Close") : null;
+    const linesOpen = !!document.querySelector("#combat details.fight-lines[open]"); // kept open across states
+    if (close) close.addEventListener("click", toggleLastFight);
     fill(
       $("combat"),
+      over
+        ? el(
+            "p",
+            { id: "fight-outcome", class: "fight-outcome", role: "status" },
+            el("strong", null, cardText(String(over.outcome || "The fight is over."))),
+            " ",
+            el("span", { class: "hint" }, "As the fight stood at the end:")
+          )
+        : null,
       el("p", { id: "combat-verdict", class: "verdict " + (win ? "fighters-win" : "monsters-win") }, verdict),
       el(
         "div",
@@ -1283,9 +1429,17 @@
           el("h3", null, "Monsters ", el("span", { class: "total" }, `total ${mon}`)),
           monsters
         )
-      )
+      ),
+      over && (over.lines || []).length
+        ? el(
+            "details",
+            { class: "fight-lines", open: linesOpen },
+            el("summary", null, "What happened in it"),
+            el("ol", { class: "log" }, over.lines.map(logLine))
+          )
+        : null,
+      close
     );
-    if (typeof Look !== "undefined") Look.markCombat($("combat"), c, S.version); // highlight what was just played
   }
 
   // ---------------- players
@@ -1597,7 +1751,6 @@
   if (!tableId) {
     showError("This page needs a table: /table/{id}.");
   } else {
-    if (seatParam !== null && !token) showError("This link has a seat but no token: you are watching.");
     document.body.classList.toggle("spectator", !token);
     $("you-name").textContent = token ? "…" : "watching";
     if (!token) $("hand-panel").hidden = true;

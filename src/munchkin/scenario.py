@@ -13,7 +13,7 @@ import yaml
 
 from munchkin.engine import characters, combat
 from munchkin.engine.notation import not_an_action
-from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULES
 from munchkin.engine.table import PLAYER_KEYS as PLAYER_KEYS  # a scenario's table is set by the engine
 from munchkin.engine.table import ScenarioError, named_cards
 from munchkin.engine.table import arrange_table as arrange_table
@@ -29,6 +29,7 @@ TOP_KEYS = {
     "description",
     "sets",
     "seed",
+    "rules",
     "options",
     "players",
     "active",
@@ -90,7 +91,10 @@ def build_game(spec: dict[str, Any]) -> Game:
     sexes = [ps.get("sex", "male") for ps in spec["players"]]
     houses = [ps.get("house") for ps in spec["players"]] if any("house" in ps for ps in spec["players"]) else None
     sets = list(spec.get("sets", ["deluxe"]))
-    return Game(Setup(sets, names, int(spec.get("seed", 0)), opts, sexes, spec, houses))
+    rules = spec.get("rules", RULES)  # a scenario of a rule that later rules changed keeps the older ones
+    if type(rules) is not int or not 2 <= rules <= RULES:
+        raise ScenarioError(f"rules: a whole number from 2 to {RULES}, not {rules!r}")
+    return Game(Setup(sets, names, int(spec.get("seed", 0)), opts, sexes, spec, houses), rules=rules)
 
 
 def zone_of(g: Game, card: int) -> str:

@@ -13,7 +13,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import WEIGH_AGAIN, Action
 from munchkin.engine.core import card_hook, fight_in
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import WINNING_LEVEL, as_written
+from munchkin.engine.rules import WINNING_LEVEL, as_written, whims_wait_not
 from munchkin.engine.state import Combat, MonsterIn
 
 if TYPE_CHECKING:
@@ -287,7 +287,8 @@ class CombatRounds(Step):
 
 @dataclass(slots=True)
 class CombatWindow(Step):
-    """A round of passes: it closes once everyone who could answer the last change has passed."""
+    """A round of passes: it closes once everyone who could answer the last change has passed (since
+    rules 6 a seat with only whims to play is not asked: `waits_on`)."""
 
     order: tuple[int, ...] = ()  # the seats in turn order, from the active player
     passed: set[int] = field(default_factory=set)
@@ -306,7 +307,7 @@ class CombatWindow(Step):
 
     def ask(self, g: Game, _: Any) -> Out:
         passed = self.passed
-        seats = tuple(s for s in self.order if s not in passed and len(legal_actions_in_window(g, s)) > 1)
+        seats = tuple(s for s in self.order if s not in passed and waits_on(g, s))
         if not seats:
             return Done()
         return self.then("answer", D.Window(seats))
@@ -321,7 +322,7 @@ class CombatWindow(Step):
         """Someone acted at any time during the window (a Curse on the fighter, say): the table
         changed, so everyone who could answer may do so again."""
         self.passed = set()
-        seats = tuple(s for s in self.order if len(legal_actions_in_window(g, s)) > 1)
+        seats = tuple(s for s in self.order if waits_on(g, s))
         return D.Window(seats) if seats else waiting
 
     def after_action(self, g: Game, _: Any) -> Out:
@@ -496,6 +497,15 @@ def legal_actions_in_window(g: Game, seat: int) -> list[Action]:
     if cached is None:
         cached = g._window_cache[seat] = legal.window_actions(g, seat)
     return cached
+
+
+def waits_on(g: Game, seat: int) -> bool:
+    """Whether a combat window waits on `seat`: it has an answer besides passing, and since rules 6
+    one that is not only a whim (`legal.keeps_table_waiting`: a bystander discarding their own Race)."""
+    acts = legal_actions_in_window(g, seat)
+    if len(acts) < 2:
+        return False
+    return not whims_wait_not(g) or any(legal.keeps_table_waiting(g, a) for a in acts)
 
 
 def _end_combat(g: Game, c: Combat) -> None:

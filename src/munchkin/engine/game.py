@@ -16,7 +16,7 @@ from munchkin.engine.any_time import AnyTime
 from munchkin.engine.cards import CardDef, build_houses, build_table, card_version, house_faces, phase_words
 from munchkin.engine.chance import Chance, RandomChance, RecordedChance, SeededChance, SystemChance
 from munchkin.engine.core import GameCore
-from munchkin.engine.decisions import Decision, Listing, Window
+from munchkin.engine.decisions import Before, Decision, Listing, Window
 from munchkin.engine.flow import Done, Frame, Step
 from munchkin.engine.rules import HAND_LIMIT as HAND_LIMIT  # importable from here, as before
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -367,6 +367,16 @@ class Game(GameCore):
         if seat not in self._prompt.seats:
             return acts
         return self._any_time_cache.get(seat, [])
+
+    def rearranges(self, action: Action) -> bool:
+        """Whether `action` only rearranges its player's own things (`legal.rearranges`: a Race or
+        Class of their own discarded to no effect now, an Item equipped, given or traded), which no
+        one makes on a whim and any later moment allows: since rules 6 no window waits for it, and a
+        page need not mark its card as of use now. An answer a rule demands (which card to discard)
+        is none."""
+        if action.seat in self._prompt.seats and isinstance(self._prompt, Before):
+            return False
+        return legal.rearranges(self, action)
 
     def apply(self, action: Action) -> None:
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""

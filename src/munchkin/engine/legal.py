@@ -19,6 +19,7 @@ from munchkin.engine.rules import (
     WINNING_LEVEL,
     as_written,
     gifts_any_time,
+    whims_wait_not,
 )
 from munchkin.engine.state import (
     CHARITY,
@@ -175,6 +176,40 @@ def any_time_actions(g: Game, seat: int) -> list[Action]:
     if g.over or not may_act_any_time(g):
         return []
     return free_actions(g, seat, own_turn=False)
+
+
+# the kinds of move that may only rearrange a player's own things on the table (`rearranges`)
+REARRANGING = frozenset((A.EQUIP, A.UNEQUIP, A.GIVE, A.TRADE, A.DISCARD))
+
+
+def rearranges(g: Game, act: Action) -> bool:
+    """Whether `act` only rearranges its player's own things on the table, a move no one makes on a
+    whim in another's moment and which any later moment allows as well: an Item in play equipped,
+    unequipped, given away (to a player or a Hireling) or traded, or a card of one's own in play (a
+    Race, Class, Role, Proficiency or Sidekick) discarded to no effect now. Not a whim: a discard by
+    someone in the combat (it changes the fight), one that a kept Curse leaves with (Chicken On Your
+    Head), any card from the hand (Charity's gifts and discards among them). It reads the table, not
+    the moment: a choice a rule demands (which Proficiency to discard) is the caller's to tell."""
+    kind = act.kind
+    if kind not in REARRANGING:
+        return False
+    p = g.players[act.seat]
+    c = act.card
+    if kind != A.DISCARD:
+        return c in p.items
+    if c not in p.character_cards() and c not in discardable_sidekicks(g, p):
+        return False
+    if g.combat is not None and act.seat in g.combat.fighters():
+        return False
+    return not any((h := card_hook(g, k)) is not None and h.leaves_with(g, p, c) for k in p.curses)
+
+
+def keeps_table_waiting(g: Game, act: Action) -> bool:
+    """Whether a response window waits on a seat for `act` (a move besides passing): since rules 6
+    not for a whim (`rearranges`), which the seat may still take at any time without being waited on."""
+    if act.kind == A.PASS:
+        return False
+    return not (whims_wait_not(g) and rearranges(g, act))
 
 
 # the decisions whose own seats may also act at any time besides answering: there an action taken

@@ -22,11 +22,15 @@ TURNING_BONUS = 3  # Turning: "+3 for each card discarded" against the monsters 
 # time out of combat (a bribe during another's fight, a Hireling handed an Item off one's turn) and a
 # fight weighed again when a change turns it before anyone has run (issue 32); 5, a Run Away ends
 # when a card has made every monster still to flee vanish (a monster and its Mate at once), where it
-# asked the runner to flee from none (stuck, or made to play a card as the only move).
-RULES = 5
+# asked the runner to flee from none (stuck, or made to play a card as the only move); 6, a response
+# window does not wait on a seat whose only moves besides passing rearrange its own things (a Race,
+# Class or other card of its own in play discarded to no effect now, Items equipped, given or traded):
+# any later moment allows them too, so they stay any-time moves without stopping the table (issue 34).
+RULES = 6
 CARDS_AS_WRITTEN = 3  # the rules from which the card fixes of issue 18 hold
 GIFTS_ANY_TIME = 4  # the rules from which the fixes of issue 32 hold
 EMPTY_RUN_ENDS = 5  # the rules from which a Run Away with nothing left to flee ends
+WHIMS_WAIT_NOT = 6  # the rules from which a window does not wait on a seat with only whims to play
 
 
 def as_written(g: object) -> bool:
@@ -43,3 +47,9 @@ def gifts_any_time(g: object) -> bool:
 def empty_run_ends(g: object) -> bool:
     """Whether a Run Away ends when nothing is left to flee (rules 5), not a save of older rules."""
     return getattr(g, "rules", RULES) >= EMPTY_RUN_ENDS
+
+
+def whims_wait_not(g: object) -> bool:
+    """Whether a response window leaves out a seat whose only moves rearrange its own things
+    (rules 6, `legal.keeps_table_waiting`), not a save of older rules."""
+    return getattr(g, "rules", RULES) >= WHIMS_WAIT_NOT

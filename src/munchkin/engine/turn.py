@@ -13,7 +13,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import EVERYONE
 from munchkin.engine.flow import Done, Out, Step
-from munchkin.engine.rules import as_written
+from munchkin.engine.rules import as_written, whims_wait_not
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -296,7 +296,9 @@ class Charity(Step):
 
 @dataclass(slots=True)
 class EndWindow(Step):
-    """Before the next turn, each other player in turn order may use any-time actions, until they pass."""
+    """Before the next turn, each other player in turn order may use any-time actions, until they pass.
+    Since rules 6 a player whose only moves rearrange their own things is not asked (they may still
+    take those moves at any time, `legal.keeps_table_waiting`)."""
 
     i: int = 1  # the seat after the active player's, counted from it
 
@@ -309,7 +311,7 @@ class EndWindow(Step):
             seat = (g.active + self.i) % n
             if seat != g.active and not g.over and g._may_act_off_turn(seat):
                 acts = legal.free_actions(g, seat, own_turn=False)
-                if acts:
+                if acts and (not whims_wait_not(g) or any(legal.keeps_table_waiting(g, a) for a in acts)):
                     g._prefill(seat, [Action(A.PASS, seat), *acts])
                     return self.then("answer", D.EndWindow((seat,)))
             if g.over:

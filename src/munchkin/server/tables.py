@@ -245,7 +245,8 @@ def seat_body(g: Game, seat: int | None) -> str:
         anytime = set(g.any_time(seat))
         for a in g.legal_actions(seat):
             cards = [x for x in (a.card, a.monster, *a.cards) if x >= 0]
-            actions.append({"text": g.text(a), "kind": a.kind, "cards": cards, "any_time": a in anytime})
+            whim = g.rearranges(a)  # only rearranges the seat's own things: no card of use now (the page's mark)
+            actions.append({"text": g.text(a), "kind": a.kind, "cards": cards, "any_time": a in anytime, "whim": whim})
     menu = build_menu(g, seat, view).to_json() if actions and seat is not None else None
     return json.dumps({"view": view, "actions": actions, "menu": menu})
 
@@ -502,7 +503,7 @@ class TableRunner:
         self.game: Game  # set once the cards are dealt (`dealt`)
         if fresh:  # a new table: its deal is stored with its row (`Store.create_table(row, deal_chance())`)
             if self.dealt:
-                self.game = Game(self.setup)
+                self.game = Game(self.setup, rules=self.rules)  # the rules its config names
                 self.log_pos = len(self.game.log)
                 self.stored_chance = len(self.deal_chance())
             elif not self.humans:  # nobody to give entropy: the window is closed as it opens

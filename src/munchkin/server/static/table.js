@@ -117,7 +117,8 @@
     return v > 0 ? `+${v}` : v < 0 ? `−${Math.abs(v)}` : "±0";
   }
 
-  /** Legal actions, one per text (copies of a card make the same text), cards merged; `any_time`: a move besides answering. */
+  /** Legal actions, one per text (copies of a card make the same text), cards merged; `any_time`: a move besides answering;
+   * `whim`: it only rearranges one's own things (no window waits for it). */
   function actions() {
     const out = new Map();
     for (const a of (S.msg && S.msg.actions) || []) {
@@ -126,17 +127,19 @@
       if (prev) {
         prev.cards = [...new Set([...prev.cards, ...(a.cards || [])])];
         prev.any_time = prev.any_time && !!a.any_time;
+        prev.whim = prev.whim && !!a.whim;
       } else {
         const kind = a.kind || a.text.split(" ")[0];
-        out.set(a.text, { text: a.text, kind, cards: [...(a.cards || [])], any_time: !!a.any_time });
+        out.set(a.text, { text: a.text, kind, cards: [...(a.cards || [])], any_time: !!a.any_time, whim: !!a.whim });
       }
     }
     return [...out.values()];
   }
 
+  /** Cards one of the moves plays or uses now; a whim (discarding one's own Race, an Item equipped or traded) marks none. */
   function usableCards() {
     const set = new Set();
-    for (const a of actions()) for (const c of a.cards) set.add(c);
+    for (const a of actions()) if (!a.whim) for (const c of a.cards) set.add(c);
     return set;
   }
 

@@ -471,7 +471,7 @@ def test_a_card_received_this_turn_that_left_the_hand_is_not_told_by_the_world()
     true card. Now the world forgets what left a hand, and the twin's world is the same."""
     from munchkin.agents.observation import observe
 
-    g = Game(Setup(["star"], NAMES[:4], 3, Options(turn_cap=5000)))
+    g = Game(Setup(["star"], NAMES[:4], 3, Options(turn_cap=5000)), rules=5)  # the moment found under rules 5
     bot = RandomAgent(3)
     while g.version < 202:
         s = g.to_act[0]

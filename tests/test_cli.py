@@ -529,7 +529,9 @@ def test_the_terminal_seat_says_what_putting_a_table_right_asks_without_a_card_a
     from munchkin.engine.game import Game, Options, Setup
 
     for seed in range(60, 120):  # the first seeded game that comes to such a moment (73)
-        g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], seed, Options(turn_cap=200)))
+        g = Game(
+            Setup(["deluxe"], ["Player", "Ann", "Bob"], seed, Options(turn_cap=200)), rules=5
+        )  # the moment found under rules 5
         bots = {s: make_agent("random", 100 + s) for s in range(3)}
         while not g.over and not (
             g.prompt.kind == "before"
@@ -555,7 +557,7 @@ def test_the_view_adds_what_the_terminal_seat_shows() -> None:
     from munchkin.agents.base import decide, make_agent
     from munchkin.engine.game import Game, Setup
 
-    g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 10))
+    g = Game(Setup(["deluxe"], ["Player", "Ann", "Bob"], 10), rules=5)  # a game of rules 5 that comes to each moment
     v = g.view(0)
     assert v["moment"] == {"stage": "create"} and v["capped"] is False and v["phase_words"] == {}
     assert v["event_count"] > 0 and v["allies_in_game"] is False

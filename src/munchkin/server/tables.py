@@ -339,7 +339,8 @@ class TableBots:
         return seat in self.agents
 
     def stand_in(self, seat: int) -> None:
-        """Let an Easy bot (the heuristic, fast enough to play on the loop) play a person's seat from now on (until `stand_in` is no longer asked)."""
+        """Let an Easy bot (the heuristic, fast enough to play on the loop) play a person's seat from now on
+        (until `stand_in` is no longer asked)."""
         if seat not in self.agents and seat not in self.stand_ins:
             self.stand_ins[seat] = make_agent("heuristic", self.seed * 7919 + seat)
 

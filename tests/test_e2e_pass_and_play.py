@@ -1,0 +1,181 @@
+"""One screen, several people, in a real browser: a pass-and-play table (two people and two bots) played
+for a few turns from one page. Each person's hand is shown only after they press "I am …" on the
+"hand the device to …" screen; after every handoff the page's DOM (text and attributes) and what its
+script holds (`MunchkinPage.snapshot()`, localStorage) name no card of the other person's hidden hand,
+and on the hand-over screen no hidden card at all.
+
+The people's ordinary moves are sent through their own seat links (which a pass-and-play table keeps),
+whose sockets also tell the test each hand as it truly is; the page's own buttons do every handoff,
+"… wants to play a card" included. Screenshots in test-artifacts/e2e/: pass-*.png, laptop and phone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+from websockets.sync.client import ClientConnection, connect
+
+from system import ensure_debian_packages, free_port
+from test_e2e_browser import ARTIFACTS, Server, choose, post_table, watched_browser
+
+Msg = dict[str, Any]
+LAPTOP = {"width": 1366, "height": 800}
+PHONE = {"width": 390, "height": 844}
+PEOPLE = ("Human 1", "Human 2")
+PAGE_HOLDS = """() => document.documentElement.outerHTML + '\\n' + window.MunchkinPage.snapshot() + '\\n'
+  + JSON.stringify(Object.assign({}, localStorage))"""
+
+
+@pytest.fixture
+def pass_server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(free_port(), tmp_path)
+    try:
+        s.start()
+        yield s
+    finally:
+        s.stop()
+
+
+class Socket:
+    """A seat's (or a spectator's) own socket: the latest state, and every card name it was ever sent."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.state: Msg | None = None
+        self.heard = ""  # everything a spectator was ever sent: what is public
+        self.acted = -1
+
+    def pump(self) -> None:
+        while True:
+            try:
+                m: Msg = json.loads(self.ws.recv(timeout=0.02))
+            except TimeoutError:
+                return
+            if m["type"] == "state":
+                self.state = m
+                self.heard += json.dumps(m)
+
+    def hand(self) -> set[str]:
+        return {c["name"] for c in self.state["view"]["hand"]} if self.state else set()
+
+    def play(self, done: set[str]) -> None:
+        """This person's next move, when the game waits on them (as the browser game's policy makes it)."""
+        st = self.state
+        if not st or st["view"]["over"] or st["version"] == self.acted or st["view"]["you"] not in st["view"]["to_act"]:
+            return
+        answers = [a for a in st["actions"] if not a["any_time"]]
+        if not answers:
+            return
+        text = choose(answers, st["view"], done)
+        if st["view"]["phase"] == "setup":
+            done.add(text)
+        self.acted = st["version"]
+        self.ws.send(json.dumps({"type": "act", "action": text, "version": st["version"]}))
+
+
+def secrets_in(page: Page, hands: set[str], public: str) -> list[str]:
+    """The names of hidden hand cards (never sent to a spectator) that the page holds anywhere."""
+    held = page.evaluate(PAGE_HOLDS)
+    hidden = [n for n in hands if not re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", public)]
+    return [n for n in hidden if re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", held)]
+
+
+def shot(page: Page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-phone.png"))
+    page.set_viewport_size(LAPTOP)
+
+
+def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Server) -> None:
+    server = pass_server
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    made = post_table(
+        server,
+        "One screen",
+        ("human", "human", "bot", "bot"),
+        seed=4,
+        window_seconds=3,
+        bot_delay=0.2,
+        pass_and_play=True,
+    )
+    table = made["table"]["id"]
+    tokens = [parse_qs(urlsplit(link["url"]).query)["token"][0] for link in made["links"]]
+    done: list[set[str]] = [set(), set()]
+    with contextlib.ExitStack() as stack, watched_browser(server) as page:
+        url = f"ws://127.0.0.1:{server.port}/ws/{table}"
+        seats = [Socket(stack.enter_context(connect(f"{url}?token={t}"))) for t in tokens]
+        spectator = Socket(stack.enter_context(connect(url)))
+        page.set_viewport_size(LAPTOP)
+        page.goto(server.url + made["device"])
+        screen, you = page.locator("#pass-screen"), page.locator("#you-name")
+        handoffs: list[str] = []
+        wanted = False  # a "… wants to play a card" handoff was made
+        shots: set[str] = set()
+        give_up = time.monotonic() + 240
+        while time.monotonic() < give_up:
+            for s in (*seats, spectator):
+                s.pump()
+            st = spectator.state
+            if st and (st["view"]["over"] or (st["view"]["turn"] >= 3 and len(handoffs) >= 6 and wanted)):
+                break
+            holder = you.inner_text()
+            if screen.is_visible():
+                to = screen.locator("#pass-heading").inner_text().removeprefix("Hand the device to ")
+                assert to in PEOPLE, to
+                both = seats[0].hand() | seats[1].hand()
+                assert not secrets_in(page, both, spectator.heard), "a hand stayed in the page between two people"
+                if "pass-screen" not in shots:
+                    shots.add("pass-screen")
+                    shot(page, "pass-screen")
+                screen.get_by_role("button", name=f"I am {to} — show my hand").click()
+                expect(you).to_have_text(to)
+                expect(page.locator("#hand .card-name").first).to_be_visible()
+                me = PEOPLE.index(to)
+                for s in seats:
+                    s.pump()
+                mine, theirs = seats[me].hand(), seats[1 - me].hand()
+                shown = page.locator("#hand .card-name").all_inner_texts()
+                assert set(shown) <= mine and shown, f"{to}'s page shows {shown}, their hand is {mine}"
+                leaked = secrets_in(page, theirs, spectator.heard)
+                assert not leaked, f"{to}'s page holds {PEOPLE[1 - me]}'s hidden cards {leaked}"
+                handoffs.append(to)
+                if f"hand-{me}" not in shots:
+                    shots.add(f"hand-{me}")
+                    shot(page, f"pass-hand-{me + 1}")
+                continue
+            if holder in PEOPLE:
+                me = PEOPLE.index(holder)
+                wants = page.locator("#pass-bar button.wants")
+                if not wanted and wants.count() and st and st["window"]:
+                    other = PEOPLE[1 - me]
+                    shot(page, "pass-wants")
+                    wants.first.click()  # "Human 2 wants to play a card": through the hand-over screen
+                    expect(screen).to_be_visible()
+                    expect(you).not_to_have_text(holder)  # the hand is gone before the screen asks for the other
+                    assert not secrets_in(page, seats[me].hand(), spectator.heard)
+                    # the window may have closed meanwhile: then the device goes back to whose decision it is
+                    wanted = screen.locator("#pass-heading").inner_text() == f"Hand the device to {other}"
+                    if wanted:
+                        shot(page, "pass-wants-screen")
+                    continue
+                seats[me].play(done[me])
+            elif st and not st["view"]["over"]:
+                # nobody's hand: the public table; a person the window waits on lets its clock run
+                assert not secrets_in(page, seats[0].hand() | seats[1].hand(), spectator.heard)
+            page.wait_for_timeout(100)
+        else:
+            raise AssertionError(f"the game did not get far: {len(handoffs)} handoffs, wanted: {wanted}")
+        assert set(handoffs) == set(PEOPLE) and len(handoffs) >= 6, handoffs
+        assert wanted, "no window let a person take the device to answer"

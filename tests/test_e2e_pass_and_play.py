@@ -179,3 +179,33 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
             raise AssertionError(f"the game did not get far: {len(handoffs)} handoffs, wanted: {wanted}")
         assert set(handoffs) == set(PEOPLE) and len(handoffs) >= 6, handoffs
         assert wanted, "no window let a person take the device to answer"
+
+
+def test_the_lobby_makes_a_one_screen_table_whose_device_adds_the_entropy(pass_server: Server) -> None:
+    """The lobby's defaults (two person seats) with "One screen" ticked: one device link; opened, it gives
+    the fair deal's entropy for both people, and then asks for the first person's hand-over."""
+    server = pass_server
+    ensure_debian_packages("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with watched_browser(server) as page:
+        page.set_viewport_size(LAPTOP)
+        page.goto(server.url + "/")
+        page.check("#pass-and-play")
+        page.click("#create-table")
+        device = page.locator("#created-links a.device-link")
+        expect(device).to_be_visible()
+        expect(page.locator("#created-links")).to_contain_text("Open the one-screen link on the device")
+        device.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "pass-lobby-links.png"))
+        href = device.get_attribute("href")
+        assert href and "?device=1&token=" in href, href
+        page.goto(href)
+        expect(page.locator("#entropy-form")).to_be_visible()
+        page.click("#entropy-send")
+        expect(page.locator("#pass-heading")).to_have_text(re.compile(r"^Hand the device to "))
+        summary = json.loads(page.evaluate("() => window.MunchkinPage.snapshot()"))
+        entropy = summary["msg"]["fair"]["entropy"]
+        people = [s["seat"] for s in summary["msg"]["seats"] if s["kind"] == "human"]
+        assert len(people) == 2 and all(isinstance(entropy[s], str) and entropy[s] for s in people), entropy
+        assert summary["msg"]["view"]["hand"] == [] and summary["msg"]["actions"] == []

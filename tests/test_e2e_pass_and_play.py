@@ -25,6 +25,7 @@ from playwright.sync_api import Page, expect
 from websockets.sync.client import ClientConnection, connect
 
 from system import ensure_debian_packages, free_port
+from test_e2e_a11y import problems
 from test_e2e_browser import ARTIFACTS, Server, choose, post_table, watched_browser
 
 Msg = dict[str, Any]
@@ -183,7 +184,8 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
 
 def test_the_lobby_makes_a_one_screen_table_whose_device_adds_the_entropy(pass_server: Server) -> None:
     """The lobby's defaults (two person seats) with "One screen" ticked: one device link; opened, it gives
-    the fair deal's entropy for both people, and then asks for the first person's hand-over."""
+    the fair deal's entropy for both people, and then asks for the first person's hand-over (axe-core finds
+    no serious or critical problem on that screen)."""
     server = pass_server
     ensure_debian_packages("chromium")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -204,6 +206,8 @@ def test_the_lobby_makes_a_one_screen_table_whose_device_adds_the_entropy(pass_s
         expect(page.locator("#entropy-form")).to_be_visible()
         page.click("#entropy-send")
         expect(page.locator("#pass-heading")).to_have_text(re.compile(r"^Hand the device to "))
+        found = problems(page, "the hand-over screen")
+        assert not found, "axe-core found serious or critical problems:\n" + "\n".join(found)
         summary = json.loads(page.evaluate("() => window.MunchkinPage.snapshot()"))
         entropy = summary["msg"]["fair"]["entropy"]
         people = [s["seat"] for s in summary["msg"]["seats"] if s["kind"] == "human"]

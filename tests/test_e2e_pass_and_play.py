@@ -123,13 +123,14 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
         screen, you = page.locator("#pass-screen"), page.locator("#you-name")
         handoffs: list[str] = []
         wanted = False  # a "… wants to play a card" handoff was made
+        hid = False  # a person hid their hand by the bar's button
         shots: set[str] = set()
         give_up = time.monotonic() + 240
         while time.monotonic() < give_up:
             for s in (*seats, spectator):
                 s.pump()
             st = spectator.state
-            if st and (st["view"]["over"] or (st["view"]["turn"] >= 3 and len(handoffs) >= 6 and wanted)):
+            if st and (st["view"]["over"] or (st["view"]["turn"] >= 3 and len(handoffs) >= 6 and wanted and hid)):
                 break
             holder = you.inner_text()
             if screen.is_visible():
@@ -142,13 +143,15 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
                     shot(page, "pass-screen")
                 screen.get_by_role("button", name=f"I am {to} — show my hand").click()
                 expect(you).to_have_text(to)
-                expect(page.locator("#hand .card-name").first).to_be_visible()
+                expect(page.locator("#hand-count")).to_have_text(re.compile(r"\(\d+ cards?\)"))  # the hand is drawn
                 me = PEOPLE.index(to)
                 for s in seats:
                     s.pump()
                 mine, theirs = seats[me].hand(), seats[1 - me].hand()
                 shown = page.locator("#hand .card-name").all_inner_texts()
-                assert set(shown) <= mine and shown, f"{to}'s page shows {shown}, their hand is {mine}"
+                assert set(shown) <= mine and bool(shown) == bool(mine), (
+                    f"{to}'s page shows {shown}, their hand is {mine}"
+                )
                 leaked = secrets_in(page, theirs, spectator.heard)
                 assert not leaked, f"{to}'s page holds {PEOPLE[1 - me]}'s hidden cards {leaked}"
                 handoffs.append(to)
@@ -171,6 +174,16 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
                     if wanted:
                         shot(page, "pass-wants-screen")
                     continue
+                mine = seats[me].state
+                if (
+                    not hid and mine and me not in mine["view"]["to_act"] and not st["window"]
+                ):  # a bot's move: hide the hand
+                    page.locator("#pass-bar").get_by_role("button", name="Hide my hand").click()
+                    expect(page.locator("#pass-bar")).to_contain_text("One screen: no hand is shown.")
+                    assert not secrets_in(page, seats[0].hand() | seats[1].hand(), spectator.heard)
+                    shot(page, "pass-public")
+                    hid = True
+                    continue
                 seats[me].play(done[me])
             elif st and not st["view"]["over"]:
                 # nobody's hand: the public table; a person the window waits on lets its clock run
@@ -180,6 +193,7 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
             raise AssertionError(f"the game did not get far: {len(handoffs)} handoffs, wanted: {wanted}")
         assert set(handoffs) == set(PEOPLE) and len(handoffs) >= 6, handoffs
         assert wanted, "no window let a person take the device to answer"
+        assert hid, "nobody hid their hand during a bot's move"
 
 
 def test_the_lobby_makes_a_one_screen_table_whose_device_adds_the_entropy(pass_server: Server) -> None:

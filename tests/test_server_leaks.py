@@ -189,3 +189,109 @@ def test_the_oracle_catches_leaks(tmp_path: Path) -> None:
     o3 = Oracle(g)
     o3.check(g, None, {"type": "state", "view": g.view(0), "log": [], "actions": []})
     assert any("hidden cards" in p for p in o3.problems), "a spectator must not see seat 0's hand"
+
+
+class DeviceRecorder(Recorder):
+    """A pass-and-play table's device, played as its people would: the person whose own decision waits
+    takes it, now and then a person a window waits on takes it to answer, or the one holding it hides
+    their hand; it plays the claimed seat at random. Each message is judged as the seat claimed when
+    it was sent, and between two people as a spectator's."""
+
+    RACES = ("own decision comes first", "claim ended", "no seat is claimed")  # the game moved on meanwhile
+
+    def __init__(self, runner: TableRunner, oracle: Oracle, rng: random.Random) -> None:
+        super().__init__(runner, None, oracle, rng)
+        self.client = Client(self, None, burst=10**6, rate=1e9, device=True)
+        self.claimed: dict[int | None, int] = {}  # claimed messages by seat (None: the claim ended)
+        self.mismatched: list[str] = []
+
+    async def send_text(self, data: str) -> None:
+        msg = json.loads(data)
+        if msg["type"] == "claimed":
+            self.seat = msg["seat"]
+            self.claimed[self.seat] = self.claimed.get(self.seat, 0) + 1
+        if msg["type"] == "error" and any(r in msg["error"] for r in self.RACES):
+            return
+        if msg["type"] == "state":
+            device = msg["device"]
+            if device["claimed"] != self.seat:
+                self.mismatched.append(f"state for seat {device['claimed']} after a claim of {self.seat}")
+            if self.seat is None and device["owed"]:
+                self._later({"type": "claim", "seat": device["owed"][0]})
+            elif self.seat is None and device["answering"] and self.rng.random() < 0.5:
+                self._later({"type": "claim", "seat": self.rng.choice(device["answering"])})
+            elif self.seat is not None and self.seat not in msg["view"]["to_act"] and self.rng.random() < 0.1:
+                self._later({"type": "release"})
+        await super().send_text(data)
+
+    def _later(self, msg: dict[str, Any]) -> None:
+        asyncio.get_running_loop().call_soon(self._send, json.dumps(msg))
+
+
+async def _play_device_tables(db: Path, layouts: list[list[str]], seed: int) -> list[dict[str, Any]]:
+    store = Store(f"sqlite:///{db}")
+    hub = Hub(store)
+    rng = random.Random(seed)
+    tables: list[tuple[TableRunner, Oracle, DeviceRecorder, Recorder]] = []
+    for i, kinds in enumerate(layouts):
+        seats = [{"name": NAMES[s], "kind": k, "strength": "heuristic"} for s, k in enumerate(kinds)]
+        spec = TableIn(
+            name=f"device {i}",
+            seats=seats,  # type: ignore[arg-type]
+            window_seconds=0.5,
+            bot_delay=0,
+            seed=seed * 100 + i,
+            pass_and_play=True,
+        )
+        runner, _tokens = await hub.create(spec, "", f"device-{i}")
+        runner.window_seconds = 0.05
+        oracle = Oracle(runner.game)
+        device, spectator = DeviceRecorder(runner, oracle, rng), Recorder(runner, None, oracle, rng)
+        runner.join(device.client)
+        runner.join(spectator.client)
+        tables.append((runner, oracle, device, spectator))
+    results = []
+    try:
+        for _ in range(6000):
+            if all(r.game.over or r.failed for r, *_ in tables):
+                break
+            await asyncio.sleep(0.05)
+        for _ in range(200):
+            if all(d.saw_end for r, _, d, _ in tables if r.game.over):
+                break
+            await asyncio.sleep(0.05)
+        for runner, oracle, device, _spectator in tables:
+            results.append(
+                {
+                    "over": runner.game.over,
+                    "failed": runner.failed,
+                    "oracle": oracle,
+                    "errors": device.errors,
+                    "claimed": device.claimed,
+                    "mismatched": device.mismatched,
+                    "stand_ins": runner.bots.stand_ins,
+                    "people": sorted(runner.humans),
+                }
+            )
+    finally:
+        await hub.stop()
+        store.close()
+    return results
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_a_pass_and_play_device_sees_only_the_claimed_seat(tmp_path: Path, seed: int) -> None:
+    """The device of a pass-and-play table, handed from person to person for whole games: while one
+    person holds it nothing of another's hand reaches it, and between two people nothing hidden at all."""
+    layouts = [["human", "human", "bot"], ["human", "bot", "human", "human"]]
+    results = asyncio.run(_play_device_tables(tmp_path / "device.db", layouts, seed))
+    for i, r in enumerate(results):
+        o: Oracle = r["oracle"]
+        assert o.problems == [], f"table {i}: {len(o.problems)} leaks, first: {o.problems[:3]}"
+        assert r["over"] and not r["failed"], f"table {i} did not finish: {r['failed']}"
+        assert not r["errors"], f"table {i}: refused: {r['errors'][:3]}"
+        assert not r["mismatched"], r["mismatched"][:3]
+        assert all(r["claimed"].get(s, 0) > 3 for s in r["people"]), f"every person held the device: {r['claimed']}"
+        assert r["claimed"].get(None, 0) > 3, "claims ended as other people's decisions came"
+        assert not r["stand_ins"], "the device is at every person seat: no bot stood in"
+        assert o.lines > 50

@@ -10,6 +10,7 @@ import json
 import logging
 import math
 import re
+import secrets
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -164,12 +165,15 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
         if wait > 0:
             detail = f"too many new tables: try again in {retry_after(wait)} seconds"
             raise HTTPException(429, detail, {"Retry-After": retry_after(wait)})
-        runner, tokens = await hub.create(spec, key)
+        device = secrets.token_urlsafe(18) if spec.pass_and_play else None
+        runner, tokens = await hub.create(spec, key, device)
         links = [
             {"seat": s, "name": runner.row.seats[s].name, "url": f"/table/{runner.id}?seat={s}&token={t}"}
             for s, t in sorted(tokens.items())
         ]
-        return {"table": runner.summary(), "links": links, "watch": f"/table/{runner.id}"}
+        # a pass-and-play table's one link for the shared screen: every person seat, handed round
+        device_url = None if device is None else f"/table/{runner.id}?device=1&token={device}"
+        return {"table": runner.summary(), "links": links, "device": device_url, "watch": f"/table/{runner.id}"}
 
     card_catalogs: dict[tuple[str, ...], tuple[bytes, bytes, str]] = {}  # by the table's sets: body, gzipped, ETag
 
@@ -249,14 +253,21 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
             await refuse_socket(ws, 4409, f"this table is stopped: {runner.failed}")
             return
         seat = None
+        device = False
         if token is not None:
             s = runner.seat_for_token(token)
-            if s is None:
+            device = s is None and runner.is_device_token(token)
+            if s is None and not device:
                 await refuse_socket(ws, 4403, "that seat token is not valid at this table")
                 return
-            seat = s.seat
+            seat = None if s is None else s.seat
         cfg = settings_of()
-        if seat is None and sum(1 for c in runner.clients if c.seat is None) >= cfg.max_spectators_per_table:
+        if device and sum(1 for c in runner.clients if c.device) >= cfg.max_sockets_per_seat:
+            why = f"this table's device link is open in {cfg.max_sockets_per_seat} places already: close one of them"
+            await refuse_socket(ws, 4429, why)
+            return
+        spectators = sum(1 for c in runner.clients if c.seat is None and not c.device)
+        if seat is None and not device and spectators >= cfg.max_spectators_per_table:
             why = f"this table has as many spectators as it may ({cfg.max_spectators_per_table}): try again later"
             await refuse_socket(ws, 4429, why)
             return
@@ -264,11 +275,11 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
             why = f"this seat is open in {cfg.max_sockets_per_seat} places already: close one of them"
             await refuse_socket(ws, 4429, why)
             return
-        await seated(ws, runner, seat)
+        await seated(ws, runner, seat, device)
 
-    async def seated(ws: WebSocket, runner: TableRunner, seat: int | None) -> None:
+    async def seated(ws: WebSocket, runner: TableRunner, seat: int | None, device: bool = False) -> None:
         """The socket's life at the table: hello, then every message until it closes."""
-        client = Client(ws, seat)
+        client = Client(ws, seat, device=device)
         client.send(
             {
                 "type": "hello",
@@ -283,6 +294,7 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
                 "turn_clock": runner.turn_clock,
                 "allow_wait": runner.allow_wait,
                 "fair": runner.fair_info(runner.row.status == "over"),
+                "device": device,
             }
         )
         client.handler = asyncio.current_task()
@@ -357,6 +369,10 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
             return error('an "act" message needs "action": the action\'s text')
         if type(version) is not int:
             return error('an "act" message needs "version": the version of the state it answers')
+        if client.device and runner.lapse_claim(client):
+            return error("that seat's claim ended: another person's own decision comes first; hand the device on")
+        if client.seat is None and client.device:
+            return error("no seat is claimed on this device: press “I am …” to show your hand first")
         if client.seat is None:
             return error("spectators cannot act")
         if len(action) > MAX_ACTION_CHARS:
@@ -370,6 +386,12 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
             return error(f"the server could not take that action ({type(exc).__name__}); please report it")
         return None
     if kind == "entropy":
+        if client.device:  # one device, one source: its entropy counts for each person seat without any yet
+            try:
+                runner.give_device_entropy(msg.get("entropy"))
+            except MunchkinError as exc:
+                return error(str(exc))
+            return None
         if client.seat is None:
             return error("spectators cannot give entropy: only a person's seat adds to the deal")
         try:
@@ -377,7 +399,21 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
         except MunchkinError as exc:
             return error(str(exc))
         return None
+    if kind == "claim":
+        try:
+            runner.claim(client, msg.get("seat"))
+        except MunchkinError as exc:
+            return error(str(exc))
+        return None
+    if kind == "release":
+        try:
+            runner.release(client)
+        except MunchkinError as exc:
+            return error(str(exc))
+        return None
     if kind in ("wait", "more_time"):  # "more_time", the older client's word, is answered as Wait!
+        if client.device and runner.lapse_claim(client):
+            return error("that seat's claim ended: another person's own decision comes first; hand the device on")
         if client.seat is None:
             return error("spectators cannot say Wait!: only a person in the window can hold it")
         try:
@@ -393,7 +429,9 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
         except MunchkinError as exc:
             return error(str(exc))
         return None
-    return error(f"unknown message type {excerpt(repr(kind))}; expected act, wait, entropy, stand_in or ping")
+    return error(
+        f"unknown message type {excerpt(repr(kind))}; expected act, wait, entropy, stand_in, claim, release or ping"
+    )
 
 
 def excerpt(text: str, most: int = EXCERPT_CHARS) -> str:

@@ -234,8 +234,13 @@ class Hub:
             return sum(1 for r in mine if r is not None and r.status == "playing" and not r.damaged)
         return sum(1 for k in self.live_order if self.rows[k[1]].status == "playing" and not self.rows[k[1]].damaged)
 
-    async def create(self, spec: TableIn, creator: str = "") -> tuple[TableRunner, dict[int, str]]:
-        """A new table, stored (on the database's thread) before anyone hears of it, and started."""
+    async def create(
+        self, spec: TableIn, creator: str = "", device_token: str | None = None
+    ) -> tuple[TableRunner, dict[int, str]]:
+        """A new table, stored (on the database's thread) before anyone hears of it, and started; a
+        pass-and-play table takes its device link's token (`device_token`), made by the caller."""
+        if spec.pass_and_play and device_token is None:
+            raise ValueError("a pass-and-play table needs its device link's token")
         known = {s["id"] for s in available_sets()}
         bad = [s for s in spec.sets if s not in known]
         if bad:
@@ -252,6 +257,7 @@ class Hub:
             join_seconds=spec.join_seconds,
             turn_clock=spec.turn_clock,
             allow_wait=spec.allow_wait,
+            device_token=device_token if spec.pass_and_play else None,
         )
         try:
             runner = TableRunner(row, self.store, self.turn, fresh=True)

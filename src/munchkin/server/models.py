@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
 
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from munchkin.server.guard import clean_name, look_alike
@@ -77,6 +77,18 @@ class TableIn(BaseModel):
     join_seconds: float = Field(default=30, ge=10, le=3600)
     # None: off; else the seconds a connected person has for their own decisions before a bot makes the move
     turn_clock: float | None = Field(default=None, ge=10, le=3600)
+    # one screen, several people: a device link plays every person seat, handed round (docs/server.md)
+    pass_and_play: StrictBool = False
+
+    @model_validator(mode="after")
+    def _pass_and_play(self) -> TableIn:
+        people = sum(1 for s in self.seats if s.kind == "human")
+        if self.pass_and_play and people < 2:
+            raise ValueError(
+                f"pass_and_play: a pass-and-play table needs at least two person seats to pass the device between "
+                f"(this one has {people})"
+            )
+        return self
 
     @field_validator("name")
     @classmethod

@@ -258,9 +258,12 @@ class Socket(Protocol):
 class Client:
     """One WebSocket at a table: a seat (or None for a spectator) and what it has been sent."""
 
-    def __init__(self, ws: Socket, seat: int | None, burst: int = BURST, rate: float = RATE) -> None:
+    def __init__(
+        self, ws: Socket, seat: int | None, burst: int = BURST, rate: float = RATE, device: bool = False
+    ) -> None:
         self.ws = ws
-        self.seat = seat
+        self.seat = seat  # on a pass-and-play device: the seat claimed now, None between two people
+        self.device = device  # a pass-and-play table's device link: plays every person seat, one at a time
         self.burst, self.rate = burst, rate
         self.event_pos = 0  # engine events narrated so far
         self.lines = 0  # narration lines sent so far
@@ -460,6 +463,8 @@ class TableRunner:
         self.setup = table_setup(row)
         self.rules = table_rules(row)
         self.humans = frozenset(s.seat for s in row.seats if s.kind == "human")
+        self.pass_and_play = bool(cfg.get("pass_and_play"))  # one device plays every person seat (`claim`)
+        self.device_hash = str(cfg.get("device_hash") or "")
         bot_seed = cfg.get("bot_seed", self.seed)
         if bot_seed is None:
             raise DamagedTable("its config has neither a seed nor a bot seed")
@@ -628,6 +633,19 @@ class TableRunner:
         task = asyncio.ensure_future(write())
         self.background.add(task)
         task.add_done_callback(self.background.discard)
+
+    def give_device_entropy(self, value: Any) -> None:
+        """A pass-and-play device's entropy: one device, one source, given for each person seat that has
+        none yet (a seat link's person may have given their own). Raises MunchkinError as `give_entropy`."""
+        if self.fair is not None and not self.dealt:
+            missing = [s for s in sorted(self.humans) if self.fair["entropy"][s] is None]
+            if not missing:
+                raise MunchkinError("every person's entropy is given already, and it is final")
+            clean_entropy(value)  # refused before any seat takes it
+            for seat in missing:
+                self.give_entropy(seat, value)
+            return
+        self.give_entropy(min(self.humans), value)  # says why no entropy is taken now
 
     def fair_info(self, over: bool) -> dict[str, Any] | None:
         """What every seat and spectator may see of a fair table (`fairness.public_fair`): the secret
@@ -845,10 +863,14 @@ class TableRunner:
     # ------------------------------------------------------------------ absent people
     def people_here(self) -> bool:
         """Is a person connected to a seat? (Spectators do not keep a table from expiring.)"""
-        return any(c.seat is not None for c in self.clients)
+        return any(c.seat is not None or c.device for c in self.clients)
 
     def _connected(self) -> set[int]:
-        return {c.seat for c in self.clients if c.seat is not None}
+        """The people's seats someone is at: a pass-and-play device is at all of them, claimed or not."""
+        here = {c.seat for c in self.clients if c.seat is not None}
+        if any(c.device for c in self.clients):
+            here |= self.humans
+        return here
 
     def _over(self) -> bool:
         """Is the game over (a finished table brought back for watchers has no game of its own)?"""
@@ -1198,6 +1220,8 @@ class TableRunner:
         if fight is not None and fight[0] != c.fight_sent:  # a fight is over: sent once to each client
             extra["last_fight"] = self.fights.message(self.game, c.seat)
             c.fight_sent = fight[0]
+        if c.device:
+            extra["device"] = self._device_info(c)
         c.lines += len(lines)
         return json.dumps(extra)[:-1] + ", " + body[1:]
 
@@ -1274,7 +1298,7 @@ class TableRunner:
         return table_summary(
             self.row,
             connected=self._connected(),
-            spectators=sum(1 for c in self.clients if c.seat is None),
+            spectators=sum(1 for c in self.clients if c.seat is None and not c.device),
             stand_ins=self._stand_ins(),
             stopped=self.failed,
         )
@@ -1287,17 +1311,110 @@ class TableRunner:
                 return s
         return None
 
+    def is_device_token(self, token: str) -> bool:
+        """Is this the device link's token of a pass-and-play table (compared as hashes, in constant time)?"""
+        return (
+            self.pass_and_play
+            and bool(self.device_hash)
+            and secrets.compare_digest(self.device_hash, token_hash(token))
+        )
+
+    # ------------------------------------------------------------------ pass and play: one device, several people
+    def _owed(self) -> list[int]:
+        """People's seats whose own decision the game waits on (`Game.deciding`), in the order it waits on them."""
+        if not self.dealt:
+            return []
+        g = self.game
+        if g.over:
+            return []
+        own = g.deciding()
+        return [s for s in g.to_act if s in own and s in self.humans]
+
+    def _claim_blocked(self, seat: int) -> int | None:
+        """The person whose own decision comes before `seat` may hold the device, or None: a seat the game
+        asks something (its own decision, or an answer in a window) may always hold it."""
+        if not self.dealt or self.game.over or seat in self.game.to_act:
+            return None
+        return next((s for s in self._owed() if s != seat), None)
+
+    def _device_info(self, c: Client) -> dict[str, Any]:
+        """What a device's page needs to hand itself round (public: who is waited on, never a card): the
+        seat claimed, the people whose own decision waits (hand the device to them) and the people a
+        response window waits on besides (each may take the device to play a card, or let the clock run)."""
+        owed = self._owed()
+        window = self._window_info()
+        answering = [s for s in (window or {}).get("waiting", []) if s not in owed]
+        return {"claimed": c.seat, "people": sorted(self.humans), "owed": owed, "answering": answering}
+
+    def _set_claim(self, c: Client, seat: int | None, why: str) -> None:
+        """The device now shows `seat`'s view (None: the public table). Its narration starts again from the
+        first line as that seat may hear it, and a `claimed` message goes before the next state, so the
+        page drops everything of the previous seat before anything of the next arrives."""
+        c.seat = seat
+        c.event_pos = 0
+        c.lines = 0
+        c.fight_sent = -1  # the last fight again, as this seat heard it
+        player = None if seat is None else self.row.seats[seat].name
+        c.send({"type": "claimed", "seat": seat, "player": player, "why": why})
+        c.touch()
+
+    def claim(self, c: Client, seat: Any) -> None:
+        """A device takes a person's seat: checked, then that seat's view is sent to it (and nobody else's).
+        Raises MunchkinError (nothing changed) when it may not."""
+        if not c.device:
+            raise MunchkinError(
+                "only a pass-and-play table's device link can claim a seat: a seat link plays its own seat"
+            )
+        if type(seat) is not int:
+            raise MunchkinError('a "claim" message needs "seat": the number of a person\'s seat')
+        if not 0 <= seat < len(self.row.seats):
+            raise MunchkinError(f"there is no seat {seat} at this table (seats 0 to {len(self.row.seats) - 1})")
+        if seat not in self.humans:
+            raise MunchkinError(
+                f"seat {seat} ({self.row.seats[seat].name}) is a bot's: the device plays people's seats"
+            )
+        if not self.dealt:
+            raise MunchkinError("the cards are not dealt yet: there is no hand to show")
+        first = self._claim_blocked(seat)
+        if first is not None:
+            name = self.row.seats[first].name
+            raise MunchkinError(f"{name}'s own decision comes first: hand the device to {name}")
+        if c.seat != seat:
+            self._set_claim(c, seat, "")
+
+    def release(self, c: Client) -> None:
+        """The device's person hides their hand: the public table until the next claim."""
+        if not c.device:
+            raise MunchkinError("only a pass-and-play table's device link claims and releases seats")
+        if c.seat is not None:
+            name = self.row.seats[c.seat].name
+            self._set_claim(c, None, f"{name} hid their hand")
+
+    def lapse_claim(self, c: Client) -> bool:
+        """End a device's claim once the game waits on another person's own decision (and no longer on the
+        claimed seat): the device then shows the public table until that person claims it. True if it ended."""
+        if not c.device or c.seat is None:
+            return False
+        first = self._claim_blocked(c.seat)
+        if first is None:
+            return False
+        name = self.row.seats[first].name
+        self._set_claim(c, None, f"{name}'s own decision: hand the device to {name}")
+        return True
+
     def join(self, c: Client) -> None:
         self.clients.add(c)
-        if c.seat is not None and self.first_seated is None:
+        seats = sorted(self.humans) if c.device else [] if c.seat is None else [c.seat]
+        if seats and self.first_seated is None:
             self.first_seated = time.monotonic()  # the entropy window's clock starts (`_deal_due`)
-        if c.seat is not None:
-            self.away_since.pop(c.seat, None)  # back at the table: a stand-in gives the seat back
-            self.called_in.discard(c.seat)
-            s = self.row.seats[c.seat]
+        for seat in seats:
+            self.away_since.pop(seat, None)  # back at the table: a stand-in gives the seat back
+            self.called_in.discard(seat)
+            s = self.row.seats[seat]
             if not s.claimed:
                 s.claimed = True
-                self._in_background("a seat's claim", self.store.claim, self.id, c.seat)
+                self._in_background("a seat's claim", self.store.claim, self.id, seat)
+        if seats:
             self.row.updated = time.time()
         c.task = asyncio.get_running_loop().create_task(self._sender(c))
         self._touch_all()
@@ -1308,10 +1425,13 @@ class TableRunner:
         self.clients.discard(c)
         if c.task is not None:
             c.task.cancel()
-        if c.seat is not None and c.seat in self.humans and c.seat not in self._connected():
-            self.away_since[c.seat] = time.monotonic()
-            if c.seat in self.held_by:  # a window held by someone who went away must not wait for ever
-                self._keep_holds(frozenset(s for s in self.held_by if s != c.seat))
+        seats = sorted(self.humans) if c.device else [] if c.seat is None else [c.seat]
+        gone = [s for s in seats if s in self.humans and s not in self._connected()]
+        for seat in gone:
+            self.away_since[seat] = time.monotonic()
+            if seat in self.held_by:  # a window held by someone who went away must not wait for ever
+                self._keep_holds(frozenset(s for s in self.held_by if s != seat))
+        if gone:
             self.row.updated = time.time()
             self._in_background("a visit", self.store.touch, self.id)  # counts against expiry
         self._touch_all()
@@ -1343,9 +1463,12 @@ class TableRunner:
             while True:
                 await c.wake.wait()
                 c.wake.clear()
+                self.lapse_claim(c)
                 while c.outbox:
                     await c.ws.send_text(c.outbox.popleft())
                 if c.dirty and self.stored_all():
+                    if self.lapse_claim(c):  # checked again as the state is made: no hand outlives its claim
+                        continue
                     c.dirty = False
                     await c.ws.send_text(self.state_message(c))
         except asyncio.CancelledError:
@@ -1430,6 +1553,12 @@ class FinishedRunner(TableRunner):
     def _window_info(self) -> dict[str, Any] | None:
         return None
 
+    def _owed(self) -> list[int]:
+        return []
+
+    def _claim_blocked(self, seat: int) -> int | None:
+        return None
+
     def act(self, seat: int, text: str, version: int) -> None:
         raise MunchkinError("the game is over")
 
@@ -1462,6 +1591,7 @@ def table_summary(
         "away_seconds": cfg.get("away_seconds", AWAY_SECONDS),
         "join_seconds": cfg.get("join_seconds", JOIN_SECONDS),
         "turn_clock": cfg.get("turn_clock"),
+        "pass_and_play": bool(cfg.get("pass_and_play")),
         "seed": cfg.get("seed") if cfg.get("seed_chosen") else None,
         "spectators": spectators,
         "seats": [
@@ -1493,10 +1623,12 @@ def new_table_row(
     turn_clock: float | None = None,
     allow_wait: bool = True,
     join_seconds: float = JOIN_SECONDS,
+    device_token: str | None = None,
 ) -> tuple[TableRow, dict[int, str]]:
     """A fresh table and the secret token of each person's seat. Without a chosen seed the table keeps
     no seed at all: it is a fair table, dealt from a secret drawn now and the entropy its people give
-    (`fairness.new_fair_record`), its chance outcomes stored one by one."""
+    (`fairness.new_fair_record`), its chance outcomes stored one by one. A `device_token` makes it a
+    pass-and-play table: that token (stored as its hash only) plays every person seat from one page."""
     tokens: dict[int, str] = {}
     rows = []
     for i, s in enumerate(seats):
@@ -1523,6 +1655,9 @@ def new_table_row(
     }
     if seed is None:
         cfg["fair"] = new_fair_record(len(seats))
+    if device_token is not None:
+        cfg["pass_and_play"] = True
+        cfg["device_hash"] = token_hash(device_token)
     if any(s.get("sex") for s in seats):  # declared sexes; the others are drawn by the game
         cfg["sexes"] = [s.get("sex") for s in seats]
     if any(s.get("house") for s in seats):  # declared Houses; the others are drawn by the game

@@ -226,6 +226,9 @@
       house: (sets.includes("harry-potter") && row.querySelector(".seat-house").value) || null,
     }));
     if (seats.some((s) => !s.name)) problems.push("every seat needs a name");
+    if ($("pass-and-play").checked && seats.filter((s) => s.kind === "human").length < 2) {
+      problems.push("one screen (pass-and-play) needs at least two person seats to pass the device between");
+    }
     const lower = seats.map((s) => s.name.toLowerCase());
     if (new Set(lower).size !== lower.length) problems.push("seat names must all be different");
     const windowSeconds = parseFloat($("window-seconds").value);
@@ -272,6 +275,7 @@
         away_seconds: awaySeconds,
         join_seconds: joinSeconds,
         turn_clock: turnClock,
+        pass_and_play: $("pass-and-play").checked,
       },
     };
   }
@@ -300,6 +304,7 @@
         links: (res.links || []).map((l) => ({ seat: l.seat, name: l.name, url: absolute(l.url) })),
         watch: absolute(res.watch || `/table/${res.table.id}`),
         join_seconds: res.table.join_seconds,
+        device: res.device ? absolute(res.device) : null, // pass-and-play: the shared screen's link
       };
       saveMyTables([entry, ...myTables().filter((t) => t.id !== entry.id)]);
       showCreated(entry);
@@ -373,6 +378,12 @@
     return el(
       "ul",
       { class: "links" },
+      entry.device
+        ? linkRow("One screen — every person", entry.device, {
+            class: "device-link button-link",
+            "aria-label": "Open the shared screen, which every person plays from in turn",
+          })
+        : null,
       entry.links.map((l) =>
         linkRow(`Seat ${l.seat + 1} — ${l.name}`, l.url, {
           class: "join-link button-link",
@@ -391,7 +402,10 @@
       el(
         "p",
         null,
-        entry.links.length
+        entry.device
+          ? "Open the one-screen link on the device you will pass round: it plays every person seat, one hand at a " +
+              "time. The seat links below still let a friend play from their own device instead."
+          : entry.links.length
           ? "Send each person their own link: it is their secret seat, so keep it private. Everyone else can watch."
           : "Only bots at this table: watch them play."
       ),

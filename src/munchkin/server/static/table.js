@@ -87,6 +87,8 @@
     lastFight: null, // the last fight over, as the server sent it (`last_fight`), until the next one ends
     fightOpen: false, // the combat panel shows the last fight: "linger" (just ended, for a few seconds) or "open"
     fightTimer: null,
+    handTo: null, // a pass-and-play device: the person someone asked to hand it to ("Bob wants to play a card")
+    passNote: "", // a pass-and-play device: why the last claim ended ("Bob's own decision: hand the device to Bob")
   };
   const FIGHT_LINGER_MS = 6000; // how long a fight just over stays up, so that a bot's fight can be followed
 
@@ -371,7 +373,8 @@
     switch (m.type) {
       case "hello":
         S.hello = m;
-        if (token && (m.seat === null || m.seat === undefined)) {
+        if (m.device) onClaimed({ seat: null, player: null, why: "" }); // a new connection: nobody's hand
+        if (token && !m.device && (m.seat === null || m.seat === undefined)) {
           showError("This link's seat token was not accepted: you are watching as a spectator.");
         }
         checkAbsence();
@@ -387,6 +390,9 @@
         break;
       case "state":
         onState(m);
+        break;
+      case "claimed":
+        if (S.hello && S.hello.device) onClaimed(m);
         break;
       case "error":
         setPending(false);
@@ -463,6 +469,7 @@
     renderPlayers(openDetails);
     renderPiles(openDetails);
     renderLog();
+    renderPass();
     restoreFocus(keep);
     document.body.classList.toggle("spectator", isSpectator());
   }
@@ -564,7 +571,9 @@
       fill($("fair-seats"), entropyItems(f));
       const mine = mySeat() !== null ? (f.entropy || [])[mySeat()] : undefined;
       const form = $("entropy-form");
-      form.hidden = isSpectator() || typeof mine === "string";
+      // a pass-and-play device gives one entropy for every person seat still without one
+      const lacking = ((S.msg && S.msg.seats) || []).some((s) => s.kind === "human" && typeof (f.entropy || [])[s.seat] !== "string");
+      form.hidden = isDevice() ? !lacking : isSpectator() || typeof mine === "string";
       const input = $("entropy-input");
       if (!form.hidden && !input.value) input.value = randomEntropy();
       const waiting = ((S.msg && S.msg.seats) || []).filter(
@@ -772,7 +781,7 @@
     const tname = (S.tableInfo && S.tableInfo.name) || helloTableName();
     $("table-name").textContent = tname || (tableId ? `Table ${tableId}` : "Munchkin table");
     document.title = `${tname || "Table"} — Munchkin`;
-    if (S.hello) $("you-name").textContent = isSpectator() ? "watching" : helloSeatName() || playerName(mySeat());
+    if (S.hello) $("you-name").textContent = isSpectator() ? (isDevice() ? "nobody's hand shown (one screen)" : "watching") : helloSeatName() || playerName(mySeat());
     if (!v && beforeDeal()) {
       $("phase").textContent = "Waiting for the deal";
       $("waiting-on").textContent = "entropy from the people at the table";
@@ -1032,7 +1041,7 @@
     if (!w || typeof w.remaining !== "number") return;
     const left = Math.max(0, (S.windowDeadline - performance.now()) / 1000);
     const total = Math.max(Number(w.seconds) || 0, Number(w.remaining) || 0, 0.1);
-    for (const n of document.querySelectorAll("#window-panel .countdown")) {
+    for (const n of document.querySelectorAll("#window-panel .countdown, #pass-screen .countdown, #pass-bar .countdown")) {
       n.textContent = left > 0 ? `${left.toFixed(1)} s` : "0 s — time's up";
     }
     const fillBar = document.querySelector("#window-panel .countdown-fill");
@@ -1070,6 +1079,11 @@
     const panel = $("actions-panel");
     const v = view();
     const dl = $("action-list");
+    if (isDevice() && isSpectator()) {
+      fill(box, el("p", { class: "note" }, "No hand is shown: the device is between two people. Press “I am …” above to show yours."));
+      dl.replaceChildren();
+      return;
+    }
     if (isSpectator()) {
       fill(box, el("p", { class: "note" }, "You are watching this table: you see what everyone may see, but no hands."));
       dl.replaceChildren();
@@ -1694,6 +1708,155 @@
     S.logRendered = S.log.length;
     if (logStick) box.scrollTop = box.scrollHeight;
   }
+
+  // ------------------------------------------------------------------ pass and play: one device, several people
+  /** Is this page a pass-and-play table's shared device (docs/server.md, Pass and play)? */
+  const isDevice = () => !!(S.hello && S.hello.device);
+  const deviceInfo = () => (S.msg && S.msg.device) || null;
+
+  /** A claim began or ended: drop every trace of the seat shown before (its hand, moves, log, a card face
+   * left open, what was typed) before anything of the next seat arrives; its first state draws it all anew. */
+  function onClaimed(m) {
+    S.hello = { ...S.hello, seat: m.seat, player: m.player };
+    S.msg = null;
+    S.version = null;
+    S.log = [];
+    S.logRendered = -1;
+    S.filter = null;
+    S.firstState = true;
+    S.myStandIn = null;
+    S.lastFight = null; // told as the previous seat heard it: the next seat's comes with its first state
+    S.fightOpen = false;
+    clearTimeout(S.fightTimer);
+    S.passNote = m.why || "";
+    if (m.seat !== null) S.handTo = null;
+    typedSent = "";
+    for (const id of ["hand", "hand-count", "actions", "action-list", "log", "combat", "players", "piles", "window-body", "end-screen", "setup-explain"]) {
+      const n = $(id);
+      if (n) n.replaceChildren();
+    }
+    for (const id of ["combat-panel", "window-panel", "end-screen", "last-fight-bar"]) $(id).hidden = true;
+    $("last-fight-bar").replaceChildren();
+    $("action-input").value = "";
+    clearError();
+    if (Faces) Faces.hide(false);
+    const face = $("card-face");
+    if (face) face.replaceChildren();
+    document.body.classList.toggle("spectator", isSpectator());
+    renderHeader();
+    renderPass();
+  }
+
+  /** Take the device for a person: their hand is shown once the server sends their view. */
+  function claimSeat(seat) {
+    S.handTo = seat;
+    send({ type: "claim", seat });
+  }
+
+  /** "Bob wants to play a card" while Ann's hand is shown: Ann's hand goes first, then the hand-over screen. */
+  function handOver(seat) {
+    S.handTo = seat;
+    if (mySeat() !== null) send({ type: "release" });
+    renderPass();
+  }
+
+  function passButton(label, onClick, cls) {
+    const b = el("button", { type: "button", class: cls || "small", disabled: !S.connected }, label);
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  /** The device's bar (whose hand is shown, who may take the device) and the full-screen "hand the device
+   * to …" screen, shown whenever no hand is and a person's own decision waits (or someone asked for it). */
+  function renderPass() {
+    const screen = $("pass-screen");
+    const bar = $("pass-bar");
+    if (!isDevice()) {
+      screen.hidden = bar.hidden = true;
+      return;
+    }
+    document.body.classList.add("device");
+    const d = deviceInfo();
+    const v = view();
+    const me = mySeat();
+    const over = !!(v && v.over);
+    const owed = (d && d.owed) || [];
+    const answering = ((d && d.answering) || []).filter((s) => s !== me);
+    let to = null;
+    if (me === null && !over) {
+      const asked = S.handTo;
+      if (asked !== null && (!owed.length || owed.includes(asked) || answering.includes(asked))) to = asked;
+      else if (owed.length) to = owed[0];
+    }
+    const w = S.msg && S.msg.window;
+    // a new countdown node for each place it is shown in (a node lives in one place only)
+    const clock = () => (w && typeof w.remaining === "number" ? [" ", el("span", { class: "countdown", role: "timer" }, "…")] : null);
+    screen.hidden = to === null;
+    document.body.classList.toggle("passing", to !== null);
+    if (to !== null) {
+      const name = playerName(to);
+      const own = owed.includes(to);
+      const what = own
+        ? `${name}'s own decision: ${(v && PROMPT_WORDS[v.prompt]) || "their move"}. Nothing runs out while ${name} decides.`
+        : w
+          ? `${name} may play a card now (${(WINDOW_TITLES[w.kind] || "a response window").toLowerCase()}); the window closes in`
+          : `${name} asked for the device`;
+      const back = !own && !owed.length ? passButton("Back to the table", () => {
+        S.handTo = null;
+        renderPass();
+      }) : null;
+      fill(
+        screen,
+        el(
+          "div",
+          { class: "pass-card" },
+          el("h2", { id: "pass-heading" }, `Hand the device to ${name}`),
+          S.passNote ? el("p", { class: "pass-note" }, S.passNote + ".") : null,
+          el("p", { class: "pass-what" }, what, own ? null : clock(), own || !w ? null : "."),
+          el("p", { class: "hint" }, `Only ${name} should look now: the next screen shows ${name}'s hand.`),
+          el("div", { class: "pass-buttons" }, passButton(`I am ${name} — show my hand`, () => claimSeat(to), "big pass-claim"), back)
+        )
+      );
+      const first = screen.querySelector("button.pass-claim");
+      if (first && !screen.contains(document.activeElement)) first.focus({ preventScroll: true });
+    } else {
+      screen.replaceChildren();
+    }
+    bar.hidden = over && me === null;
+    const wants = answering.map((s) =>
+      passButton(`${playerName(s)} wants to play a card`, () => (me === null ? claimSeat(s) : handOver(s)), "small wants")
+    );
+    if (me !== null) {
+      fill(
+        bar,
+        el(
+          "p",
+          null,
+          el("strong", null, `${playerName(me)}'s hand is shown. `),
+          "Hide it before you hand the device on.",
+          answering.length && clock() ? [` ${capitalized(namesList(answering))} may answer the window, which closes in`, clock(), "."] : ""
+        ),
+        el("div", { class: "pass-buttons" }, passButton("Hide my hand", () => send({ type: "release" })), wants)
+      );
+      tickWindow();
+      return;
+    }
+    const people = ((d && d.people) || []).filter((s) => !answering.includes(s));
+    fill(
+      bar,
+      el("p", null, el("strong", null, "One screen: no hand is shown. "), answering.length && clock() ? ["The window closes in", clock(), "."] : ""),
+      el(
+        "div",
+        { class: "pass-buttons" },
+        wants,
+        owed.length ? null : people.map((s) => passButton(`I am ${playerName(s)} — show my hand`, () => claimSeat(s)))
+      )
+    );
+    tickWindow(); // the countdowns just drawn here show their seconds at once
+  }
+
+  /** What a test (or a curious person) may read of what this page holds: everything it was sent and keeps. */
+  window.MunchkinPage = { snapshot: () => JSON.stringify({ hello: S.hello, msg: S.msg, log: S.log, filter: S.filter }) };
 
   // ------------------------------------------------------------------ table info
   async function loadTableInfo() {

@@ -447,8 +447,12 @@ def meaning_of(x: _Ctx, a: Action, text: str, legal: list[Action]) -> str:
 
 # ------------------------------------------------------------------ staging
 def _unlikely(x: _Ctx, a: Action) -> bool:
-    """Legal but rarely sensible: a Curse on yourself, wrecking your own Item, a monster into your own fight."""
+    """Legal but rarely sensible: a Curse on yourself, wrecking your own Item, a monster into your own fight,
+    giving up a Race, Class or other card of your own in play to no effect now (`Game.rearranges`), which
+    is easily taken for discarding a card from the hand."""
     kind = x.kinds.get(a.card, "")
+    if a.kind == A.DISCARD and a.card not in x.hand and x.g.rearranges(a):
+        return True
     if a.kind == A.PLAY:
         if kind == "curse" and a.target == x.seat:
             return True
@@ -466,7 +470,8 @@ def _place(x: _Ctx, a: Action, text: str) -> tuple[str, list[tuple[str, str, str
     k = a.kind
     n = x.name
     if _unlikely(x, a):
-        return "unlikely", [], text
+        own = a.kind == A.DISCARD and a.card not in x.hand  # a card given up from play, not the hand
+        return "unlikely", [], f"Discard your {n(a.card)} (in play)" if own else text
     if k in (A.READY, A.KICK, A.LOOT, A.END, A.PASS, A.KEEP, A.ACCEPT, A.REFUSE, A.RUN, A.FLEE_FROM, A.DECLINE):
         return "", [], text
     if k == A.PLAY and a.flag == "fight":

@@ -29,6 +29,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from munchkin.engine.game import Game
 from munchkin.engine.view import narrate
+from munchkin.server.tables import TableBots
 from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages, free_port
 
 SEED = 3
@@ -84,6 +85,20 @@ def choose(actions: list[Msg], view: Msg, done: set[str]) -> str:
     return texts[0]
 
 
+def bot_moves(g: Game, bots: TableBots) -> bool:
+    """One move of the bots, as the server makes it (a bot acting at any time goes first); False when the
+    game waits on a person."""
+    inter = bots.interjection(g)
+    if inter is not None:
+        g.apply(inter)
+        return True
+    bot = next((s for s in g.to_act if s in bots), None)
+    if bot is None:
+        return False
+    g.apply(bots.choose(g, bot))
+    return True
+
+
 def play_offline(
     seed: int,
     sets: tuple[str, ...] = ("deluxe",),
@@ -95,7 +110,6 @@ def play_offline(
     exactly as if it had never stopped. What the browser test needs to see."""
     from munchkin.engine.game import Options, Setup, declared_sexes
     from munchkin.engine.notation import parse
-    from munchkin.server.tables import TableBots
 
     def new_bots() -> TableBots:
         return TableBots(STRENGTHS, seed)
@@ -106,13 +120,7 @@ def play_offline(
     bots, done = new_bots(), set[str]()
     out: Msg = {"moves": 0, "windows": 0, "asks": [], "fight_before_crash": False, "crash_turn": None}
     while not g.over:
-        inter = bots.interjection(g)  # a bot acting at any time goes first, as on the server
-        if inter is not None:
-            g.apply(inter)
-            continue
-        bot = next((s for s in g.to_act if s in bots), None)
-        if bot is not None:
-            g.apply(bots.choose(g, bot))
+        if bot_moves(g, bots):
             continue
         view = {"prompt": g.prompt.kind, "phase": g.phase}
         if out["crash_turn"] is None and view == {"prompt": "main", "phase": "start"}:
@@ -207,14 +215,19 @@ class Server:
             return "(no server log)"
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def serving(tmp_path: Path) -> Iterator[Server]:
+    """A table server of its own for one test, stopped after it (the body of each file's server fixture)."""
     s = Server(free_port(), tmp_path)
     try:
         s.start()
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    yield from serving(tmp_path)
 
 
 # ---------------------------------------------------------------------- what the page receives

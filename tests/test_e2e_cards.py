@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from munchkin.engine.game import Game, Setup
 from system import ensure_debian_packages
-from test_e2e_browser import REPO, Frames, Server, post_table, server, watched_browser
+from test_e2e_browser import REPO, Frames, Server, bot_moves, post_table, server, watched_browser
 
 __all__ = ["server"]  # the fixture, used by name
 
@@ -71,13 +71,8 @@ def test_the_seed_gives_the_browser_test_what_it_reads() -> None:
     hand = {g.name(c) for c in g.players[0].hand}
     assert {"King Tut", "Flaming Armor"} <= hand, hand
     for move in ("ready", "kick open the door"):
-        while True:  # the bots' moves, any-time ones first, as the server has them
-            if (inter := bots.interjection(g)) is not None:
-                g.apply(inter)
-            elif (bot := next((s for s in g.to_act if s != 0), None)) is not None:
-                g.apply(bots.choose(g, bot))
-            else:
-                break
+        while bot_moves(g, bots):  # the bots' moves, any-time ones first, as the server has them
+            pass
         assert move in {g.text(a) for a in g.legal_actions(0)}, move
         g.apply_sequence(parse(g, move, 0))
     assert g.combat is not None and [g.name(m.base) for m in g.combat.monsters] == ["Platycore"]

@@ -23,8 +23,8 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from websockets.sync.client import ClientConnection, connect
 
-from system import ensure_debian_packages, free_port
-from test_e2e_browser import REPO, Server, choose, post_table, watched_browser
+from system import ensure_debian_packages
+from test_e2e_browser import REPO, Server, choose, post_table, serving, watched_browser
 
 Msg = dict[str, Any]
 SEED = 3  # a fight of the person's own in the first turn, then bots' fights the person may answer
@@ -35,12 +35,7 @@ PERSON = "Human 1"
 
 @pytest.fixture
 def clock_server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(free_port(), tmp_path)
-    try:
-        s.start()
-        yield s
-    finally:
-        s.stop()
+    yield from serving(tmp_path)
 
 
 def seat_socket(server: Server, link: str) -> ClientConnection:

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from system import ensure_debian_packages, free_port
+from system import ensure_debian_packages
 from test_e2e_a11y import problems
-from test_e2e_browser import ARTIFACTS, Msg, Server, choose, post_table, watched_browser
+from test_e2e_browser import ARTIFACTS, Msg, Server, choose, post_table, serving, watched_browser
 from test_e2e_clock import seat_socket
 
 LAPTOP = {"width": 1366, "height": 800}
@@ -34,12 +34,7 @@ SLACK = 3.0  # seconds the page's countdown may be behind the server's (a messag
 
 @pytest.fixture
 def join_server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(free_port(), tmp_path)
-    try:
-        s.start()
-        yield s
-    finally:
-        s.stop()
+    yield from serving(tmp_path)
 
 
 def shot(page: Page, name: str, **kw: bool) -> None:

@@ -24,9 +24,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from websockets.sync.client import ClientConnection, connect
 
-from system import ensure_debian_packages, free_port
+from system import ensure_debian_packages
 from test_e2e_a11y import problems
-from test_e2e_browser import ARTIFACTS, Server, choose, post_table, watched_browser
+from test_e2e_browser import ARTIFACTS, Server, choose, post_table, serving, watched_browser
 
 Msg = dict[str, Any]
 LAPTOP = {"width": 1366, "height": 800}
@@ -38,12 +38,7 @@ PAGE_HOLDS = """() => document.documentElement.outerHTML + '\\n' + window.Munchk
 
 @pytest.fixture
 def pass_server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(free_port(), tmp_path)
-    try:
-        s.start()
-        yield s
-    finally:
-        s.stop()
+    yield from serving(tmp_path)
 
 
 class Socket:

@@ -21,7 +21,17 @@ from munchkin.engine.view import narrate
 from munchkin.server.tables import TableBots
 from system import ensure_debian_packages
 from test_e2e_any_time import wait_until
-from test_e2e_browser import ARTIFACTS, Frames, Server, choose, post_table, reveal_move, server, watched_browser
+from test_e2e_browser import (
+    ARTIFACTS,
+    Frames,
+    Server,
+    bot_moves,
+    choose,
+    post_table,
+    reveal_move,
+    server,
+    watched_browser,
+)
 
 __all__ = ["server"]  # the fixture, used by name
 
@@ -69,13 +79,7 @@ def script(seed: int) -> tuple[list[str], list[str]]:
     done: set[str] = set()
     moves: list[str] = []
     while not g.over and len(moves) < 60:
-        inter = bots.interjection(g)
-        if inter is not None:
-            g.apply(inter)
-            continue
-        bot = next((s for s in g.to_act if s in bots), None)
-        if bot is not None:
-            g.apply(bots.choose(g, bot))
+        if bot_moves(g, bots):
             continue
         text = person(g, done)
         if g.phase == "setup":

@@ -107,12 +107,18 @@ class Seat:
         self.state: Msg = {}
         self.seat: int | None = None
         self.fair: Msg | None = None  # the fair-deal record shown in the last state (None: a seeded table)
+        self.sent: list[str] = []  # what this seat sent, newest last (told when the server falls silent)
+        self.heard: list[str] = []  # the types of what it was sent since its last state, and any error
 
     def read(self) -> Msg:
         """The next state of the dealt game; before a fair table's deal, the seat gives its entropy, as the
         page does, and waits."""
         while True:
-            m: Msg = json.loads(self.ws.recv(timeout=20))
+            try:
+                m: Msg = json.loads(self.ws.recv(timeout=20))
+            except TimeoutError:
+                raise AssertionError(f"the server said nothing for 20 s to {self.where()}") from None
+            self.heard.append(m["type"] if m["type"] != "error" else f"error: {m['error']}")
             if m["type"] == "hello":
                 self.seat = m["seat"]
             if m["type"] == "error":
@@ -125,12 +131,24 @@ class Seat:
             self.fair = m["fair"]
             if m["view"] is None:
                 if self.seat is not None and m["fair"]["entropy"][self.seat] is None:
-                    self.ws.send(json.dumps({"type": "entropy", "entropy": f"seat {self.seat} was here"}))
+                    self.send({"type": "entropy", "entropy": f"seat {self.seat} was here"})
                 continue
             assert m["log_start"] == len(self.lines), "the narration has a gap"
             self.lines += m["log"]
             self.state = m
+            self.heard = []
             return m
+
+    def where(self) -> str:
+        """Where this seat stands, for a failure: its last state, what it last sent, what it heard since."""
+        m = self.state
+        v = m.get("view") or {}
+        answers = [a["text"] for a in m.get("actions", []) if not a["any_time"]]
+        return (
+            f"seat {self.seat} at version {m.get('version')}, to act {v.get('to_act')} ({v.get('prompt')}), "
+            f"window {bool(m.get('window'))}, answers {answers[:6]}; last sent {self.sent[-3:]}; "
+            f"heard since {self.heard[-6:]}"
+        )
 
     def act(self) -> bool:
         """Answer the latest state if it asks this seat anything."""
@@ -142,8 +160,12 @@ class Seat:
             pick = "pass" if "pass" in acts else acts[0]
         else:
             pick = next((a for w in FORWARD for a in acts if a.startswith(w)), acts[0])
-        self.ws.send(json.dumps({"type": "act", "action": pick, "version": m["version"]}))
+        self.send({"type": "act", "action": pick, "version": m["version"]})
         return True
+
+    def send(self, msg: Msg) -> None:
+        self.sent.append(f"{msg['type']} {msg.get('action', '')} v{msg.get('version', '')}".strip())
+        self.ws.send(json.dumps(msg))
 
     def play_to_the_end(self) -> None:
         while not self.state["view"]["over"]:

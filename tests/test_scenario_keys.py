@@ -253,3 +253,21 @@ def test_a_step_may_stop_between_the_engines_own_moves(tmp_path: Path) -> None:
     assert _table(tmp_path, body) == []
     other = "  - do: ask Ben for help\n    error: not legal\n    expect: {level: {Ann: 1}, active: Ben}\n"
     assert _table(tmp_path, held + other) == []
+
+
+def test_a_mistyped_step_key_is_refused_not_skipped(tmp_path: Path) -> None:
+    """`expct:` for `expect:` would check nothing and pass: the scenario is refused at setup, naming the
+    step, the key and the one it resembles; a right key beside it changes nothing."""
+    path = tmp_path / "typo.yaml"
+    path.write_text(LONE_KILL + "      level: {Ann: 5}\n  - expct: {level: {Ann: 9}}\n", encoding="utf-8")
+    (failure,) = run_scenario(path).failures
+    assert failure.startswith("setup:") and "step 3: unknown keys 'expct' (did you mean 'expect'?)" in failure
+    path.write_text(LONE_KILL + "      level: {Ann: 5}\n  - expect: {level: {Ann: 9}}\n", encoding="utf-8")
+    assert run_scenario(path).failures == ["step 3 (check): Ann's Level: expected 9, got 5"]
+
+
+def test_a_mistyped_top_level_key_says_what_it_resembles(tmp_path: Path) -> None:
+    path = tmp_path / "typo.yaml"
+    path.write_text(LONE_KILL.replace("door_deck:", "door_dek:") + "      level: {Ann: 5}\n", encoding="utf-8")
+    (failure,) = run_scenario(path).failures
+    assert "unknown keys 'door_dek' (did you mean 'door_deck'?)" in failure

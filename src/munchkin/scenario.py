@@ -5,6 +5,7 @@ The format is documented in docs/scenarios.md.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,16 @@ TOP_KEYS = {
     "set_aside",
     "steps",
 }
+STEP_KEYS = {"do", "as", "stop", "pass_all", "except", "error", "expect"}  # docs/scenarios.md, Steps
+
+
+def _unknown_keys(found: set[str], known: set[str]) -> str:
+    """The unknown keys of a mapping, each with the known key it most resembles ("did you mean"), if any."""
+    said = []
+    for k in sorted(found - known, key=str):
+        near = difflib.get_close_matches(str(k), sorted(known), n=1, cutoff=0.6)
+        said.append(f"{k!r} (did you mean {near[0]!r}?)" if near else repr(k))
+    return ", ".join(said)
 
 
 @dataclass
@@ -71,11 +82,17 @@ def load_scenario(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(f"{p}: a scenario is a mapping")
     unknown = set(spec) - TOP_KEYS
     if unknown:
-        raise ScenarioError(f"{p}: unknown keys {sorted(unknown)}")
+        raise ScenarioError(f"{p}: unknown keys {_unknown_keys(unknown, TOP_KEYS)}")
     if not isinstance(spec.get("players"), list) or not MIN_PLAYERS <= len(spec["players"]) <= MAX_PLAYERS:
         raise ScenarioError(f"{p}: 'players' must list 3 to 6 players")
     if not isinstance(spec.get("steps", []), list):
         raise ScenarioError(f"{p}: 'steps' must be a list")
+    for i, step in enumerate(spec.get("steps") or [], 1):  # a mistyped key would check nothing and pass
+        if isinstance(step, dict) and set(step) - STEP_KEYS:
+            raise ScenarioError(
+                f"{p}: step {i}: unknown keys {_unknown_keys(set(step), STEP_KEYS)}; a step takes "
+                f"{', '.join(sorted(STEP_KEYS))}"
+            )
     return spec
 
 

@@ -30,6 +30,7 @@ from munchkin.cards.loader import (
 from munchkin.cli import app
 from munchkin.engine.game import Game, Setup
 from munchkin.help import HelpNotFound, help_page
+from munchkin.scenario import run_scenario
 
 runner = CliRunner()
 DELUXE = SETS_DIR / "deluxe"
@@ -384,3 +385,42 @@ def test_a_hook_clash_is_refused_and_leaves_no_trace(tmp_path: Path) -> None:
     assert "my_set.first" in HOOKS
     clear_set_dirs()
     assert "my_set.first" not in HOOKS
+
+
+SALESMAN = """\
+name: Nothing to pay the Insurance Salesman with
+sets: [deluxe]
+seed: 1
+{rules}players:
+  - {{name: Ann, level: 5, hand: []}}
+  - {{name: Ben, hand: []}}
+  - {{name: Cy, hand: []}}
+door_deck: [Insurance Salesman]
+rolls: [1]
+steps:
+  - do: kick open the door
+    expect: {{combat: {{winning: false}}}}
+  - pass_all: true
+  - do: run away
+    as: Ann
+    expect:
+      level: {{Ann: {level}}}
+"""
+
+
+def test_lose_gold_with_nothing_to_pay_runs_its_otherwise(tmp_path: Path) -> None:
+    """A designer's Insurance Salesman: lose 1,000 gold, otherwise 2 Levels. Ann has no Items, so from
+    rules 6 she loses the 2 Levels, as the card's data says; a game of rules 5 keeps its old outcome."""
+    folder = copy_deluxe(tmp_path / "salesman")
+    edit(
+        folder,
+        "doors.yaml",
+        "        - lose_gold: 1000\n",
+        "        - lose_gold: 1000\n          otherwise: [{lose_levels: 2}]\n",
+        after="    name: Insurance Salesman\n",
+    )
+    add_set_dir(folder)
+    for rules, level in (("", 3), ("rules: 5\n", 5)):
+        scenario = tmp_path / f"salesman{level}.yaml"
+        scenario.write_text(SALESMAN.format(rules=rules, level=level), encoding="utf-8")
+        assert run_scenario(scenario).failures == [], rules

@@ -20,7 +20,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import Action
 from munchkin.engine.core import card_hook
 from munchkin.engine.flow import Done, Frame, Out, Step, is_frame
-from munchkin.engine.rules import DIE_FACES
+from munchkin.engine.rules import DIE_FACES, unpaid_gold_runs_otherwise
 from munchkin.engine.state import Player
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ class RunEffect(Step):
                 return Done(changes.lose_levels(g, p, p.level - target, why) > 0)
             return Done(False)
         if e.lose_gold is not None:
-            return self.then("acted", lose_gold(g, p, e.lose_gold, why))
+            return self.then("paid", lose_gold(g, p, e.lose_gold, why))
         if e.change_sex:
             p.sex = "female" if p.sex == "male" else "male"
             p.sex_changed = True
@@ -210,6 +210,11 @@ class RunEffect(Step):
 
     def acted(self, g: Game, _: Any) -> Out:
         return Done(True)
+
+    def paid(self, g: Game, lost: Any) -> Out:
+        """Gold lost: since rules 6 a victim with no Items to pay with lost nothing, so the effect's
+        `otherwise` runs (docs/cards.md); older rules counted it as done."""
+        return Done(lost is not False or not unpaid_gold_runs_otherwise(g))
 
     def finish(self, g: Game, did: Any) -> Out:
         return Done(did)
@@ -296,7 +301,7 @@ class LoseGold(Step):
         if total <= self.amount:
             for c in items:
                 changes.lose_card(g, p, c, self.why)
-            return Done()
+            return Done(bool(items))  # False: nothing to pay with, nothing lost
         return self.pay(g, None)
 
     def pay(self, g: Game, _: Any) -> Out:

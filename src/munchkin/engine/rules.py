@@ -25,12 +25,14 @@ TURNING_BONUS = 3  # Turning: "+3 for each card discarded" against the monsters 
 # asked the runner to flee from none (stuck, or made to play a card as the only move); 6, a response
 # window does not wait on a seat whose only moves besides passing rearrange its own things (a Race,
 # Class or other card of its own in play discarded to no effect now, Items equipped, given or traded):
-# any later moment allows them too, so they stay any-time moves without stopping the table (issue 34).
+# any later moment allows them too, so they stay any-time moves without stopping the table (issue 34),
+# and an effect to lose gold that finds no Items to pay with runs its `otherwise` (issue 35).
 RULES = 6
 CARDS_AS_WRITTEN = 3  # the rules from which the card fixes of issue 18 hold
 GIFTS_ANY_TIME = 4  # the rules from which the fixes of issue 32 hold
 EMPTY_RUN_ENDS = 5  # the rules from which a Run Away with nothing left to flee ends
 WHIMS_WAIT_NOT = 6  # the rules from which a window does not wait on a seat with only whims to play
+UNPAID_GOLD_OTHERWISE = 6  # the rules from which `lose_gold` with nothing to pay with runs its `otherwise`
 
 
 def as_written(g: object) -> bool:
@@ -53,3 +55,9 @@ def whims_wait_not(g: object) -> bool:
     """Whether a response window leaves out a seat whose only moves rearrange its own things
     (rules 6, `legal.keeps_table_waiting`), not a save of older rules."""
     return getattr(g, "rules", RULES) >= WHIMS_WAIT_NOT
+
+
+def unpaid_gold_runs_otherwise(g: object) -> bool:
+    """Whether an effect to lose gold that found no Items to pay with runs its `otherwise` (rules 6), not
+    a save of older rules, where it counted as done."""
+    return getattr(g, "rules", RULES) >= UNPAID_GOLD_OTHERWISE

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from munchkin.cli import app
@@ -184,6 +185,22 @@ def test_scenario_file_and_failure(tmp_path: Path) -> None:
     assert r.exit_code == 1
     assert "FAIL" in r.stdout and "Aric's Level: expected 7, got 5" in r.stdout
     assert "1 passed, 2 failed" in r.stdout
+    assert "         prompt: over" not in r.stdout  # where the game stands, under the failed step:
+    lines = r.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "Aric's Level: expected 7, got 5" in line)
+    assert lines[at + 1].startswith("         ") and "prompt: " in lines[at + 1]
+    assert lines[at + 2].startswith("         to act: ")
+
+
+def test_scenario_trace() -> None:
+    """`--trace` prints the state after every step under the verdict; without it, none."""
+    r = run("scenario", "--trace", str(EXAMPLE))
+    assert r.exit_code == 0, r.stdout
+    steps = len(yaml.safe_load(EXAMPLE.read_text())["steps"])
+    assert r.stdout.count("       after step ") == steps
+    assert "       the table as set" in r.stdout and "         Aric: Level " in r.stdout
+    assert "         > " in r.stdout and "1 passed, 0 failed" in r.stdout
+    assert "after step" not in run("scenario", str(EXAMPLE)).stdout
 
 
 # ---------------------------------------------------------------- play

@@ -66,7 +66,10 @@ def test_the_true_expectations_hold(tmp_path: Path) -> None:
         ("sees: {Ben: {includes: [Boots of Butt-Kicking]}}", "Ben does not see Boots of Butt-Kicking"),
         ("sees: {spectator: {includes: [Sleep Potion]}}", "spectator does not see Sleep Potion"),
         ("sees: {Ann: {excludes: [Boots of Butt-Kicking]}}", "Ann sees Boots of Butt-Kicking"),
-        ("sees: {Ann: {excludes: [Boots of Butt-Kiking]}}", "no card is named 'Boots of Butt-Kiking'"),
+        (
+            "sees: {Ann: {excludes: [Boots of Butt-Kiking]}}",
+            "no card named 'Boots of Butt-Kiking' in the sets in play (deluxe); did you mean 'Boots of Butt-Kicking'?",
+        ),
         ("sees: {Ann: [Huge Rock]}", "a mapping with `includes` and/or `excludes` lists"),
         ("hears: {Ben: {includes: [Ann draws Boots of Butt-Kicking]}}", "Ben did not hear"),
         ("hears: {Ann: {excludes: [Boots of Butt-Kicking]}}", "Ann heard 'Boots of Butt-Kicking'"),
@@ -271,3 +274,150 @@ def test_a_mistyped_top_level_key_says_what_it_resembles(tmp_path: Path) -> None
     path.write_text(LONE_KILL.replace("door_deck:", "door_dek:") + "      level: {Ann: 5}\n", encoding="utf-8")
     (failure,) = run_scenario(path).failures
     assert "unknown keys 'door_dek' (did you mean 'door_deck'?)" in failure
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("    level: 4\n", "    levle: 4\n", "player Ann: unknown keys 'levle' (did you mean 'level'?)"),
+        ("seed: 1\n", "seed: 1\noptions: {turncap: 3}\n", "options: unknown keys 'turncap' (did you mean 'turn_cap'?)"),
+        ("seed: 1\n", "seed: 1\noptions: [turn_cap]\n", "options: unknown keys not a mapping"),
+        ("  - name: Ben\n", "  - Ben\n", "player 2: a mapping with at least a `name`"),
+        (
+            "    expect:\n",
+            "    expect:\n      levle: {Ann: 5}\n",
+            "step 2: expect: unknown keys 'levle' (did you mean 'level'?)",
+        ),
+        (
+            "    expect:\n",
+            "    expect:\n      combat: {fighter: 4}\n",
+            "combat: unknown keys 'fighter' (did you mean 'fighters'?)",
+        ),
+        ("    expect:\n", "    expect:\n      legal: {fro: Ben}\n", "legal: unknown keys 'fro' (did you mean 'for'?)"),
+        ("    expect:\n", "    expect:\n      sees: {Ann: {include: [Gazebo]}}\n", "sees Ann: unknown keys 'include'"),
+        ("    expect:\n", "    expect:\n      hears: [Ann]\n", "hears: a mapping of names"),
+    ],
+)
+def test_a_mistyped_key_at_any_level_is_refused_before_the_run(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    """A player's, the options', an expectation's and a check's own keys: a typo is refused at setup
+    (nothing is played), naming where it is and the key it resembles."""
+    assert LONE_KILL.count(old) == 1
+    path = tmp_path / "typo.yaml"
+    path.write_text(LONE_KILL.replace(old, new) + "      level: {Ann: 5}\n", encoding="utf-8")
+    (failure,) = run_scenario(path).failures
+    assert failure.startswith("setup:") and message in failure, failure
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "hand: [Sleep Potion]",
+            "hand: [Sleep Potoin]",
+            "setup: player Cy: no card named 'Sleep Potoin' in the sets in play (deluxe); "
+            "did you mean 'Sleep Potion'? Is it in a --set-dir?",
+        ),
+        (
+            "door_deck: [Lame Goblin, Gazebo]",
+            "door_deck: [Lame Goblin, Zorblax]",
+            "setup: door_deck: no card named 'Zorblax' in the sets in play (deluxe). Is it in a --set-dir?",
+        ),
+        (
+            "sets: [deluxe]",
+            "sets: [my-folder]",
+            "setup: sets: unknown set 'my-folder'; known sets: ",
+        ),
+        (
+            "  - do: kick open the door\n",
+            "  - do: play Slep Potion for Ann\n    as: Cy\n",
+            "step 1 (play Slep Potion for Ann): no card named 'slep potion' in the sets in play (deluxe); "
+            "did you mean 'Sleep Potion'",
+        ),
+        (
+            "    expect:\n",
+            "    expect:\n      where: {Gazbo: door_deck}\n",
+            "step 2 (everyone passes): where: no card named 'Gazbo' in the sets in play (deluxe); "
+            "did you mean 'Gazebo'? Is it in a --set-dir?",
+        ),
+    ],
+)
+def test_a_card_missing_from_the_sets_in_play_asks_for_a_set_dir(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    """A designer's card named without its folder: the failure names the sets in play, the near names,
+    and asks whether it is in a --set-dir (an unknown set: whether it is a --set-dir folder)."""
+    assert LONE_KILL.count(old) == 1
+    path = tmp_path / "missing.yaml"
+    path.write_text(LONE_KILL.replace(old, new) + "      level: {Ann: 5}\n", encoding="utf-8")
+    got = run_scenario(path).failures
+    assert any(f.startswith(message) for f in got), got
+    if "my-folder" in new:
+        assert got[0].endswith("Is it a --set-dir folder?"), got
+
+
+def test_a_failed_check_says_where_the_game_stands(tmp_path: Path) -> None:
+    """With a failed check: the prompt and what it allows, who is to act, their legal moves in the
+    canonical texts; a step that holds has no such lines."""
+    path = tmp_path / "stands.yaml"
+    path.write_text(
+        LONE_KILL.replace("  - pass_all: true\n", "    expect: {level: {Ann: 9}}\n  - pass_all: true\n")
+        + "      level: {Ann: 5}\n",
+        encoding="utf-8",
+    )
+    result = run_scenario(path)
+    assert result.failures == ["step 1 (kick open the door): Ann's Level: expected 9, got 4"]
+    assert list(result.stands) == [1]
+    assert result.stands[1] == [
+        "prompt: window (a combat window: play a card on the fight, or pass)",
+        "to act: Cy",
+        "Cy may: pass | play Sleep Potion for Ann | play Sleep Potion on Lame Goblin",
+    ]
+    assert result.report() == result.failures + ["  " + line for line in result.stands[1]]
+
+
+def test_a_refused_move_says_where_the_game_stands_and_long_lists_are_cut(tmp_path: Path) -> None:
+    """A `do` the game refuses stops the scenario: the moves then legal are listed, at most
+    SHOWN_MOVES of them, then how many more."""
+    from munchkin.scenario import SHOWN_MOVES
+
+    path = tmp_path / "refused.yaml"
+    many = ", ".join(["Sleep Potion", "Flaming Poison Potion", "Freezing Explosive Potion", "Cotion of Ponfusion"])
+    body = LONE_KILL.replace("hand: [Sleep Potion]", f"hand: [{many}, Magic Missile, Electric Radioactive Acid Potion]")
+    path.write_text(body.replace("  - pass_all: true\n    expect:\n", "  - do: loot the room\n"), encoding="utf-8")
+    result = run_scenario(path)
+    assert len(result.failures) == 1 and result.failures[0].startswith("step 2 (loot the room): ")
+    prompt, to_act, moves = result.stands[2]
+    assert (prompt, to_act) == ("prompt: window (a combat window: play a card on the fight, or pass)", "to act: Cy")
+    shown = moves.removeprefix("Cy may: ").split(" | ")
+    assert len(shown) == SHOWN_MOVES + 1 and shown[0] == "pass" and shown[-1].startswith("and ")
+    assert "play Magic Missile for Ann" in shown
+
+
+def test_the_trace_shows_the_state_after_every_step(tmp_path: Path) -> None:
+    """`trace`: after each step whose turn and phase, the prompt, who acts and their moves, each
+    player's Level, hand size and table, the fight's numbers, and the step's narration as a spectator
+    hears it (the Treasure Ann draws face-down is not named there)."""
+    path = tmp_path / "trace.yaml"
+    body = LONE_KILL.replace("  - name: Ann\n", "  - name: Ann\n    races: [Elf]\n") + "      level: {Ann: 5}\n"
+    path.write_text(body, encoding="utf-8")
+    result = run_scenario(path, trace=True)
+    assert result.ok, result.report()
+    steps = "\n".join(result.trace).split("after step ")
+    assert steps[0].startswith("the table as set (with the engine's own first moves):\n")
+    assert "  Ann: Level 4, 0 in hand; in play: Elf\n" in steps[0]
+    assert "  combat: Ann 4 (side 4) against Lame Goblin 1 (monsters 1); the fighters win now\n" in steps[1]
+    assert "  > Ann kicks open the door: Lame Goblin!\n" in steps[1]
+    two = steps[2].splitlines()
+    assert two[:4] == [
+        "2 (everyone passes):",
+        "  turn 1: Ann's turn, phase after",
+        "  prompt: main (the end of the turn: act, then end it)",
+        "  to act: Ann",
+    ]
+    assert "  Ann: Level 5, 1 in hand; in play: Elf" in two and "  Cy: Level 1, 1 in hand; in play: nothing" in two
+    assert "  > Ann kills Lame Goblin." in two and "  > Ann draws 1 treasure card face-down." in two
+    assert not any(line.startswith("  combat:") for line in two)
+    assert not any("Boots" in line for line in two if line.startswith("  > "))
+    assert run_scenario(path).trace == []

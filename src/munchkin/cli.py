@@ -691,10 +691,19 @@ def _replay_verbose(out: Console, data: dict[str, Any], loaded: Game) -> None:
 def scenario(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files, or folders of *.yaml files.")],
     set_dir: SetDirs = None,
+    trace: Annotated[
+        bool,
+        typer.Option(
+            "--trace",
+            help="After every step print the state: turn, prompt, who acts and their moves, players, fight, narration.",
+        ),
+    ] = False,
 ) -> None:
-    """Run scenario files: PASS or FAIL for each, with every failed expectation; exit 1 on any failure.
+    """Run scenario files: PASS or FAIL for each, with every failed expectation and where the game stood
+    after its step (prompt, who is to act, their legal moves); exit 1 on any failure.
 
-    With --set-dir, a scenario's `sets:` naming the folder's set is dealt from the folder."""
+    With --set-dir, a scenario's `sets:` naming the folder's set is dealt from the folder. With --trace,
+    the state after every step is printed too, to see why a check passes or fails."""
     from munchkin.scenario import run_scenario
 
     _add_set_dirs(set_dir)
@@ -714,10 +723,12 @@ def scenario(
         out.print(f"[red]FAIL[/red] {escape(str(p))}: no such file or folder")
         failed += 1
     for f in files:
+        steps: list[str] = []
         try:
-            result = run_scenario(f)
-            failures = result.failures
+            result = run_scenario(f, trace=trace)
+            failures = result.report()
             label = result.name
+            steps = result.trace
         except Exception as exc:  # a crash in the engine is a failure of this scenario, not of the run
             failures = [f"crashed: {type(exc).__name__}: {exc}"]
             label = f.stem
@@ -727,8 +738,10 @@ def scenario(
         else:
             failed += 1
             out.print(f"[red]FAIL[/red] {escape(str(f))}: {escape(label)}")
-            for x in failures:
-                out.print(f"       - {escape(x)}")
+            for x in failures:  # where the game stood after a failing step comes indented under it
+                out.print(f"         {escape(x[2:])}" if x.startswith("  ") else f"       - {escape(x)}")
+        for x in steps:
+            out.print(f"       {escape(x)}")
     out.print(f"{passed} passed, {failed} failed")
     if failed or not (files or missing):
         if not (files or missing):

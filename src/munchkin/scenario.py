@@ -5,7 +5,7 @@ The format is documented in docs/scenarios.md.
 
 from __future__ import annotations
 
-import difflib
+import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,10 +16,11 @@ from munchkin.engine import characters, combat
 from munchkin.engine.notation import not_an_action
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULES
 from munchkin.engine.table import PLAYER_KEYS as PLAYER_KEYS  # a scenario's table is set by the engine
-from munchkin.engine.table import ScenarioError, named_cards
+from munchkin.engine.table import ScenarioError, named_cards, no_such_card
 from munchkin.engine.table import arrange_table as arrange_table
+from munchkin.engine.table import unknown_keys as _unknown_keys
 from munchkin.engine.view import narrate
-from munchkin.errors import MunchkinError
+from munchkin.errors import CardError, MunchkinError
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -43,15 +44,31 @@ TOP_KEYS = {
     "steps",
 }
 STEP_KEYS = {"do", "as", "stop", "pass_all", "except", "error", "expect"}  # docs/scenarios.md, Steps
-
-
-def _unknown_keys(found: set[str], known: set[str]) -> str:
-    """The unknown keys of a mapping, each with the known key it most resembles ("did you mean"), if any."""
-    said = []
-    for k in sorted(found - known, key=str):
-        near = difflib.get_close_matches(str(k), sorted(known), n=1, cutoff=0.6)
-        said.append(f"{k!r} (did you mean {near[0]!r}?)" if near else repr(k))
-    return ", ".join(said)
+OPTION_KEYS = {"listen_at_the_door", "shared_victories", "turn_cap", "listen_variant"}
+EXPECT_KEYS = {  # docs/scenarios.md, Expectations
+    "combat",
+    "no_combat",
+    "level",
+    "hand_size",
+    "treasures_drawn",
+    "treasures_since_start",
+    "where",
+    "winner",
+    "over",
+    "dead",
+    "sex",
+    "to_act",
+    "prompt",
+    "legal",
+    "sees",
+    "hears",
+    "forced",
+    "rolls_left",
+    "active",
+}
+COMBAT_KEYS = {"fighters", "monsters", "winning", "helper", "monster_count"}
+LEGAL_KEYS = {"for", "includes", "excludes"}
+SHOWN_MOVES = 12  # legal moves listed per seat where a failure says where the game stands; the rest counted
 
 
 @dataclass
@@ -63,13 +80,34 @@ class StepReport:
 
 @dataclass
 class ScenarioResult:
+    """A scenario's verdict: every failed check, where the game stood after each failing step (by step
+    number), and with `trace` the state after every step."""
+
     path: str
     name: str
     failures: list[str]
+    stands: dict[int, list[str]] = field(default_factory=dict)
+    trace: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    def report(self) -> list[str]:
+        """The failures, each failing step's followed by where the game stood after it (indented)."""
+        out: list[str] = []
+        for i, f in enumerate(self.failures):
+            out.append(f)
+            step = _step_of(f)
+            if step in self.stands and _step_of(self.failures[i + 1] if i + 1 < len(self.failures) else "") != step:
+                out += ["  " + line for line in self.stands[step]]
+        return out
+
+
+def _step_of(failure: str) -> int:
+    """The step number a failure names (`step 3 (...): ...`), or 0."""
+    head = failure.split(" ", 2)
+    return int(head[1]) if len(head) > 1 and head[0] == "step" and head[1].isdigit() else 0
 
 
 def load_scenario(path: str | Path) -> dict[str, Any]:
@@ -87,22 +125,56 @@ def load_scenario(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(f"{p}: 'players' must list 3 to 6 players")
     if not isinstance(spec.get("steps", []), list):
         raise ScenarioError(f"{p}: 'steps' must be a list")
+    for i, ps in enumerate(spec["players"], 1):
+        if not isinstance(ps, dict) or "name" not in ps:
+            raise ScenarioError(f"{p}: player {i}: a mapping with at least a `name`")
+        if set(ps) - PLAYER_KEYS:
+            raise ScenarioError(f"{p}: player {ps['name']}: unknown keys {_unknown_keys(set(ps), PLAYER_KEYS)}")
+    options = spec.get("options") or {}
+    if not isinstance(options, dict) or set(options) - OPTION_KEYS:
+        what = _unknown_keys(set(options), OPTION_KEYS) if isinstance(options, dict) else "not a mapping"
+        raise ScenarioError(f"{p}: options: unknown keys {what}; known: {', '.join(sorted(OPTION_KEYS))}")
     for i, step in enumerate(spec.get("steps") or [], 1):  # a mistyped key would check nothing and pass
         if isinstance(step, dict) and set(step) - STEP_KEYS:
             raise ScenarioError(
                 f"{p}: step {i}: unknown keys {_unknown_keys(set(step), STEP_KEYS)}; a step takes "
                 f"{', '.join(sorted(STEP_KEYS))}"
             )
+        if isinstance(step, dict) and (wrong := _expect_keys(step.get("expect"))):
+            raise ScenarioError(f"{p}: step {i}: {wrong}")
     return spec
+
+
+def _expect_keys(exp: Any) -> str:
+    """What is wrong with the keys of a step's `expect` (and of its `combat`, `legal`, `sees` and
+    `hears` mappings), with the key each unknown one resembles; "" when nothing is."""
+    if exp is None:
+        return ""
+    if not isinstance(exp, dict):
+        return "expect: a mapping of checks"
+    if set(exp) - EXPECT_KEYS:
+        return f"expect: unknown keys {_unknown_keys(set(exp), EXPECT_KEYS)}"
+    for key, known in (("combat", COMBAT_KEYS), ("legal", LEGAL_KEYS)):
+        want = exp.get(key)
+        if key in exp and (not isinstance(want, dict) or set(want) - known):
+            what = _unknown_keys(set(want), known) if isinstance(want, dict) else "not a mapping"
+            return f"expect: {key}: unknown keys {what}; known: {', '.join(sorted(known))}"
+    for key in ("sees", "hears"):
+        if key in exp and not isinstance(exp[key], dict):
+            return f"expect: {key}: a mapping of names to {{includes: [...], excludes: [...]}}"
+        for name, want in (exp.get(key) or {}).items():
+            if isinstance(want, dict) and set(want) - {"includes", "excludes"}:
+                return f"expect: {key} {name}: unknown keys {_unknown_keys(set(want), {'includes', 'excludes'})}"
+    return ""
 
 
 def build_game(spec: dict[str, Any]) -> Game:
     from munchkin.engine.game import Game, Options, Setup
 
     raw = spec.get("options") or {}
-    known = {"listen_at_the_door", "shared_victories", "turn_cap", "listen_variant"}
-    if not isinstance(raw, dict) or set(raw) - known:
-        raise ScenarioError(f"options: unknown keys {sorted(set(raw) - known)}; known: {sorted(known)}")
+    if not isinstance(raw, dict) or set(raw) - OPTION_KEYS:
+        what = _unknown_keys(set(raw), OPTION_KEYS) if isinstance(raw, dict) else "not a mapping"
+        raise ScenarioError(f"options: unknown keys {what}; known: {', '.join(sorted(OPTION_KEYS))}")
     opts = Options(**raw)
     names = [ps["name"] for ps in spec["players"]]
     sexes = [ps.get("sex", "male") for ps in spec["players"]]
@@ -111,7 +183,12 @@ def build_game(spec: dict[str, Any]) -> Game:
     rules = spec.get("rules", RULES)  # a scenario of a rule that later rules changed keeps the older ones
     if type(rules) is not int or not 2 <= rules <= RULES:
         raise ScenarioError(f"rules: a whole number from 2 to {RULES}, not {rules!r}")
-    return Game(Setup(sets, names, int(spec.get("seed", 0)), opts, sexes, spec, houses), rules=rules)
+    try:
+        return Game(Setup(sets, names, int(spec.get("seed", 0)), opts, sexes, spec, houses), rules=rules)
+    except CardError as exc:
+        if str(exc).startswith("unknown set"):  # a designer's folder is a set only when given
+            raise ScenarioError(f"sets: {exc}. Is it a --set-dir folder?") from None
+        raise
 
 
 def zone_of(g: Game, card: int) -> str:
@@ -221,7 +298,7 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                     out.append(f"where: {wrong}")
                     continue
                 if not cards:
-                    out.append(f"where: no card named {cname!r}")
+                    out.append(f"where: {no_such_card(g, str(cname))}")
                     continue
                 places = [zone_of(g, c) for c in cards]
                 if place not in places:
@@ -278,7 +355,7 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                 shown = _card_names(g.view(_seat(g, name)))
                 for c in inc + exc:
                     if c.lower() not in g._by_name:
-                        out.append(f"sees {name}: no card is named {c!r}")
+                        out.append(f"sees {name}: {no_such_card(g, c)}")
                 out += [f"{name} does not see {c}" for c in inc if c.lower() in g._by_name and c.lower() not in shown]
                 out += [f"{name} sees {c}" for c in exc if c.lower() in shown]
         elif key == "hears":
@@ -311,6 +388,50 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
     return out
 
 
+def _moves(g: Game, seat: int) -> str:
+    """A seat's legal moves in canonical texts (`|` between them: a text may hold a comma), the first
+    SHOWN_MOVES of them and how many more."""
+    texts = list(dict.fromkeys(g.text(a) for a in g.legal_actions(seat)))
+    more = f" | and {len(texts) - SHOWN_MOVES} more" if len(texts) > SHOWN_MOVES else ""
+    return " | ".join(texts[:SHOWN_MOVES]) + more if texts else "nothing"
+
+
+def where_it_stands(g: Game) -> list[str]:
+    """Where the game stands, as a failed check shows it: the prompt with what the moment allows, who
+    is to act, and each one's legal moves; a scenario's author sees why a check or a `do` missed."""
+    if g.over:
+        return [f"the game is over; winners: {', '.join(g._name(s) for s in g.winners) or 'nobody'}"]
+    rule = g.prompt.rule()
+    lines = [f"prompt: {g.prompt.kind}" + (f" ({rule})" if rule else "")]
+    lines.append(f"to act: {', '.join(g._name(s) for s in g.to_act) or 'nobody'}")
+    lines += [f"{g._name(s)} may: {_moves(g, s)}" for s in g.to_act]
+    return lines
+
+
+def step_state(g: Game, start: int) -> list[str]:
+    """The state `munchkin scenario --trace` prints after a step: whose turn and its phase, where the
+    game stands, each player's Level, hand size and cards in play, the fight's numbers, and the
+    narration since event `start` as a spectator hears it (no hidden card is named)."""
+    lines = [f"turn {g.turn + 1}: {g._name(g.active)}'s turn, phase {g.phase}"]
+    lines += where_it_stands(g)
+    for p in g.players:
+        cards = [g.cdef[c].name + (" (equipped)" if c in p.equipped else "") for c in p.in_play()]
+        dead = ", dead" if p.dead else ""
+        lines.append(
+            f"{p.name}: Level {p.level}, {len(p.hand)} in hand{dead}; in play: {', '.join(cards) or 'nothing'}"
+        )
+    b = combat.combat_breakdown(g)
+    if b:
+        side = ", ".join(f"{f['player']} {f['strength']}" for f in b["fighters"])
+        foes = ", ".join(f"{m['monster']} {m['strength']}" for m in b["monsters"])
+        lead = "the fighters win" if b["fighters_winning"] else "the monsters win"
+        lines.append(
+            f"combat: {side} (side {b['side_strength']}) against {foes} (monsters {b['monster_strength']}); {lead} now"
+        )
+    lines += [f"> {line}" for line in narrate(g, None, start)]
+    return lines
+
+
 def _drawn_since(g: Game, start: int) -> dict[str, int]:
     out: dict[str, int] = {}
     for ev in g.events[start:]:
@@ -321,8 +442,9 @@ def _drawn_since(g: Game, start: int) -> dict[str, int]:
     return out
 
 
-def run_scenario(path: str | Path) -> ScenarioResult:
-    """Play a scenario file; every failed expectation is reported, with its step."""
+def run_scenario(path: str | Path, trace: bool = False) -> ScenarioResult:
+    """Play a scenario file; every failed expectation is reported, with its step and where the game
+    stood after it. `trace`: also keep the state after every step (`ScenarioResult.trace`)."""
     try:
         spec = load_scenario(path)
         g = build_game(spec)
@@ -333,6 +455,10 @@ def run_scenario(path: str | Path) -> ScenarioResult:
     drawn_total: dict[str, int] = {}
     forced_seen = 0
     rolls_at_start = len(g.forced_rolls)
+    stands: dict[int, list[str]] = {}
+    lines: list[str] = []
+    if trace:
+        lines += ["the table as set (with the engine's own first moves):", *("  " + x for x in step_state(g, 0))]
     for i, step in enumerate(spec.get("steps", []), 1):
         if not isinstance(step, dict):
             failures.append(f"step {i}: a step is a mapping")
@@ -343,6 +469,7 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         step_log = len(g.log) if i > 1 else 0
         forced_at = -1
         label = step.get("do") or ("everyone passes" if step.get("pass_all") else "check")
+        failed = len(failures)
         try:
             acts = "do" in step or step.get("pass_all")
             if acts and g.held is not None and not _names_held(g, step):
@@ -364,7 +491,11 @@ def run_scenario(path: str | Path) -> ScenarioResult:
             elif "error" in step:
                 failures.append(f"step {i} ({label}): error {exc!s} does not contain {step['error']!r}")
             else:
-                failures.append(f"step {i} ({label}): {exc}")
+                failures.append(f"step {i} ({label}): {_unknown_card(g, exc)}")
+                stands[i] = where_it_stands(g)
+                if trace:
+                    lines += [f"after step {i} ({label}), which stopped the scenario:"]
+                    lines += ["  " + x for x in step_state(g, start)]
                 break
         if "do" not in step:
             forced_seen = len(g.log)
@@ -379,7 +510,25 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         exp = {k: v for k, v in exp.items() if k != "treasures_since_start"}
         for f in check_expect(g, exp, drawn, StepMarks(start, step_log, rolls_at_start)):
             failures.append(f"step {i} ({label}): {f}")
-    return ScenarioResult(str(path), name, failures)
+        if len(failures) > failed:
+            stands[i] = where_it_stands(g)
+        if trace:
+            lines += [f"after step {i} ({label}):", *("  " + x for x in step_state(g, start))]
+    return ScenarioResult(str(path), name, failures, stands, lines)
+
+
+def _unknown_card(g: Game, exc: MunchkinError) -> str:
+    """A refused `do`'s error; one naming a card no set in play has says which sets are in play, the
+    near names, and asks whether the card is in a --set-dir folder."""
+    said = str(exc)
+    head = "no card is named "
+    if not said.startswith(head):
+        return said
+    try:
+        name = ast.literal_eval(said[len(head) :])
+    except (ValueError, SyntaxError):
+        return said
+    return no_such_card(g, str(name))
 
 
 def _names_held(g: Game, step: dict[str, Any]) -> bool:

@@ -5,6 +5,7 @@ in the setup so a saved game replays; the engine arranges it here, reading no fi
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import characters
@@ -42,6 +43,25 @@ class ScenarioError(MunchkinError):
     """A scenario file is malformed; the message names the file and the problem."""
 
 
+def unknown_keys(found: set[str], known: set[str]) -> str:
+    """The unknown keys of a mapping, each with the known key it most resembles ("did you mean"), if any."""
+    said = []
+    for k in sorted(found - known, key=str):
+        near = difflib.get_close_matches(str(k), sorted(known), n=1, cutoff=0.6)
+        said.append(f"{k!r} (did you mean {near[0]!r}?)" if near else repr(k))
+    return ", ".join(said)
+
+
+def no_such_card(g: Game, name: str) -> str:
+    """Why a scenario's card name finds no card: the near names of the sets in play, which sets those
+    are, and the likely cause for a designer (the card is in a folder not given with --set-dir)."""
+    by_lower = {d.name.lower(): d.name for d in g.cdef}
+    near = difflib.get_close_matches(name.strip().lower(), sorted(by_lower), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(by_lower[n]) for n in near)}?" if near else "."
+    sets = ", ".join(sorted({d.set for d in g.cdef}))
+    return f"no card named {name!r} in the sets in play ({sets}){hint} Is it in a --set-dir?"
+
+
 def split_set(g: Game, name: str) -> tuple[str, str | None]:
     """A card as a scenario names it: `NAME`, or `NAME (SET)` for the copies of one set in play
     (`Cheat! (deluxe)` where two sets have a Cheat!). Returns the lower-case name and the set."""
@@ -70,7 +90,7 @@ def _take(g: Game, pool: dict[str, list[int]], name: str, where: str) -> int:
     except ScenarioError as exc:
         raise ScenarioError(f"{where}: {exc}") from None
     if key not in g._by_name:
-        raise ScenarioError(f"{where}: no card named {name!r} in the sets in play")
+        raise ScenarioError(f"{where}: {no_such_card(g, name)}")
     left = [c for c in pool.get(key, []) if s is None or g.cdef[c].set == s]
     if not left:
         if s is not None and not any(g.cdef[c].set == s for c in g._by_name[key]):
@@ -89,7 +109,7 @@ def arrange_table(g: Game, spec: dict[str, Any]) -> None:
         where = f"player {p.name}"
         unknown = set(ps) - PLAYER_KEYS
         if unknown:
-            raise ScenarioError(f"{where}: unknown keys {sorted(unknown)}")
+            raise ScenarioError(f"{where}: unknown keys {unknown_keys(unknown, PLAYER_KEYS)}")
         p.level = int(ps.get("level", 1))
         if not 1 <= p.level <= WINNING_LEVEL:
             raise ScenarioError(f"{where}: Level must be 1 to {WINNING_LEVEL}")

@@ -159,6 +159,181 @@ def test_replay_missing_and_not_json(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "not JSON" in r.stdout
 
 
+# ---------------------------------------------------------------- replay --to N (a replay to step through)
+def _saved(tmp_path: Path, seed: int = 5) -> Path:
+    run("simulate", "--games", "1", "--players", "3", "--seed", str(seed), "--save-log", str(tmp_path), "--json")
+    return tmp_path / f"game-{seed}.json"
+
+
+def test_replay_list_numbers_the_moves_that_to_counts(tmp_path: Path) -> None:
+    """--list numbers the log's actions from 1, under their turns; --to N shows the game after the
+    first N of them (N = 0 is the deal), and past the end shows the end with a note."""
+    path = _saved(tmp_path)
+    from munchkin.engine.game import Game
+
+    g = Game.from_json(path.read_text())
+    acts = [e[1] for e in g.log if e[0] == "act"]
+    r = run("replay", str(path), "--list")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].strip() == "0. the deal (before any move)"
+    assert "Turn 1: character creation" in r.stdout and "Turn 1: Ann's turn" in r.stdout
+    numbered = [ln for ln in lines if re.match(r"^ *[1-9][0-9]*\. ", ln)]
+    assert len(numbered) == len(acts)
+    assert numbered[-1].strip().startswith(f"{len(acts)}. ")
+    assert run("replay", str(path), "--seat", "1").stdout == r.stdout  # without --to: the list
+    r = run("replay", str(path), "--to", "0")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith(f"After move 0 of {len(acts)} (a spectator's view)")
+    assert "character creation" in r.stdout and "Hand" not in r.stdout
+    r = run("replay", str(path), "--to", str(len(acts) + 50), "--seat", "0")
+    assert r.exit_code == 0, r.output
+    assert f"Note: the save has {len(acts)} moves; showing the end (move {len(acts)})" in r.stdout
+    assert f"After move {len(acts)} of {len(acts)}" in r.stdout and "Game over:" in r.stdout
+
+
+def test_replay_to_shows_the_seat_its_hand_and_its_moves(tmp_path: Path) -> None:
+    """The seat's view at move N is the terminal's: its hand, the others' hand sizes, and its own
+    moves when the game waits on it; a seat may be named by number or by its player's name."""
+    path = _saved(tmp_path)
+    from munchkin.engine.game import Game
+
+    g = Game.from_json(path.read_text())
+    acts = [e[1] for e in g.log if e[0] == "act"]
+    n = next(i for i, a in enumerate(acts) if a.seat == 1 and i > 3)  # move n + 1 is Bob's: he decides after n
+    r = run("replay", str(path), "--to", str(n), "--seat", "bob")
+    assert r.exit_code == 0, r.output
+    assert f"After move {n} of {len(acts)} (seat 1, Bob's view)" in r.stdout
+    assert "You (Bob)" in r.stdout and "Next, you decide:" in r.stdout
+    assert re.search(r"^  1\. ", r.stdout, re.M)  # his moves, numbered as at the terminal
+    assert r.stdout == run("replay", str(path), "--to", str(n), "--seat", "1").stdout
+    spectator = run("replay", str(path), "--to", str(n), "--spectator")
+    assert spectator.exit_code == 0 and "You (" not in spectator.stdout
+    assert "Next: the game waits on Bob" in spectator.stdout and "Bob's moves" not in spectator.stdout
+    analyst = run("replay", str(path), "--to", str(n), "--all")
+    assert analyst.exit_code == 0, analyst.output
+    assert analyst.stdout.count("    Hand: ") == 3 and "Door deck, top first: " in analyst.stdout
+    assert "Bob's moves:" in analyst.stdout
+
+
+def test_replay_to_of_a_game_without_a_seed_deals_its_recorded_cards(tmp_path: Path) -> None:
+    """A live table's save has no seed: stepping through it draws the recorded chance, so the analyst's
+    view at its last move holds the very hands the game ended with."""
+    from munchkin.agents.base import decide, make_agent
+    from munchkin.engine.game import Game, Setup
+
+    g = Game(Setup(["deluxe"], ["Ann", "Bob", "Cy"], None))
+    bot = make_agent("random", 2)
+    while not g.over and g.turn < 4:
+        seat = g.to_act[0]
+        g.apply(decide(bot, g, seat, g.legal_actions(seat)))
+    path = tmp_path / "live.json"
+    path.write_text(g.to_json())
+    total = sum(1 for e in g.log if e[0] == "act")
+    r = run("replay", str(path), "--to", str(total), "--all")
+    assert r.exit_code == 0, r.output
+    shown = [ln.strip()[len("Hand: ") :] for ln in r.stdout.splitlines() if ln.strip().startswith("Hand: ")]
+    held = [sorted(g.view(s)["hand"], key=lambda c: (c["deck"], c["name"])) for s in range(3)]
+    assert shown == [", ".join(c["name"] for c in h) or "none" for h in held]
+    top = ", ".join(g.cdef[c].name for c in reversed(g.door_deck))
+    assert f"Door deck, top first: {top}" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--to", "-3"], "--to takes a move number from 0 (the deal), not '-3'"),
+        (["--to", "ten"], "--to takes a move number from 0 (the deal), not 'ten'"),
+        (["--to", "3", "--seat", "7"], "there is no seat 7: this game's seats are 0 Ann, 1 Bob, 2 Cid"),
+        (["--to", "3", "--seat", "Zed"], "no player is named 'Zed'"),
+        (["--to", "3", "--seat", "1", "--all"], "choose one of --seat, --spectator and --all, not --seat and --all"),
+        (["--spectator", "--all"], "not --spectator and --all"),
+        (["--to", "3", "--verbose"], "--verbose checks the whole save"),
+    ],
+)
+def test_replay_to_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str], words: str) -> None:
+    path = _saved(tmp_path)
+    r = run("replay", str(path), *args)
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == f"Error: {r.output.strip()[7:]}" and words in r.output
+    assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_replay_to_refuses_a_missing_or_damaged_save(tmp_path: Path) -> None:
+    r = run("replay", str(tmp_path / "nothing.json"), "--to", "3")
+    assert r.exit_code == 2 and "cannot read" in r.output and len(r.output.strip().splitlines()) == 1
+    path = _saved(tmp_path)
+    data = json.loads(path.read_text())
+    data["state"] = "0" * 16
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    r = run("replay", str(bad), "--to", "3", "--seat", "1")
+    assert r.exit_code == 2 and "does not replay: the replayed game differs from the saved state" in r.output
+    junk = tmp_path / "junk.json"
+    junk.write_bytes(b"\xff\xfe not text")
+    r = run("replay", str(junk), "--list")
+    assert r.exit_code == 2 and "is not UTF-8 text" in r.output and "Traceback" not in r.output
+
+
+def _twin_saves(tmp_path: Path, moves: int) -> tuple[Path, Path, str, str]:
+    """Two saves of the same game that differ only in one card Cid (seat 2) was dealt face-down and
+    still holds at the end, swapped with one still in its deck: what Bob (seat 1) may not know.
+    Returns the saves and the two swapped cards' names."""
+    from munchkin.agents.base import decide, make_agent
+    from munchkin.engine.chance import RecordedChance, SystemChance
+    from munchkin.engine.game import Game, Setup
+
+    setup = Setup(["deluxe"], ["Ann", "Bob", "Cid"], 11, sexes=["female", "male", "male"])
+    g = Game(setup)
+    dealt = list(g.players[2].hand)
+    bot = make_agent("random", 3)
+    acts = []
+    while len(acts) < moves:
+        seat = g.to_act[0]
+        a = decide(bot, g, seat, g.legal_actions(seat))
+        acts.append(a)
+        g.apply(a)
+    names = {c: g.cdef[c].name for c in range(g.ncards)}
+    # an Item for another Item deep in its deck (never drawn): the same moves stay legal, and the same
+    # seats are asked (a fight's window asks only those who could play into it: a public fact)
+    x = next(c for c in dealt if c in g.players[2].hand and g.cdef[c].kind == "item")
+    y = next(c for c in g.treasure_deck[:20] if g.cdef[c].kind == "item" and names[c] != names[x])
+    swapped = []
+    for entry in g.chance_log():
+        if entry[0] == "shuffle" and x in entry[2]:
+            order = [y if c == x else x if c == y else c for c in entry[2]]
+            entry = (entry[0], entry[1], order)
+        swapped.append(entry)
+    paths = []
+    for i, chance in enumerate((g.chance_log(), swapped)):
+        twin = Game(
+            Setup(["deluxe"], ["Ann", "Bob", "Cid"], None, sexes=setup.sexes), RecordedChance(chance, SystemChance())
+        )
+        for a in acts:
+            twin.apply(a)
+        path = tmp_path / f"twin-{i}.json"
+        path.write_text(twin.to_json())
+        paths.append(path)
+    return paths[0], paths[1], names[x], names[y]
+
+
+def test_replay_seat_shows_nothing_of_what_the_seat_may_not_know(tmp_path: Path) -> None:
+    """The attacker's check: two saves that differ only in a card Cid holds unseen give Bob's view the
+    very same text, move after move, while Cid's own view and the analyst's show the difference."""
+    a, b, x, y = _twin_saves(tmp_path, 40)
+    for n in (0, 10, 25, 40):
+        bob = [run("replay", str(p), "--to", str(n), "--seat", "1") for p in (a, b)]
+        assert bob[0].exit_code == 0, bob[0].output
+        assert bob[0].stdout == bob[1].stdout
+        spectators = [run("replay", str(p), "--to", str(n), "--spectator").stdout for p in (a, b)]
+        assert spectators[0] == spectators[1]
+        assert x not in bob[0].stdout and y not in bob[1].stdout
+    cid = [run("replay", str(p), "--to", "40", "--seat", "2").stdout for p in (a, b)]
+    assert x in cid[0] and y in cid[1] and cid[0] != cid[1]
+    everything = [run("replay", str(p), "--to", "40", "--all").stdout for p in (a, b)]
+    assert everything[0] != everything[1]
+
+
 # ---------------------------------------------------------------- scenario
 def test_scenario_directory() -> None:
     """Every scenario under tests/scenarios is run; the verdict agrees with run_scenario.

@@ -14,7 +14,7 @@ import secrets
 import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich import box
@@ -587,10 +587,41 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A saved game (JSON).")],
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every action and what it did.")] = False,
     set_dir: SetDirs = None,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            metavar="N",
+            help="Show the game after move N: the first N actions of the save's log (0: the deal; "
+            "past the end: the end). Without it, --list, --seat, --spectator and --all list the moves.",
+        ),
+    ] = None,
+    seat: Annotated[
+        str | None,
+        typer.Option(metavar="S", help="As this seat saw it at the terminal: a number from 0, or a player's name."),
+    ] = None,
+    spectator: Annotated[
+        bool, typer.Option("--spectator", help="As a spectator saw it: no hand (the default with --to).")
+    ] = False,
+    everything: Annotated[
+        bool, typer.Option("--all", help="Everything, for an analyst: every hand and the decks' order, top first.")
+    ] = False,
+    list_: Annotated[bool, typer.Option("--list", help="Number the save's moves, to pick an N for --to.")] = False,
 ) -> None:
-    """Replay a saved game from its seed and log; check that it rebuilds the same state.
+    """Replay a saved game from its seed and log; check that it rebuilds the same state. With --to N,
+    show the game after its Nth move as one seat, a spectator or an analyst saw it; with --list, its
+    numbered moves. Bad input to these exits 2 with one line saying why.
 
     A save names its sets only: replay a game dealt from a designer's folder with the same --set-dir."""
+    stepping = to is not None or list_ or seat is not None or spectator or everything
+    if stepping:
+        views = [f for f, on in (("--seat", seat is not None), ("--spectator", spectator), ("--all", everything)) if on]
+        if len(views) > 1:
+            _bad_replay(f"choose one of --seat, --spectator and --all, not {' and '.join(views)}")
+        if to is not None and not re.fullmatch(r"\s*\d+\s*", to):
+            _bad_replay(f"--to takes a move number from 0 (the deal), not {to!r}")
+        if verbose:
+            _bad_replay("--verbose checks the whole save: use it without --to, --list, --seat, --spectator or --all")
     _add_set_dirs(set_dir)
     out = _out(lines=True)
     try:
@@ -598,14 +629,16 @@ def replay(
         data = json.loads(text)
         g = Game.from_json(text)
     except OSError as exc:
-        out.print(f"[red]Error:[/red] cannot read {escape(str(file))}: {escape(exc.strerror or str(exc))}")
-        raise typer.Exit(1) from None
+        _bad_replay(f"cannot read {file}: {exc.strerror or exc}", 2 if stepping else 1)
+    except UnicodeDecodeError:
+        _bad_replay(f"{file} is not a saved game: it is not UTF-8 text", 2 if stepping else 1)
     except json.JSONDecodeError as exc:
-        out.print(f"[red]Error:[/red] {escape(str(file))} is not JSON: {escape(str(exc))}")
-        raise typer.Exit(1) from None
+        _bad_replay(f"{file} is not JSON: {exc}", 2 if stepping else 1)
     except (MunchkinError, CardError, KeyError, TypeError, ValueError, AttributeError) as exc:
-        out.print(f"[red]Error:[/red] {escape(str(file))} does not replay: {escape(str(exc) or type(exc).__name__)}")
-        raise typer.Exit(1) from None
+        _bad_replay(f"{file} does not replay: {str(exc) or type(exc).__name__}", 2 if stepping else 1)
+    if stepping:
+        _replay_step(out, g, to, seat, everything, list_)
+        return
     n = sum(1 for e in g.log if e[0] == "act")
     if verbose:
         _replay_verbose(out, data, g)
@@ -617,6 +650,36 @@ def replay(
             out.print(f"stopped at the turn cap ({g.turn} turns)")
         else:
             out.print(f"unfinished: turn {g.turn + 1}, waiting on {escape(', '.join(g._name(s) for s in g.to_act))}")
+
+
+def _bad_replay(msg: str, code: int = 2) -> NoReturn:
+    """A replay that cannot be made: one line saying why (on stdout, as replay's verdicts are), and
+    exit 2 for bad input to a stepped replay, 1 for a save that does not replay when checked whole."""
+    _out(lines=True).print(f"[red]Error:[/red] {escape(msg)}")
+    raise typer.Exit(code)
+
+
+def _replay_step(out: Console, loaded: Game, to: str | None, seat: str | None, everything: bool, list_: bool) -> None:
+    """`replay --to N` and `--list`: the numbered moves, and the game after move N as asked."""
+    from munchkin import stepping
+
+    names = [p["name"] for p in loaded.view(None)["players"]]
+    who: int | str | None = stepping.ALL if everything else None
+    if seat is not None:
+        try:
+            who = stepping.parse_seat(seat, names)
+        except ValueError as exc:
+            _bad_replay(f"--seat {seat}: {exc}")
+    if list_ or to is None:
+        stepping.print_moves(out, loaded)
+    if to is None:
+        return
+    total = len(stepping.logged_moves(loaded))
+    asked = int(to)
+    n = min(asked, total)
+    if asked > total:
+        out.print(f"Note: the save has {total} moves; showing the end (move {total}), not move {asked}.")
+    stepping.show_at(out, stepping.step_to(loaded, n), who, n, total)
 
 
 @app.command()

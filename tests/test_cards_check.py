@@ -166,6 +166,18 @@ def test_the_header_and_the_cards_are_reported_together(tmp_path: Path) -> None:
     assert f"doors.yaml:{line}: card 'Net Troll': monster.level: should be a whole number, not 'ten'" in report
 
 
+def test_a_card_the_schema_refuses_still_has_its_names_checked(tmp_path: Path) -> None:
+    folder = copy_deluxe(tmp_path / "my-deluxe")
+    doors = folder / "doors.yaml"
+    slime = "    name: Drooling Slime\n"
+    race = edit(doors, "if: {race: elf}", "if: {race: elfs}", slime)
+    typo = edit(doors, "- lose_levels: 1", "- lose_levls: 1", slime)
+    report = problems_of(folder)
+    assert f"doors.yaml:{race}: card 'Drooling Slime': monster.modifiers[0].if.race: no set has a Race 'elfs'" in report
+    assert "(did you mean 'elf'?)" in report
+    assert f"doors.yaml:{typo}: card 'Drooling Slime': monster.bad_stuff[0].otherwise[0].lose_levls: unknown" in report
+
+
 def test_a_broken_file_does_not_hide_the_others(tmp_path: Path) -> None:
     folder = copy_deluxe(tmp_path / "my-deluxe")
     (folder / "extra.yaml").write_text("cards:\n  - id: deluxe.x\n    name: [unclosed\n", encoding="utf-8")

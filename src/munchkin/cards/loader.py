@@ -31,9 +31,8 @@ from munchkin.cards.problems import (
     raise_problems,
     read_yaml,
     translate,
-    walk,
 )
-from munchkin.cards.schema import Card, Condition, Effect, House, HouseCard, SetFile
+from munchkin.cards.schema import Card, Effect, House, HouseCard, SetFile
 from munchkin.errors import CardError
 
 SETS_DIR = Path(__file__).resolve().parent.parent / "sets"
@@ -115,7 +114,7 @@ class _Raw:
     header_node: yaml.Node | None
     cards: list[tuple[Path, Any, yaml.Node | None]]
     problems: list[Problem]
-    invalid: list[Any] = field(default_factory=list)  # the cards the schema refused, as written
+    invalid: list[tuple[Path, Any, yaml.Node | None]] = field(default_factory=list)  # the cards the schema refused
 
 
 def _checked(folder: Path, shown: Path, older: Path | None = None) -> CardSet:
@@ -211,7 +210,7 @@ def _build(folder: Path, raw: _Raw) -> tuple[CardSet | None, list[yaml.Node | No
             cards.append(Card.model_validate(data))
         except ValidationError as exc:
             failed = True
-            raw.invalid.append(data)
+            raw.invalid.append((path, data, node))
             for loc, words in translate(exc, Card):
                 raw.problems.append(Problem(path, line_of(node, loc), _card_label(data), field_path(loc), words))
             continue
@@ -421,6 +420,28 @@ def _traits(cs: CardSet) -> dict[str, set[str]]:
     return names
 
 
+# the schema's fields that hold a Condition
+_CONDITIONS = {"if", "unless", "usable_if", "not_usable_if", "escape_if", "defeated_by", "flees_from"}
+
+
+def _named(data: Any, loc: Loc = ()) -> Iterator[tuple[Loc, str, str]]:
+    """Every hook, and every Race, Class, Role or House a condition names, in a card as written (or
+    dumped by its YAML names): (field, "hook" or the kind, the name)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "hook" and isinstance(value, str):
+                yield loc + (key,), "hook", value
+            elif key in _CONDITIONS and isinstance(value, dict):
+                for k, v in value.items():
+                    if k in _TRAITS and isinstance(v, str):
+                        yield loc + (key, k), _TRAITS[k], v
+            else:
+                yield from _named(value, loc + (str(key),))
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            yield from _named(item, loc + (i,))
+
+
 def _known(kind: str, names: set[str]) -> str:
     """'; the Races are: dwarf, elf, ...' for a name with no near miss."""
     plural = {"race": "Races", "class": "Classes", "role": "Roles", "house": "Houses"}[kind]
@@ -471,30 +492,31 @@ def _set_problems(cs: CardSet, nodes: list[yaml.Node | None], raw: _Raw | None) 
                 )
             )
         seen_names.setdefault(name.lower(), (name, f"{file}:{line}" if line else str(file)))
-    for i, card in enumerate(cs.cards):
-        file = cs.card_files[i] if i < len(cs.card_files) else cs.path
-        node = nodes[i] if i < len(nodes) else None
-
-        def note(loc: Loc, words: str, card: Card = card, file: Path = file, node: yaml.Node | None = node) -> None:
-            problems.append(Problem(file, line_of(node, loc), card.name, field_path(loc) or None, words))
-
-        for loc, block in walk(card):
-            hook_name = getattr(block, "hook", None)
-            if isinstance(hook_name, str) and hook_name not in HOOKS:
-                note(
-                    loc + ("hook",),
-                    f"hook {hook_name!r} is not registered (library or hooks.py){did_you_mean(hook_name, HOOKS)}",
+    # the hooks and names of the valid cards, and of those the schema refused (as written)
+    as_written: list[tuple[Path, yaml.Node | None, str | None, Any]] = [
+        (
+            cs.card_files[i] if i < len(cs.card_files) else cs.path,
+            nodes[i] if i < len(nodes) else None,
+            card.name,
+            card.model_dump(by_alias=True, exclude_none=True),
+        )
+        for i, card in enumerate(cs.cards)
+    ]
+    as_written += [(f, n, _card_label(d), d) for f, d, n in (raw.invalid if raw is not None else [])]
+    for file, node, label, data in as_written:
+        for loc, kind, value in _named(data):
+            line = line_of(node, loc)
+            if kind == "hook" and value not in HOOKS:
+                words = f"hook {value!r} is not registered (library or hooks.py){did_you_mean(value, HOOKS)}"
+                problems.append(Problem(file, line, label, field_path(loc), words))
+            elif kind != "hook" and value not in traits[kind]:
+                words = (
+                    f"no set has a {kind.title()} {value!r}, so this never holds"
+                    f"{did_you_mean(value, traits[kind]) or _known(kind, traits[kind])}"
+                    + ("; conditions name them in lower case" if value != value.lower() else "")
                 )
-            if isinstance(block, Condition):
-                for key, kind in _TRAITS.items():
-                    value = getattr(block, "class_" if key == "class" else key)
-                    if value is not None and value not in traits[kind]:
-                        note(
-                            loc + (key,),
-                            f"no set has a {kind.title()} {value!r}, so this never holds"
-                            f"{did_you_mean(value, traits[kind]) or _known(kind, traits[kind])}"
-                            + ("; conditions name them in lower case" if value != value.lower() else ""),
-                        )
+                problems.append(Problem(file, line, label, field_path(loc), words))
+    for card in cs.cards:
         if card.deck == "door":
             doors += card.copies
         else:
@@ -517,7 +539,7 @@ def _set_problems(cs: CardSet, nodes: list[yaml.Node | None], raw: _Raw | None) 
                 )
             )
     if raw is not None:  # a card that failed the schema still has its copies in a deck
-        for data in raw.invalid:
+        for _, data, _ in raw.invalid:
             if isinstance(data, dict):
                 copies = data.get("copies", 1)
                 copies = copies if isinstance(copies, int) and copies > 0 else 1

@@ -181,14 +181,3 @@ def translate(exc: ValidationError, model: type[BaseModel], base: Loc = ()) -> l
             hint = did_you_mean(first.get("input"), choices) if choices else ""
             out.append((base + loc, f"should be {wanted}, not {_shown(first.get('input'))}{hint}"))
     return out
-
-
-def walk(value: object, loc: Loc = ()) -> Iterator[tuple[Loc, BaseModel]]:
-    """Every block inside a validated card with its field path (YAML spellings: `class`, `if`)."""
-    if isinstance(value, BaseModel):
-        yield loc, value
-        for name, info in type(value).model_fields.items():
-            yield from walk(getattr(value, name), loc + (info.alias or name,))
-    elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from walk(item, loc + (i,))

@@ -315,7 +315,7 @@ def _unknown_hook(folder: Path) -> None:
 
 
 MISTAKES = {
-    "wrong type": (_wrong_type, ["doors.yaml", "card 'Net Troll'", "monster.level", "valid integer"]),
+    "wrong type": (_wrong_type, ["doors.yaml", "card 'Net Troll'", "monster.level", "whole number, not 'ten'"]),
     "duplicate id": (_duplicate_id, ["doors.yaml", "card 'Net Troll'", "duplicate id 'deluxe.flying_frogs'"]),
     "no header": (_no_header, ["no file carries the set header"]),
     "unknown hook": (_unknown_hook, ["doors.yaml", "card 'Pukachu'", "hook 'deluxe.no_such_hook' is not registered"]),

@@ -820,9 +820,10 @@ def cards_check(
     ] = None,
     set_dir: SetDirs = None,
 ) -> None:
-    """Load and validate every set: schema, deck counts, hooks. Exit 1 on the first problem in a set.
+    """Load and validate every set: schema, names, numbers, deck counts, hooks. Exit 1 on a problem.
 
-    With --set-dir, check a designer's set folder (the error, if any, on stderr)."""
+    Every problem of a set is listed at once, with file, line, card and field (docs/cards.md). With
+    --set-dir, check a designer's set folder (its problems, if any, on stderr)."""
     designed = _add_set_dirs(set_dir)
     out = _out(lines=True)
     names = _split(set_) if set_ else list(dict.fromkeys(designed)) or available_sets()

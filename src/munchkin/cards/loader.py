@@ -12,7 +12,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,16 @@ from pydantic import ValidationError
 
 from munchkin.cards.hooks import HOOKS, designer_hooks, restore_hooks
 from munchkin.cards.hooks import hook as hook  # sets register their hooks through the loader, as before
+from munchkin.cards.problems import (
+    Loc,
+    Problem,
+    did_you_mean,
+    field_path,
+    line_of,
+    raise_problems,
+    read_yaml,
+    translate,
+)
 from munchkin.cards.schema import Card, Effect, House, HouseCard, SetFile
 from munchkin.errors import CardError
 
@@ -90,22 +100,38 @@ def load_set(name: str, version: int | None = None) -> CardSet:
             raise CardError(
                 f"set {name!r} has no cards of version {version} (this engine has version {load_set(name).version})"
             )
-        cs = _build(folder, *_read_folder(folder, folder, older))
-    else:
-        cs = _build(folder, *_read_folder(folder, folder))
-    check_set(cs)
+        return _checked(folder, folder, older)
+    return _checked(folder, folder)
+
+
+@dataclass
+class _Raw:
+    """A folder as read, before validation: the header, each raw card with its file and YAML node,
+    and every problem found so far."""
+
+    header: dict[str, Any] | None
+    header_file: Path
+    header_node: yaml.Node | None
+    cards: list[tuple[Path, Any, yaml.Node | None]]
+    problems: list[Problem]
+    invalid: list[tuple[Path, Any, yaml.Node | None]] = field(default_factory=list)  # the cards the schema refused
+
+
+def _checked(folder: Path, shown: Path, older: Path | None = None) -> CardSet:
+    """Read, validate and check a folder's set; one CardError listing every problem found."""
+    raw = _read_folder(folder, shown, older)
+    cs, nodes = _build(folder, raw)
+    problems = raw.problems + (_set_problems(cs, nodes, raw) if cs is not None else [])
+    raise_problems(problems, shown)
+    assert cs is not None  # a set that could not be built left a problem
     return cs
 
 
-def _read_folder(
-    folder: Path, shown: Path, older: Path | None = None
-) -> tuple[dict[str, Any], Path, list[tuple[Path, Any]]]:
-    """The set header, the file carrying it, and every raw card with its file; `shown` is the
-    folder as messages name it. With `older` (a folder of an older version's files), each of its
-    files replaces the file of the same name."""
-    header: dict[str, Any] | None = None
-    header_file = shown
-    raw_cards: list[tuple[Path, Any]] = []
+def _read_folder(folder: Path, shown: Path, older: Path | None = None) -> _Raw:
+    """The set header, the file carrying it, and every raw card with its file and node; `shown` is
+    the folder as messages name it. With `older` (a folder of an older version's files), each of its
+    files replaces the file of the same name. A file's mistakes are noted, and the others still read."""
+    raw = _Raw(None, shown, None, [], [])
     files = _set_files(folder)
     if older is not None:
         replaced = {f.name: f for f in _set_files(older)}
@@ -115,49 +141,85 @@ def _read_folder(
     for file in files:
         path = shown / file.relative_to(folder) if file.is_relative_to(folder) else shown / file.name
         try:
-            data = yaml.safe_load(file.read_text(encoding="utf-8"))
+            data, node = read_yaml(file.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
-            raise CardError(f"{path}: not valid YAML: {exc}") from exc
+            mark = getattr(exc, "problem_mark", None)
+            line = mark.line + 1 if mark is not None else None
+            what = " ".join(str(w) for w in (getattr(exc, "context", None), getattr(exc, "problem", None)) if w)
+            raw.problems.append(Problem(path, line, None, None, f"not valid YAML: {what or exc}"))
+            continue
         except (OSError, UnicodeDecodeError) as exc:
-            raise CardError(f"{path}: cannot read: {exc}") from None
+            raw.problems.append(Problem(path, None, None, None, f"cannot read: {exc}"))
+            continue
         if not isinstance(data, dict):
-            raise CardError(f"{path}: expected a mapping with 'cards'")
+            raw.problems.append(Problem(path, None, None, None, "expected a mapping with 'cards'"))
+            continue
         if "set" in data:
-            if header is not None:
-                raise CardError(f"{path}: a second set header; only one file may carry 'set'")
-            header = {k: v for k, v in data.items() if k != "cards"}
-            header_file = path
+            if raw.header is not None:
+                raw.problems.append(
+                    Problem(
+                        path, line_of(node, ("set",)), None, None, "a second set header; only one file may carry 'set'"
+                    )
+                )
+            else:
+                raw.header = {k: v for k, v in data.items() if k != "cards"}
+                raw.header_file, raw.header_node = path, node
         cards = data.get("cards") or []
         if not isinstance(cards, list):
-            raise CardError(f"{path}: 'cards' must be a list of cards")
-        raw_cards += [(path, raw) for raw in cards]
-    if header is None:
-        raise CardError(f"{shown}: no file carries the set header ('set', 'title', deck sizes)")
-    return header, header_file, raw_cards
+            raw.problems.append(Problem(path, line_of(node, ("cards",)), None, None, "'cards' must be a list of cards"))
+            continue
+        nodes = node.value if isinstance(node, yaml.MappingNode) else []
+        card_nodes: list[yaml.Node] = next(
+            (v.value for k, v in nodes if k.value == "cards" and isinstance(v, yaml.SequenceNode)), []
+        )
+        raw.cards += [(path, card, card_nodes[i] if i < len(card_nodes) else None) for i, card in enumerate(cards)]
+    if raw.header is None and not raw.problems:
+        raw.problems.append(
+            Problem(shown, None, None, None, "no file carries the set header ('set', 'title', deck sizes)")
+        )
+    return raw
 
 
-def _problems(exc: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors())
-
-
-def _header(header: dict[str, Any], header_file: Path) -> SetFile:
+def _header(raw: _Raw) -> SetFile | None:
+    """The validated set header, or None with its problems noted."""
+    if raw.header is None:
+        return None
     try:
-        return SetFile.model_validate({**header, "cards": []})
+        return SetFile.model_validate({**raw.header, "cards": []})
     except ValidationError as exc:
-        raise CardError(f"{header_file}: bad set header: {_problems(exc)}") from None
+        for loc, words in translate(exc, SetFile):
+            raw.problems.append(Problem(raw.header_file, line_of(raw.header_node, loc), None, field_path(loc), words))
+        return None
 
 
-def _build(folder: Path, header: dict[str, Any], header_file: Path, raw_cards: list[tuple[Path, Any]]) -> CardSet:
-    """The set from its header and raw cards, each card validated by the schema (not yet `check_set`)."""
+def _card_label(raw: Any) -> str | None:
+    if isinstance(raw, dict):
+        return str(raw.get("name") or raw.get("id") or "") or None
+    return repr(raw)
+
+
+def _build(folder: Path, raw: _Raw) -> tuple[CardSet | None, list[yaml.Node | None]]:
+    """The set from its header and raw cards, each card validated by the schema (not yet the checks
+    across cards), and each valid card's node; None when the header or a card is wrong (noted)."""
     cards: list[Card] = []
-    for path, raw in raw_cards:
-        label = raw.get("name") or raw.get("id") if isinstance(raw, dict) else repr(raw)
+    files: list[Path] = []
+    nodes: list[yaml.Node | None] = []
+    failed = False
+    for path, data, node in raw.cards:
         try:
-            cards.append(Card.model_validate(raw))
+            cards.append(Card.model_validate(data))
         except ValidationError as exc:
-            raise CardError(f"{path}: card {label!r}: {_problems(exc)}") from None
-    sf = _header(header, header_file)
-    return CardSet(
+            failed = True
+            raw.invalid.append((path, data, node))
+            for loc, words in translate(exc, Card):
+                raw.problems.append(Problem(path, line_of(node, loc), _card_label(data), field_path(loc), words))
+            continue
+        files.append(path)
+        nodes.append(node)
+    sf = _header(raw)
+    if sf is None:
+        return None, nodes
+    cs = CardSet(
         sf.set,
         sf.title,
         folder,
@@ -167,10 +229,14 @@ def _build(folder: Path, header: dict[str, Any], header_file: Path, raw_cards: l
         {str(k): v for k, v in sf.terms.items()},
         tuple(sf.houses),
         tuple(sf.house_cards),
-        tuple(path for path, _ in raw_cards),
-        header_file,
+        tuple(files),
+        raw.header_file,
         sf.version,
     )
+    if failed:  # the checks across cards still run on the valid ones
+        raw.problems += _set_problems(cs, nodes, raw)
+        return None, nodes
+    return cs, nodes
 
 
 # ---------------------------------------------------------------------- designers' set folders
@@ -187,11 +253,16 @@ def add_set_dir(path: str | Path) -> str:
         raise CardError(f"{shown}: no such folder")
     if not folder.is_dir():
         raise CardError(f"{shown}: not a folder (a set is a folder of *.yaml files)")
-    header, header_file, raw_cards = _read_folder(folder, shown)
-    name = _header(header, header_file).set
+    raw = _read_folder(folder, shown)
+    sf = _header(raw)
+    if sf is None:  # no name to import hooks under: the cards' own mistakes, and the header's
+        _build(folder, raw)
+        raise_problems(raw.problems, shown)
+    assert sf is not None
+    name = sf.set
     if not SET_NAME.fullmatch(name):
         raise CardError(
-            f"{header_file}: set {name!r}: a set's name is lower-case letters, digits and '-' (e.g. my-deluxe)"
+            f"{raw.header_file}: set {name!r}: a set's name is lower-case letters, digits and '-' (e.g. my-deluxe)"
         )
     package = name.replace("-", "_")
     importlib.import_module("munchkin.cards.library")
@@ -203,8 +274,10 @@ def add_set_dir(path: str | Path) -> str:
     with designer_hooks(str(hooks_file), package + "."):  # an error leaves the hooks as they were
         if hooks_file.exists():
             _import_hooks(hooks_file, shown / HOOKS_FILE, package)
-        cs = _build(folder, header, header_file, raw_cards)
-        check_set(cs)
+        cs, nodes = _build(folder, raw)
+        problems = raw.problems + (_set_problems(cs, nodes, raw) if cs is not None else [])
+        raise_problems(problems, shown)
+        assert cs is not None
     _REGISTERED[name] = (folder, cs)
     _sets_changed()
     return name
@@ -306,39 +379,181 @@ def _hooks_of(card: Card) -> Iterator[str]:
 
 
 def check_set(cs: CardSet) -> None:
-    """Deck counts, unique ids and names, every named hook registered; errors name the card's file."""
-    seen_ids: set[str] = set()
-    seen_names: dict[str, str] = {}
+    """Deck counts, unique ids and names, every named hook registered, every Race, Class, Role and
+    House a condition names known: one CardError listing every problem, naming file and card."""
+    raise_problems(_set_problems(cs, [], None), cs.header_file or cs.path)
+
+
+# the character cards a condition may name, by its field ("human" is no Race)
+_TRAITS = {"race": "race", "not_race": "race", "class": "class", "not_class": "class"}
+_TRAITS |= {"role": "role", "not_role": "role", "house": "house", "not_house": "house"}
+
+
+@cache
+def _builtin_traits(package: str) -> frozenset[tuple[str, str]]:
+    """(kind, lower-case name) of a built-in set's Races, Classes, Roles and Houses, read from its
+    YAML alone (checking it would check every set from every set)."""
+    found: set[tuple[str, str]] = set()
+    for file in _set_files(SETS_DIR / package):
+        data, _ = read_yaml(file.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            continue
+        for card in (data.get("cards") or []) + (data.get("houses") or []):
+            if isinstance(card, dict) and card.get("kind") in _TRAITS.values() and isinstance(card.get("name"), str):
+                found.add((str(card["kind"]), card["name"].lower()))
+    return frozenset(found)
+
+
+def _traits(cs: CardSet) -> dict[str, set[str]]:
+    """Each kind's names a condition may use: those of this set, of every built-in set and of every
+    registered folder, lower-case as the engine compares them (any of them may share a game)."""
+    names: dict[str, set[str]] = {kind: set() for kind in _TRAITS.values()}
+    names["race"].add("human")
+    for package in {b.replace("-", "_") for b in _builtin_sets()}:
+        for kind, name in _builtin_traits(package):
+            names[kind].add(name)
+    for other in [cs] + [c for _, c in _REGISTERED.values()]:
+        for card in other.cards:
+            if card.kind in names:
+                names[card.kind].add(card.name.lower())
+        names["house"] |= {h.name.lower() for h in other.houses}
+    return names
+
+
+# the schema's fields that hold a Condition
+_CONDITIONS = {"if", "unless", "usable_if", "not_usable_if", "escape_if", "defeated_by", "flees_from"}
+
+
+def _named(data: Any, loc: Loc = ()) -> Iterator[tuple[Loc, str, str]]:
+    """Every hook, and every Race, Class, Role or House a condition names, in a card as written (or
+    dumped by its YAML names): (field, "hook" or the kind, the name)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "hook" and isinstance(value, str):
+                yield loc + (key,), "hook", value
+            elif key in _CONDITIONS and isinstance(value, dict):
+                for k, v in value.items():
+                    if k in _TRAITS and isinstance(v, str):
+                        yield loc + (key, k), _TRAITS[k], v
+            else:
+                yield from _named(value, loc + (str(key),))
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            yield from _named(item, loc + (i,))
+
+
+def _known(kind: str, names: set[str]) -> str:
+    """'; the Races are: dwarf, elf, ...' for a name with no near miss."""
+    plural = {"race": "Races", "class": "Classes", "role": "Roles", "house": "Houses"}[kind]
+    return f"; the {plural} are: {', '.join(sorted(names))}"
+
+
+def _set_problems(cs: CardSet, nodes: list[yaml.Node | None], raw: _Raw | None) -> list[Problem]:
+    """The checks across a set's valid cards; `nodes` (parallel to its cards, may be empty) give lines."""
+    problems: list[Problem] = []
+    prefix = cs.name.replace("-", "_") + "."
+    seen_ids: dict[str, str] = {}  # id -> the name of its first card
+    seen_names: dict[str, tuple[str, str]] = {}  # lower-case name -> (name as written, where)
+    traits = _traits(cs)
     doors = treasures = 0
-    for i, card in enumerate(cs.cards):
-        where = cs.card_files[i] if i < len(cs.card_files) else cs.path
-        if not card.id.startswith(cs.name.replace("-", "_") + "."):
-            raise CardError(
-                f"{where}: card {card.name!r}: id {card.id!r} must start with '{cs.name.replace('-', '_')}.'"
+    # every card as written, the ones the schema refused too: (file, node, id, name)
+    written = [
+        (file, node, str(data.get("id")), data["name"])
+        for file, data, node in (raw.cards if raw is not None else [])
+        if isinstance(data, dict) and isinstance(data.get("name"), str)
+    ] or [(cs.card_files[i] if i < len(cs.card_files) else cs.path, None, c.id, c.name) for i, c in enumerate(cs.cards)]
+    for file, node, card_id, name in written:
+        line = line_of(node, ())
+        if not card_id.startswith(prefix) and card_id != "None":
+            problems.append(
+                Problem(file, line_of(node, ("id",)), name, "id", f"{card_id!r} must start with {prefix!r}")
             )
-        if card.id in seen_ids:
-            raise CardError(f"{where}: card {card.name!r}: duplicate id {card.id!r}")
-        seen_ids.add(card.id)
-        if card.name in seen_names:
-            raise CardError(f"{where}: card {card.name!r}: name used twice ({seen_names[card.name]} and {card.id})")
-        seen_names[card.name] = card.id
-        for h in _hooks_of(card):
-            if h not in HOOKS:
-                raise CardError(f"{where}: card {card.name!r}: hook {h!r} is not registered (library or hooks.py)")
+        if card_id in seen_ids:
+            problems.append(
+                Problem(
+                    file, line_of(node, ("id",)), name, "id", f"duplicate id {card_id!r} (also {seen_ids[card_id]!r})"
+                )
+            )
+        seen_ids.setdefault(card_id, name)
+        earlier = seen_names.get(name.lower())
+        if earlier is not None and earlier[0] == name:
+            problems.append(
+                Problem(file, line_of(node, ("name",)), name, "name", f"name used twice (also at {earlier[1]})")
+            )
+        elif earlier is not None:
+            problems.append(
+                Problem(
+                    file,
+                    line_of(node, ("name",)),
+                    name,
+                    "name",
+                    f"differs only in case from {earlier[0]!r} (at {earlier[1]}); actions and scenarios "
+                    "look names up ignoring case, so each name must differ in its letters",
+                )
+            )
+        seen_names.setdefault(name.lower(), (name, f"{file}:{line}" if line else str(file)))
+    # the hooks and names of the valid cards, and of those the schema refused (as written)
+    as_written: list[tuple[Path, yaml.Node | None, str | None, Any]] = [
+        (
+            cs.card_files[i] if i < len(cs.card_files) else cs.path,
+            nodes[i] if i < len(nodes) else None,
+            card.name,
+            card.model_dump(by_alias=True, exclude_none=True),
+        )
+        for i, card in enumerate(cs.cards)
+    ]
+    as_written += [(f, n, _card_label(d), d) for f, d, n in (raw.invalid if raw is not None else [])]
+    for file, node, label, data in as_written:
+        for loc, kind, value in _named(data):
+            line = line_of(node, loc)
+            if kind == "hook" and value not in HOOKS:
+                words = f"hook {value!r} is not registered (library or hooks.py){did_you_mean(value, HOOKS)}"
+                problems.append(Problem(file, line, label, field_path(loc), words))
+            elif kind != "hook" and value not in traits[kind]:
+                words = (
+                    f"no set has a {kind.title()} {value!r}, so this never holds"
+                    f"{did_you_mean(value, traits[kind]) or _known(kind, traits[kind])}"
+                    + ("; conditions name them in lower case" if value != value.lower() else "")
+                )
+                problems.append(Problem(file, line, label, field_path(loc), words))
+    for card in cs.cards:
         if card.deck == "door":
             doors += card.copies
         else:
             treasures += card.copies
-    where = cs.header_file or cs.path
+    where_header = cs.header_file or cs.path
+    header_node = raw.header_node if raw is not None else None
     for house in cs.houses:
-        if not house.id.startswith(cs.name.replace("-", "_") + "."):
-            raise CardError(
-                f"{where}: House {house.name!r}: id {house.id!r} must start with '{cs.name.replace('-', '_')}.'"
+        if not house.id.startswith(prefix):
+            problems.append(
+                Problem(where_header, None, house.name, "id", f"House id {house.id!r} must start with {prefix!r}")
             )
         if house.house.hook and house.house.hook not in HOOKS:
-            raise CardError(f"{where}: House {house.name!r}: hook {house.house.hook!r} is not registered in hooks.py")
+            problems.append(
+                Problem(
+                    where_header,
+                    None,
+                    house.name,
+                    "house.hook",
+                    f"hook {house.house.hook!r} is not registered in hooks.py{did_you_mean(house.house.hook, HOOKS)}",
+                )
+            )
+    if raw is not None:  # a card that failed the schema still has its copies in a deck
+        for _, data, _ in raw.invalid:
+            if isinstance(data, dict):
+                copies = data.get("copies", 1)
+                copies = copies if isinstance(copies, int) and copies > 0 else 1
+                doors += copies if data.get("deck") == "door" else 0
+                treasures += copies if data.get("deck") == "treasure" else 0
     if doors != cs.door_cards or treasures != cs.treasure_cards:
-        raise CardError(
-            f"{where}: deck counts are {doors} Door and {treasures} Treasure cards; "
-            f"the set header says {cs.door_cards} and {cs.treasure_cards}"
+        problems.append(
+            Problem(
+                where_header,
+                line_of(header_node, ("door_cards",)),
+                None,
+                None,
+                f"deck counts are {doors} Door and {treasures} Treasure cards; "
+                f"the set header says {cs.door_cards} and {cs.treasure_cards}",
+            )
         )
+    return problems

@@ -31,6 +31,10 @@ Kind = Literal[
 ]
 Sex = Literal["male", "female"]
 Slot = Literal["headgear", "armor", "footgear", "hands", "none"]
+# Numbers the rules cannot have below a bound (docs/cards.md, "Numbers"): a Level is at least 1, a
+# count of Treasures, gold or cards is never negative, and an effect's amount is at least 1.
+AtLeast1 = Annotated[int, Field(ge=1)]
+AtLeast0 = Annotated[int, Field(ge=0)]
 
 
 Ability = Literal[
@@ -76,8 +80,8 @@ class Condition(Strict):
     class_: str | None = Field(default=None, alias="class")
     not_class: str | None = None
     sex: Sex | None = None
-    level_at_most: int | None = None
-    level_at_least: int | None = None
+    level_at_most: AtLeast1 | None = None
+    level_at_least: AtLeast1 | None = None
     no_race: bool | None = None
     no_class: bool | None = None
     role: str | None = None
@@ -109,7 +113,7 @@ class LoseItems(Strict):
     """Lose Items in play matching `which`: one (victim's choice) or all."""
 
     which: ItemFilter | list[ItemFilter] = "any"
-    count: int | Literal["all"] = 1
+    count: AtLeast1 | Literal["all"] = 1
     chosen_by: Literal["self", "left", "right"] = "self"  # who picks: the victim, or the player on their left / right
 
 
@@ -122,23 +126,23 @@ class Effect(Strict):
 
     if_: Condition | None = Field(default=None, alias="if")
     otherwise: list[Effect] | None = None
-    lose_levels: int | None = None
-    gain_levels: int | None = None
+    lose_levels: AtLeast1 | None = None
+    gain_levels: AtLeast1 | None = None
     die: bool | None = None
     lose_items: LoseItems | None = None
     discard_hand: bool | None = None
     lose_race: Literal["all", "one"] | None = None
     lose_class: Literal["all", "one"] | None = None
-    level_becomes: int | Literal["lowest"] | None = None
-    lose_gold: int | None = None
+    level_becomes: AtLeast1 | Literal["lowest"] | None = None
+    lose_gold: AtLeast1 | None = None
     change_sex: bool | None = None
     next_combat_bonus: int | None = None
-    draw_treasures: int | None = None
-    draw_doors: int | None = None
+    draw_treasures: AtLeast1 | None = None
+    draw_doors: AtLeast1 | None = None
     lose_sidekick: Literal["one", "all"] | None = None
     lose_role: Literal["all", "one"] | None = None
     lose_proficiency: Literal["all", "one"] | None = None
-    discard_cards: int | None = None  # discard this many cards from the hand (the victim's choice)
+    discard_cards: AtLeast1 | None = None  # discard this many cards from the hand (the victim's choice)
     bar: Literal["help", "double_sale"] | None = None  # may not help / sell double until their next turn ends
     hook: str | None = None
 
@@ -202,14 +206,14 @@ class Bribe(Strict):
     more: the monster leaves (no kill) and `then` happens to them."""
 
     which: ItemFilter | list[ItemFilter] = "any"
-    min_gold: int = 0
+    min_gold: AtLeast0 = 0
     then: list[Effect] = []
 
 
 class WillNotPursue(Strict):
     """Characters at or below this Level escape automatically, unless `unless` holds."""
 
-    level_at_most: int
+    level_at_most: AtLeast1
     unless: Condition | None = None
 
 
@@ -217,13 +221,13 @@ class WillNotAttack(Strict):
     """No combat against a character matching `if`; they draw `treasures` instead."""
 
     if_: Condition = Field(alias="if")
-    treasures: int = 0
+    treasures: AtLeast0 = 0
 
 
 class Monster(Strict):
-    level: int
-    treasures: int
-    levels: int = 1
+    level: AtLeast1
+    treasures: AtLeast0
+    levels: AtLeast0 = 1
     tags: list[MonsterTag] = []  # a monster joins a fight against one of its own tag from the hand
     modifiers: list[ConditionalValue] = []
     run_away: int = 0
@@ -236,7 +240,7 @@ class Monster(Strict):
     no_help: bool = False
     bonus_treasures: list[Reward] = []
     bonus_levels: list[ConditionalValue] = []  # each fighter (helper too) who matches goes up this many more
-    bonus_doors: int = 0  # its killer also draws this many face-down Doors
+    bonus_doors: AtLeast0 = 0  # its killer also draws this many face-down Doors
     escape_if: Condition | None = None  # runners who match escape it without rolling
     defeated_by: Condition | None = None  # the fighters win at once if one of them matches
     flees_from: Condition | None = None  # leaves the fight (its Treasure stays) when a fighter matches
@@ -251,7 +255,7 @@ class Monster(Strict):
 
 class Item(Strict):
     bonus: int = 0
-    gold: int = 0
+    gold: AtLeast0 = 0
     slot: Slot = "none"
     hands: Literal[0, 1, 2] = 0
     big: bool = False
@@ -264,7 +268,7 @@ class Item(Strict):
     laser: bool = False  # a laser barrel: 2 Hands, fire, snaps onto other barrels
     steed: bool = False  # a Steed: no slot, one per player, "big" for Traps and thieves only
     needs_steed: bool = False  # counts only while its owner has a Steed in play
-    extra_big: int = 0  # this many more Big items may be carried while it is in play
+    extra_big: AtLeast0 = 0  # this many more Big items may be carried while it is in play
     grants: list[Ability] = []  # abilities its owner has while it is equipped
     hook: str | None = None
 
@@ -282,7 +286,7 @@ class Item(Strict):
 class OneShot(Strict):
     """A Usable-once-only Treasure; `bonus` goes to either side of a combat."""
 
-    gold: int = 0
+    gold: AtLeast0 = 0
     bonus: int = 0
     when: Literal["combat", "any", "run_away", "after_roll", "curse"] = "combat"
     usable_if: Condition | None = None
@@ -294,7 +298,7 @@ class ItemEnhancer(Strict):
     """Attached to an Item of its owner (never a Steed): adds to that Item while it counts."""
 
     bonus: int = 0
-    gold: int = 0
+    gold: AtLeast0 = 0
     usable_if: Condition | None = None  # its bonus counts only for a character who matches
 
 
@@ -335,8 +339,8 @@ class Sidekick(Strict):
     carries: Literal[0, 1] = 0  # carries one Item beyond the usual equipment limits
     grants: list[Ability] = []  # abilities its owner has while it is in play
     sex: Sex | None = None  # a monster's bonus against this sex counts against its owner
-    hands: int = 0  # this many more Hands while it is in play
-    extra_big: int = 0  # this many more Big items while it is in play
+    hands: AtLeast0 = 0  # this many more Hands while it is in play
+    extra_big: AtLeast0 = 0  # this many more Big items while it is in play
     hook: str | None = None
 
 
@@ -352,7 +356,7 @@ class Card(Strict):
     name: str
     deck: Deck
     kind: Kind
-    copies: int = 1
+    copies: AtLeast1 = 1
     provenance: Provenance
     text: str
     note: str | None = None  # where the card's facts come from, and what is ours
@@ -432,8 +436,8 @@ class SetFile(Strict):
     title: str
     version: int = Field(default=1, ge=1)  # the cards' version: a save replays with the cards it was played with
     terms: dict[Term, str] = {}  # the set's own words in narration, e.g. {curse: Trap}
-    door_cards: int
-    treasure_cards: int
+    door_cards: AtLeast0
+    treasure_cards: AtLeast0
     cards: list[Card]
     houses: list[House] = []
     house_cards: list[HouseCard] = []

@@ -24,7 +24,7 @@ from rich.table import Table
 from typer.core import TyperArgument, TyperOption
 
 from munchkin.agents.base import Agent, make_agent
-from munchkin.agents.registry import check_spec
+from munchkin.agents.registry import AGENTS_HELP, DEFAULT_AGENT, check_spec
 from munchkin.balance.command import balance as balance_command
 from munchkin.balance.command import balance_merge as balance_merge_command
 from munchkin.cards.loader import CardError, add_set_dir, available_sets, load_set, set_dirs
@@ -139,6 +139,11 @@ def _check_agents(agents: list[str]) -> None:
         raise typer.BadParameter("name at least one agent", param_hint="--agents")
     for a in agents:
         why = check_spec(a)
+        if why is None:
+            try:  # a class of the user's own is made once here, so that a constructor's error is said now
+                make_agent(a, 0)
+            except ValueError as e:
+                why = str(e)
         if why is not None:
             raise typer.BadParameter(why, param_hint="--agents")
 
@@ -504,8 +509,20 @@ def _summary_table(s: dict[str, Any]) -> Table:
     t.add_row("finished", str(s["finished"]))
     t.add_row("capped (no winner)", str(s["capped"]))
     agents = s["agents"]
-    wins = ", ".join(f"seat {i} ({NAMES[i]}, {agents[i % len(agents)]}): {w}" for i, w in enumerate(s["wins_by_seat"]))
+    wins = ", ".join(
+        f"seat {i + 1} ({NAMES[i]}, {agents[i % len(agents)]}): {w}" for i, w in enumerate(s["wins_by_seat"])
+    )
     t.add_row("wins by seat", wins)
+    if len(s["wins_by_agent"]) > 1:  # mixed agents: each one's wins over its seat-games, with the interval
+        t.add_row(
+            "wins by agent",
+            "; ".join(
+                f"{r['agent']} (seat{'s' if len(r['seats']) > 1 else ''} {', '.join(str(x + 1) for x in r['seats'])}): "
+                f"{r['k']} of {r['n']} seat-games, "
+                f"{100 * r['rate']:.1f}% (95%: {100 * r['low']:.1f} to {100 * r['high']:.1f})"
+                for r in s["wins_by_agent"]
+            ),
+        )
     tr = s["turns"]
     t.add_row("turns", f"mean {tr['mean']:.1f}, median {tr['p50']:.0f}, 95th percentile {tr['p95']:.0f}")
     t.add_row("decisions", f"{s['decisions']} in {s['seconds']:.2f} s")
@@ -525,12 +542,15 @@ def simulate(
     players: Annotated[int, typer.Option(min=MIN_PLAYERS, max=MAX_PLAYERS, help="Players per game (3 to 6).")] = 4,
     games: Annotated[int, typer.Option(min=0, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
-    agents: Annotated[str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")] = "random",
+    agents: Annotated[str, typer.Option(help=AGENTS_HELP)] = DEFAULT_AGENT,
     check: Annotated[bool, typer.Option("--check", help="Check every invariant after every step.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print only the summary as one JSON object.")] = False,
     save_log: Annotated[Path | None, typer.Option(help="Save each game as DIR/game-SEED.json.")] = None,
 ) -> None:
-    """Play many games between bots and summarise them; exit 1 if an invariant was broken."""
+    """Play many games between bots and summarise them; exit 1 if an invariant was broken.
+
+    A game stops at the turn cap (5000 turns, as in balance) if no one has won. Seats are numbered from 1 in
+    the table and from 0 in --json (wins_by_seat[0] is the first seat), as the engine numbers them."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from munchkin import simulate as sim

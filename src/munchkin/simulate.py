@@ -1,4 +1,7 @@
-"""Play many games between agents and summarise them."""
+"""Play many games between agents and summarise them.
+
+Seats are numbered from 0 here and in the JSON summary (as the engine numbers them: `Game.seat_of`);
+what is printed for people numbers them from 1, as the balance report does."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from munchkin.agents.base import Agent, decide, interjection, make_agent
+from munchkin.balance.summary import by_agent
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.invariants import Checker
 
@@ -57,7 +61,7 @@ def run_game(
 ) -> Game:
     """Play one game from a seed to its end between bots (seat i plays agents[i % len(agents)]);
     with a `checker`, stop at the first broken invariant and add it to `problems`."""
-    g = Game(Setup(list(sets), NAMES[:players], seed, options or Options(turn_cap=5000)))
+    g = Game(Setup(list(sets), NAMES[:players], seed, options or Options()))
     bots: list[Agent] = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
     by_seat = {i: b for i, b in enumerate(bots) if hasattr(b, "interject")}  # bots that act at any time
     while not g.over:
@@ -115,6 +119,7 @@ def simulate(
         "finished": sum(1 for r in results if not r.capped),
         "capped": sum(1 for r in results if r.capped),
         "wins_by_seat": wins,
+        "wins_by_agent": by_agent(wins, agents, sum(1 for r in results if not r.capped)),
         "turns": {
             "mean": sum(turns) / len(turns) if turns else 0.0,
             "p50": percentile(turns, 0.5),

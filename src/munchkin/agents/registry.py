@@ -5,7 +5,7 @@ An agent spec is one of:
 - a tier (`easy`, `medium`, `hard`): the agent and budget `TIERS` give it;
 - a registered name (`random`, `heuristic`, `search`), optionally with a variant after a colon
   (`search:fast`, `search:400` for a budget of 400 iterations a decision);
-- an import path `package.module:Class` of a class taking the seed (`Class(seed)`) whose
+- an import path `package.module:Class` (or `module:Class`) of a class taking the seed (`Class(seed)`) whose
   instances have `act(obs)`.
 `make_agent(spec, seed)` builds one; `check_spec(spec)` says in words what is wrong with a spec."""
 
@@ -18,6 +18,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from munchkin.agents.base import Agent
+
+
+# The agent `simulate`, `balance` and the ladder seat by default: it plays by rules of thumb as a
+# person might, so a card's numbers mean something (uniformly random play, 430 turns a game, does not).
+DEFAULT_AGENT = "heuristic"
+AGENTS_HELP = (
+    "Who plays: an agent, or a comma list (one per seat, cycled): random, heuristic, search, search:fast, "
+    "easy, medium, hard, or your own class as package.module:Class (importable, e.g. on PYTHONPATH; "
+    "made as Class(seed), answering act(obs)). Default heuristic."
+)
 
 
 @dataclass(frozen=True)
@@ -150,8 +160,9 @@ def _split(spec: str) -> tuple[str, str]:
 
 
 def _is_import_path(spec: str) -> bool:
+    """`module:Class` or `package.module:Class`: not a registered name, and a class name after the colon."""
     name, variant = _split(spec)
-    return "." in name and bool(variant) and variant.isidentifier()
+    return name not in REGISTRY and bool(name) and bool(variant) and variant.isidentifier()
 
 
 def check_spec(spec: str) -> str | None:
@@ -164,9 +175,15 @@ def check_spec(spec: str) -> str | None:
         try:
             mod = importlib.import_module(module)
         except ImportError as e:
-            return f"cannot import {module!r} for agent {spec!r}: {e}"
-        if not callable(getattr(mod, attr, None)):
+            return (
+                f"cannot import {module!r} for agent {spec!r}: {e} (is its folder on PYTHONPATH?); "
+                f"the named agents are {', '.join(names())}"
+            )
+        cls = getattr(mod, attr, None)
+        if not callable(cls):
             return f"module {module!r} has no class {attr!r} (agent {spec!r})"
+        if isinstance(cls, type) and not callable(getattr(cls, "act", None)):
+            return f"{attr} in {module!r} has no method act(obs), which an agent answers with (agent {spec!r})"
         return None
     name, variant = _split(spec)
     r = REGISTRY.get(name)
@@ -187,12 +204,17 @@ def make_agent(spec: str, seed: int) -> Agent:
     spec = resolve(spec)
     name, variant = _split(spec)
     if _is_import_path(spec):
-        agent: Agent = getattr(importlib.import_module(name), variant)(seed)
+        try:
+            agent: Agent = getattr(importlib.import_module(name), variant)(seed)
+        except Exception as e:  # the researcher's own constructor: say which agent, and how it was made
+            raise ValueError(f"agent {spec!r} could not be made as {variant}(seed): {type(e).__name__}: {e}") from e
         return agent
     return REGISTRY[name].make(seed, variant)
 
 
 __all__ = [
+    "AGENTS_HELP",
+    "DEFAULT_AGENT",
     "REGISTRY",
     "TIERS",
     "Registered",

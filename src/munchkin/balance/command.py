@@ -22,7 +22,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from munchkin.agents.registry import check_spec
+from munchkin.agents.registry import AGENTS_HELP, DEFAULT_AGENT, check_spec, make_agent
 from munchkin.balance import about, parse_options, play
 from munchkin.balance.runner import Plan, Runner, Version
 from munchkin.balance.tally import Tally
@@ -66,6 +66,11 @@ def _version(
         raise typer.BadParameter("name at least one agent", param_hint="--agents")
     for a in agents:
         why = check_spec(a)
+        if why is None:
+            try:  # a class of the user's own is made once here, so that a constructor's error is said now
+                make_agent(a, 0)
+            except ValueError as e:
+                why = str(e)
         if why is not None:
             raise typer.BadParameter(why, param_hint="--agents")
     try:
@@ -94,12 +99,14 @@ def balance(
     players: Annotated[int, typer.Option(min=3, max=6, help="Players per game (3 to 6).")] = 4,
     games: Annotated[int, typer.Option(min=1, help="Number of games (of each version with --compare).")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 1,
-    agents: Annotated[
-        str, typer.Option(help="random, heuristic, or a comma list (one per seat, cycled).")
-    ] = "heuristic",
+    agents: Annotated[str, typer.Option(help=AGENTS_HELP)] = DEFAULT_AGENT,
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", metavar="KEY=VALUE", help="An optional rule, KEY=VALUE (e.g. listen_at_the_door=on)."),
+        typer.Option(
+            "--option",
+            metavar="KEY=VALUE",
+            help="An optional rule, KEY=VALUE (e.g. listen_at_the_door=on, turn_cap=800; the turn cap is 5000).",
+        ),
     ] = None,
     set_dir: Annotated[
         list[Path] | None,

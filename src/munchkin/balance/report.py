@@ -281,7 +281,7 @@ def html_report(s: dict[str, Any], run: dict[str, Any] | None = None) -> str:
         body.append(
             f"<p class=note>Played in {run['seconds']:.0f} s on {_e(run['where'])} "
             f"({run['games_per_second']:.1f} games/s). Files beside this page: summary.json, "
-            "cards.csv, monsters.csv, characters.csv, seats.csv, levels.csv.</p>"
+            "cards.csv, monsters.csv, characters.csv, seats.csv, agents.csv, levels.csv.</p>"
         )
     body.append('<div class="tiles">')
     body.append(
@@ -316,6 +316,20 @@ def html_report(s: dict[str, Any], run: dict[str, Any] | None = None) -> str:
         "player's edge is the first seat's rate against the other seats' pooled rate (Newcombe interval; * "
         "marks an interval that leaves out zero).</p>"
     )
+    agents = s.get("agents", [])
+    if len(agents) > 1:  # mixed agents: how each one did over the seats it played
+        body.append("<h2>Wins by agent</h2>")
+        body.append(
+            _table(
+                "agents",
+                ["agent", "seats", "wins", "win rate (95%)"],
+                [[r["agent"], ", ".join(str(x + 1) for x in r["seats"]), str(r["k"]), _rate(r)] for r in agents],
+            )
+        )
+        body.append(
+            "<p class=note>An agent's rate is its wins over its seat-games (finished games times the seats it "
+            "played), with a Wilson 95% interval; par is 1 / players.</p>"
+        )
 
     body.append("<h2>Game length</h2>")
     body.append(f'<div class="fig">{plot_hist(length["turns"]["hist"], "turns")}</div>')
@@ -459,6 +473,11 @@ def write_tables(s: dict[str, Any], out: Path) -> None:
     """The CSV tables of a summary: every row, counts and rates with their intervals."""
     rc = ["wins", "games", "rate", "low", "high"]
     _csv(out / "seats.csv", ["seat", *rc], [[r["seat"] + 1, *_rate_cols(r)] for r in s["seats"]])
+    _csv(
+        out / "agents.csv",
+        ["agent", "seats", *rc],
+        [[r["agent"], " ".join(str(x + 1) for x in r["seats"]), *_rate_cols(r)] for r in s.get("agents", [])],
+    )
     _csv(
         out / "levels.csv",
         ["seat", "round", "games", "q1", "median", "q3"],

@@ -14,9 +14,9 @@ from typing import Any
 
 from munchkin.balance.record import record_game
 from munchkin.balance.tally import Tally
-from munchkin.engine.game import Options
+from munchkin.engine.game import TURN_CAP, Options
 
-DEFAULT_TURN_CAP = 5000  # as `simulate`: long enough that bots' games end on their own
+DEFAULT_TURN_CAP = TURN_CAP  # the engine's, as everywhere
 # batches per worker when the size is chosen: small batches at the end keep every worker busy to the
 # last game (8 a worker left one idle for a tenth of a 300-game run on 2 cores); 50 games at most
 BATCHES_PER_WORKER = 32

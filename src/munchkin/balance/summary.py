@@ -26,6 +26,18 @@ def rate(k: int, n: int) -> dict[str, Any]:
     return {"k": k, "n": n, "rate": _r(k / n if n else 0.0), "low": _r(lo), "high": _r(hi)}
 
 
+def by_agent(wins_by_seat: list[int], agents: list[str], games: int) -> list[dict[str, Any]]:
+    """Wins by agent spec when seat i plays agents[i % len(agents)]: the seats (from 0) each spec
+    plays, and its wins (k) over its seat-games (n: games times its seats) with a Wilson 95% interval."""
+    seats: dict[str, list[int]] = {}
+    for seat in range(len(wins_by_seat)):
+        seats.setdefault(agents[seat % len(agents)], []).append(seat)
+    return [
+        {"agent": spec, "seats": s, **rate(sum(wins_by_seat[i] for i in s), games * len(s))}
+        for spec, s in seats.items()
+    ]
+
+
 def diff(k1: int, n1: int, k2: int, n2: int) -> dict[str, Any]:
     """p1 − p2 with its Newcombe 95% interval, and whether the interval leaves out zero."""
     d, lo, hi = newcombe(k1, n1, k2, n2)
@@ -217,6 +229,7 @@ def summarize(t: Tally, about: dict[str, Any] | None = None) -> dict[str, Any]:
         "players": t.players,
         "par": _r(par),
         "seats": [{"seat": i, **rate(w, finished)} for i, w in enumerate(t.wins_by_seat)],
+        "agents": by_agent(t.wins_by_seat, list((about or {}).get("version", {}).get("agents", [])) or ["?"], finished),
         "first_player": {
             **rate(seat0, finished),
             "advantage": _r((seat0 / finished if finished else 0.0) - par),

@@ -67,7 +67,7 @@ class GameCore:
     set_aside: list[int]
     hand_seen: dict[int, int]  # card in a hand -> bitmask of the seats that know it is there
     log: list[tuple[Any, ...]]
-    events: list[tuple[Any, ...]]
+    events: list[E.Event]  # what happened, in order: typed records (events.py), each still a tuple
     turn: int
     active: int
     combat: Combat | None
@@ -94,6 +94,8 @@ class GameCore:
 
     @property
     def prompt(self) -> Decision:
+        """The decision the game waits on now (its `kind`, a `stage` in a window, the seats in
+        `seats`): what `to_act` must answer, with one of `legal_actions(seat)`."""
         return self._prompt
 
     @property
@@ -181,6 +183,8 @@ class GameCore:
         return self.cdef[card].name
 
     def seat_of(self, name: str) -> int:
+        """The seat (from 0, in turn order) of the player named `name`, ignoring case and spaces
+        around it; ParseError if no one is."""
         for p in self.players:
             if p.name.lower() == name.strip().lower():
                 return p.seat

@@ -152,7 +152,7 @@ def _ordered(cards: list[int], key: bytes) -> list[int]:
 TAIL = 2  # the last events, which a rule may still rewrite in place (a Run Away roll's modifiers)
 
 
-def masked_events(g: Game, observer: int | None) -> list[tuple[Any, ...]]:
+def masked_events(g: Game, observer: int | None) -> list[E.Event]:
     """The events as `observer` may know them: where one names a card it could not see, the card
     is -1 (the event keeps its place and shape, so the rules that look back over the events read
     them as before). Kept per observer on the game and extended as events come (the last few read
@@ -172,7 +172,7 @@ HIDING = frozenset(
 )  # the kinds of event that may name a card some seats may not see
 
 
-def _mask(ev: tuple[Any, ...], observer: int | None) -> tuple[Any, ...]:
+def _mask(ev: E.Event, observer: int | None) -> E.Event:
     """`ev` with the cards `observer` may not see (as its narration hides them, `events.py`) as -1."""
     kind = ev[0]
     if kind == "draw" and not ev[4] and ev[1] != observer:  # face-down, and not the drawer's

@@ -11,6 +11,7 @@ from typing import Any
 
 from munchkin.engine import actions as A
 from munchkin.engine import characters, legal
+from munchkin.engine import events as E
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.any_time import AnyTime
 from munchkin.engine.cards import CardDef, build_houses, build_table, card_version, house_faces, phase_words
@@ -32,13 +33,18 @@ from munchkin.engine.turn import GameFlow
 # the number is of rules 1 and still loads (`Game.apply_stored`). 3: the card fixes of issue 18.
 
 
+# The turn cap every game has unless told otherwise (Options, simulate, balance, ladder): long enough
+# that bots' games end on their own (random bots take some 430 turns on average, so 400 cut them short).
+TURN_CAP = 5000
+
+
 @dataclass
 class Options:
     """Optional rules: the Faster Play Rules and a turn cap for simulations."""
 
     listen_at_the_door: bool = False
     shared_victories: bool = False
-    turn_cap: int = 400
+    turn_cap: int = TURN_CAP
     # Listen At The Door, phase 2: "loot" (Deluxe, Star, GBU: Loot The Room draws a Treasure) or
     # "no_good" (Harry Potter: going Up to No Good draws a face-down Treasure); "" = by the sets
     listen_variant: str = ""
@@ -187,7 +193,7 @@ class Game(GameCore):
         self.door_discard: list[int] = []
         self.treasure_discard: list[int] = []
         self.log: list[tuple[Any, ...]] = []  # actions and chance outcomes, in order
-        self.events: list[tuple[Any, ...]] = []  # what happened: typed records (events.py), each told per seat
+        self.events: list[E.Event] = []  # what happened: typed records (events.py), each told per seat
         self.turn = 0
         self.active = 0
         self.combat: Combat | None = None
@@ -213,7 +219,7 @@ class Game(GameCore):
         self._sale_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._exchange_cache: dict[tuple[Any, ...], list[Action]] = {}
         self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
-        self._masked_events: dict[int | None, list[tuple[Any, ...]]] = {}  # the events as each seat's worlds tell them
+        self._masked_events: dict[int | None, list[E.Event]] = {}  # the events as each seat's worlds tell them
         self._prompt: Decision
         self._by_name: dict[str, list[int]] = {}
         self.forced_at_setup = 0  # a scenario's forced rolls: the game's first rolls, not chance
@@ -267,9 +273,7 @@ class Game(GameCore):
         the copy's log starts empty (a copy never saved or replayed need not carry it)."""
         return self._copy(history, reseed, caches=True)
 
-    def _copy(
-        self, history: bool, reseed: int | None, caches: bool, events: list[tuple[Any, ...]] | None = None
-    ) -> Game:
+    def _copy(self, history: bool, reseed: int | None, caches: bool, events: list[E.Event] | None = None) -> Game:
         """`clone`; without `caches` the copy's cached action lists start empty (a determinized
         copy, whose cards moved, must list afresh), and none is copied only to be dropped; `events`,
         when given, are the copy's events (a determinized copy's, as its seat may know them)."""
@@ -322,6 +326,9 @@ class Game(GameCore):
         return self._prompt.own(self)
 
     def legal_actions(self, seat: int) -> list[Action]:
+        """Every action `seat` may take now: for a seat in `to_act`, its answers to the prompt, then the
+        any-time actions it may take besides; for another seat, its any-time actions only (often none).
+        An agent answers with one of them; `apply` refuses others. Cached until the game moves."""
         if self._cache_version != self.version:
             self._legal_cache.clear()
             self._any_time_cache.clear()
@@ -559,6 +566,8 @@ class Game(GameCore):
         raise AttributeError("this game's chance is a recording, with no generator behind it")
 
     def text(self, action: Action) -> str:
+        """The action in the game's notation as of now ("play Slimy Armor"), as the log and
+        `Action`'s parser (`notation.py`) read it: what a person types and a save records."""
         from munchkin.engine.notation import action_text
 
         return action_text(self, action)
@@ -595,6 +604,8 @@ class Game(GameCore):
         return texts
 
     def to_json(self) -> str:
+        """The save: the setup (sets, names, seed, options), the rules number and the log with every
+        chance outcome; `Game.from_json` replays it to the same state. A determinized copy has none."""
         if self.hypothetical:
             raise MunchkinError("a determinized copy is a hypothesis, not a game that was played: it has no save")
         setup = asdict(self.setup)

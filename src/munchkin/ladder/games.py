@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from munchkin.agents.base import Agent, decide, interjection
 from munchkin.agents.registry import make_agent
 from munchkin.engine.actions import Action
-from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.game import TURN_CAP, Game, Options, Setup
 from munchkin.ladder.schedule import Schedule
 from munchkin.simulate import NAMES
 
-DEFAULT_TURN_CAP = 5000  # as `balance` and `simulate`: long enough that bots' games end on their own
+DEFAULT_TURN_CAP = TURN_CAP  # the engine's, as everywhere
 STEPS_PER_DOUBLING = 16  # the clock's bins: 16 to each doubling of time, so a quantile is read within 2.2%
 FLOOR = 1e-6  # seconds: the clock's first bin holds every answer faster than a microsecond
 

@@ -6,6 +6,7 @@ outcome in everyone's narration), each seat hearing the fight's lines as its own
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine.combat import combat_breakdown
@@ -83,7 +84,7 @@ def _decided(g: Game, start: int) -> bool:
     return decided
 
 
-def fight_outcome(g: Game, events: list[tuple[Any, ...]]) -> str:
+def fight_outcome(g: Game, events: Sequence[tuple[Any, ...]]) -> str:
     """How a fight ended, in a sentence from its public events: who killed what, who ran away, who was
     caught and suffered Bad Stuff or died ("Bot 2 killed Orc.", "Bot 2 ran away from Orc.")."""
     said: list[str] = []

@@ -140,12 +140,7 @@ def show_table(out: Console, g: Game, everything: bool) -> None:
         turn = "  <- their turn" if q["seat"] == view["active"] else ""
         held = f"{q['hand_size']} card{'' if q['hand_size'] == 1 else 's'} in hand"
         out.print(f"  [bold]{escape(q['name'])}[/bold] (seat {q['seat']}): {s.character(q, view)}, {held}{turn}")
-        extras = [f"Items: {s.item_list(q)}"]
-        if q["sidekicks"]:
-            extras.append(f"{s.sidekick_word(q['sidekicks'])}: {s.sidekick_list(q)}")
-        if q["curses"]:
-            extras.append(f"{s.sidekick_word(q['curses'])}: {s.cards(q['curses'])}")
-        out.print("    " + "; ".join(extras))
+        out.print("    " + s.table_line(q))
         if everything:
             hand = g.view(q["seat"])["hand"]
             out.print(f"    Hand: {s.cards(sorted(hand, key=lambda c: (c['deck'], c['name'])))}")

@@ -355,6 +355,15 @@ class Seat:
             out.append(s)
         return ", ".join(out) or "none"
 
+    def table_line(self, pl: Public) -> str:
+        """What a player has in play besides their character: Items, then Sidekicks and Curses if any."""
+        extras = [f"Items: {self.item_list(pl)}"]
+        if pl["sidekicks"]:
+            extras.append(f"{self.sidekick_word(pl['sidekicks'])}: {self.sidekick_list(pl)}")
+        if pl["curses"]:
+            extras.append(f"{self.sidekick_word(pl['curses'])}: {self.cards(pl['curses'])}")
+        return "; ".join(extras)
+
     @staticmethod
     def sidekick_list(pl: Public) -> str:
         """Sidekicks with their sex (where the card has one) and a Cheat! on one."""
@@ -441,12 +450,7 @@ class Seat:
             turn = "  <- their turn" if q["seat"] == view["active"] else ""
             held = _plural(q["hand_size"], "card")
             o.print(f"  [bold]{escape(q['name'])}[/bold]: {self.character(q, view)}, {held} in hand{turn}")
-            extras = [f"Items: {self.item_list(q)}"]
-            if q["sidekicks"]:
-                extras.append(f"{self.sidekick_word(q['sidekicks'])}: {self.sidekick_list(q)}")
-            if q["curses"]:
-                extras.append(f"{self.sidekick_word(q['curses'])}: {self.cards(q['curses'])}")
-            o.print("    " + "; ".join(extras))
+            o.print("    " + self.table_line(q))
         dd = escape(view["door_discard"][-1]["name"]) if view["door_discard"] else "empty"
         td = escape(view["treasure_discard"][-1]["name"]) if view["treasure_discard"] else "empty"
         o.print(

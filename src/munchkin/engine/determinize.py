@@ -167,9 +167,8 @@ def masked_events(g: Game, observer: int | None) -> list[E.Event]:
     return kept.copy()
 
 
-HIDING = frozenset(
-    {"draw", "charity", "looted", "keep"}
-)  # the kinds of event that may name a card some seats may not see
+# the kinds of event that may name a card some seats may not see
+HIDING = frozenset({"draw", "charity", "looted", "keep"})
 
 
 def _mask(ev: E.Event, observer: int | None) -> E.Event:

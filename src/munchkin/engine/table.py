@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
+from munchkin.cards.problems import did_you_mean
 from munchkin.engine import characters
 from munchkin.engine.rules import DIE_FACES, WINNING_LEVEL
 from munchkin.errors import MunchkinError
@@ -45,11 +46,7 @@ class ScenarioError(MunchkinError):
 
 def unknown_keys(found: set[str], known: set[str]) -> str:
     """The unknown keys of a mapping, each with the known key it most resembles ("did you mean"), if any."""
-    said = []
-    for k in sorted(found - known, key=str):
-        near = difflib.get_close_matches(str(k), sorted(known), n=1, cutoff=0.6)
-        said.append(f"{k!r} (did you mean {near[0]!r}?)" if near else repr(k))
-    return ", ".join(said)
+    return ", ".join(f"{k!r}{did_you_mean(k, sorted(known))}" for k in sorted(found - known, key=str))
 
 
 def no_such_card(g: Game, name: str) -> str:

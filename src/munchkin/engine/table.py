@@ -8,7 +8,6 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from munchkin.cards.problems import did_you_mean
 from munchkin.engine import characters
 from munchkin.engine.rules import DIE_FACES, WINNING_LEVEL
 from munchkin.errors import MunchkinError
@@ -46,7 +45,11 @@ class ScenarioError(MunchkinError):
 
 def unknown_keys(found: set[str], known: set[str]) -> str:
     """The unknown keys of a mapping, each with the known key it most resembles ("did you mean"), if any."""
-    return ", ".join(f"{k!r}{did_you_mean(k, sorted(known))}" for k in sorted(found - known, key=str))
+    said = []
+    for k in sorted(found - known, key=str):
+        near = difflib.get_close_matches(str(k), sorted(known), n=1, cutoff=0.6)
+        said.append(f"{k!r} (did you mean {near[0]!r}?)" if near else repr(k))
+    return ", ".join(said)
 
 
 def no_such_card(g: Game, name: str) -> str:

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from munchkin.balance import parse_options
 from munchkin.balance.record import CardInfo, GameRecord, MonsterRecord, record_game
+from munchkin.balance.report import html_report
 from munchkin.balance.runner import Plan, Runner, Version
 from munchkin.balance.stats import mean_diff, newcombe, quantile, wilson
 from munchkin.balance.summary import FEW, compare, summarize
@@ -126,6 +127,22 @@ def test_statistics_on_hand_made_records() -> None:
     assert s["curses"]["on_the_leader"]["rate"] == 0.5 and s["curses"]["played_per_game"] == 2.0
 
 
+def test_help_asked_and_help_offered_are_counted_apart() -> None:
+    """Issue 35: "asked 4552 times" beside "given .../4555" — an offer made unasked is not an ask. Each
+    ask ends accepted, refused or compelled, and each offer taken or turned down, on their own counts."""
+    r = _record(0, {})
+    r.help = Counter(asked=10, given=7, refused=4, compelled=1, volunteered=3, offer_taken=2, offer_refused=1)
+    t = Tally(4)
+    t.add_game(r)
+    h = summarize(t)["help"]
+    assert (h["given"]["k"], h["given"]["n"]) == (5, 10) and (h["refused"]["k"], h["refused"]["n"]) == (4, 10)
+    assert h["given"]["k"] + h["refused"]["k"] + h["compelled"] == h["asked"]
+    assert (h["offers_taken"]["k"], h["offers_taken"]["n"]) == (2, 3) and h["offers_refused"] == 1
+    assert h["fights_helped"] == 8
+    page = html_report(summarize(t))
+    assert "Help asked 10 times" in page and "accepted 50.0%" in page and "Help offered unasked 3 times" in page
+
+
 def test_few_games_are_flagged_not_hidden() -> None:
     s = summarize(_hand_made(games=FEW // 2))
     assert all(r["few"] for r in s["cards"]) and {r["id"] for r in s["cards"]} == {"t.sword", "t.dud", "t.elf"}
@@ -170,6 +187,9 @@ def test_a_real_games_record_agrees_with_its_events() -> None:
         dealt = {g.cdef[c].id for e in g.events if e[0] == "draw" and e[1] == 0 for c in e[3]}
         assert dealt <= r.drawn[0]
         assert r.help["asked"] == sum(1 for e in g.events if e[0] == "ask")
+        kinds = [e[0] for e in g.events]  # help after an offer is an offer taken, not an ask answered
+        taken = sum(1 for a, b in zip(kinds, kinds[1:], strict=False) if a == "volunteer" and b == "help")
+        assert r.help["offer_taken"] == taken and r.help["given"] == kinds.count("help")
         for e in g.events:  # a card played on a monster or a player was played by that seat
             if e[0] in ("oneshot", "enhance"):
                 assert r.played[e[1]][g.cdef[e[2]].id] >= 1, e

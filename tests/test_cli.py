@@ -514,6 +514,20 @@ def test_play_staged_moves_open_a_group_go_back_and_play_from_a_stage() -> None:
     assert "Zoe kicks open the door" in out  # typed, after moving through the stages
 
 
+def test_play_a_choice_typed_by_its_words_and_a_card_name_alone() -> None:
+    """Issue 35: typing a card's name at a stage listing it gave a 40-verb parse error. A choice's own
+    words now choose it (a group opens, a move is made); a card's name alone, where no choice bears it,
+    says in one line that it is a card and what to type."""
+    lines = ["ready", "Income Tax", "2", "income tax", "on ann", "quit"]
+    r = run("play", "--seed", "5", "--bot-agent", "random", "--name", "Zoe", input="\n".join(lines) + "\n")
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.stdout.split())
+    assert "Error: Income Tax is a card, not a move: choose a number from the list" in out
+    assert "'card Income Tax' to read it" in out and "unknown action" not in out
+    assert "Play a card > Income Tax (0 goes back):" in out  # the group opened by its words
+    assert "Zoe curses Ann with Income Tax." in out  # the move chosen by its words, "on Ann"
+
+
 # ---------------------------------------------------------------- issue 13: errors a new user met
 def test_serve_on_a_port_in_use_says_only_that_and_the_flag(tmp_path: Path) -> None:
     """The address was printed first and then "[Errno 98] address already in use": now one line
@@ -775,3 +789,22 @@ def test_the_view_adds_what_the_terminal_seat_shows() -> None:
                 assert type(item["bonus"]) is int and type(item["usable"]) is bool
         g.apply(decide(bots[asked], g, asked))
     assert {"drawn", "rolled", "help"} <= kinds
+
+
+def test_the_header_names_the_fight_not_the_door_that_led_to_it() -> None:
+    """Issue 35: during a fight Looked For, the header said "Look For Trouble or Loot The Room". It
+    names the fight; out of a fight it names the phase in the set's words."""
+    from munchkin import scenario
+    from munchkin.terminal import phase_title
+
+    g = scenario.build_game(
+        {
+            "sets": ["deluxe"],
+            "players": [{"name": "Ann", "hand": ["Gazebo"]}, {"name": "Bob"}, {"name": "Cy"}],
+            "door_deck": ["Elf"],
+        }
+    )
+    g.play("keep Elf", 0)  # the door was kicked open at once: Ann had nothing else to do
+    assert phase_title(g.view(0)) == "Look For Trouble or Loot The Room"
+    g.play("look for trouble with Gazebo", 0)
+    assert phase_title(g.view(0)) == "fighting Gazebo" and phase_title(g.view(None)) == "fighting Gazebo"

@@ -154,6 +154,8 @@ def test_the_hand_and_the_decision_share_a_laptop_screen_in_creation_and_a_fight
             assert inside(page, decision)[0], f"{moment}: the decision is off the screen"
             if moment == "fight":
                 assert inside(page, "#combat-verdict")[0], "the fight's verdict is off the screen"
+                first = st["view"]["combat"]["monsters"][0]["monster"]  # issue 35: the header names the fight
+                expect(page.locator("#phase")).to_contain_text(f"Fighting {first}")
             page.screenshot(path=str(ARTIFACTS / f"layout-hand-{moment}-laptop.png"))
 
 

@@ -193,6 +193,8 @@ def legacy_event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
         return f"{n(ev[1])} keeps {c(ev[2]) if shown else 'the card'} in hand."
     if k == "run_again":  # issue 34: the card discarded for a second Run Away roll
         return f"{n(ev[1])} discards {c(ev[2])} to Run Away again."
+    if k == "helper_sent_away":  # issue 35, rules 7: a joining Gazebo sends the helper out of the fight
+        return f"Nobody may help against {c(ev[3])}: {n(ev[1])} leaves {n(ev[2])}'s fight, and their deal is off."
     if k == "charity":
         shown = c(ev[3]) if seat in (ev[1], ev[2]) else "a card"
         return f"{n(ev[1])} gives {shown} to {n(ev[2])} (Charity)."

@@ -81,7 +81,7 @@ def test_whims_put_a_person_on_the_clock_under_rules_5_only(tmp_path: Path, cloc
     window's clock with only whims to play; under 6 never."""
     before = play(runner(tmp_path, 5, SEED))
     after = play(runner(tmp_path, RULES, SEED))
-    assert RULES == 6 and before > 0 and after == 0, (before, after)
+    assert RULES >= 6 and before > 0 and after == 0, (before, after)
 
 
 def test_a_person_with_only_self_discards_gets_no_countdown_and_may_still_discard(tmp_path: Path, clock: Clock) -> None:

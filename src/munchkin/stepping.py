@@ -16,7 +16,7 @@ from rich.markup import escape
 from munchkin.engine.chance import RecordedChance, SystemChance
 from munchkin.engine.game import Game
 from munchkin.engine.view import narrate
-from munchkin.terminal import PHASES, Seat
+from munchkin.terminal import Seat, phase_title
 
 if TYPE_CHECKING:
     from munchkin.engine.actions import Action
@@ -133,7 +133,7 @@ def show_table(out: Console, g: Game, everything: bool) -> None:
     view = g.view(None)
     s = ReplaySeat(g, {}, out, seat=-1)
     players = view["players"]
-    phase = PHASES.get(view["phase"], view["phase"])
+    phase = phase_title(view)
     out.print()
     out.rule(f"Turn {view['turn'] + 1}: {escape(players[view['active']]['name'])}'s turn, {phase}", style="bold")
     for q in players:

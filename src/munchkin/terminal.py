@@ -114,6 +114,23 @@ PHASES = {
     "end": "between turns",
 }
 
+
+def phase_title(view: dict[str, Any]) -> str:
+    """The header's words for where the turn stands: a fight under way is named ("fighting the
+    Gazebo"), since the engine's phase stays at the door that led to it (Look For Trouble)."""
+    combat = view.get("combat")
+    if combat and combat.get("monsters"):
+        names = [m["monster"] for m in combat["monsters"]]
+        foes = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return f"fighting {foes}"
+    phase = PHASES.get(view["phase"], view["phase"])
+    words = view.get("phase_words", {})
+    for key, standard in (("kick_open_the_door", "Kick Open The Door"), ("look_for_trouble", "Look For Trouble")):
+        if key in words:  # the set's own words: Unlock the Door, Up to No Good
+            phase = phase.replace(standard, words[key])
+    return phase
+
+
 HELP = """\
 How to answer:
   a number        the choice with that number in the list: a move is made at
@@ -276,9 +293,21 @@ class Seat:
                         continue
                     g.play(chosen.text, self.me)
                 else:
-                    g.play(line, self.me)
+                    path, entries = build_menu(g, self.me).find(path)
+                    named = [e for e in entries if e.label.lower() == low]  # a choice typed by its words
+                    if len(named) == 1 and named[0].type == "group":
+                        path, _ = self.list_moves([*path, named[0].id])
+                        continue
+                    g.play(named[0].text if len(named) == 1 else line, self.me)
             except MunchkinError as exc:
-                self.error(str(exc))
+                d = self.card_def(line)
+                if d is not None and d.name.lower() == low:  # a card's name alone is no move: say so briefly
+                    self.error(
+                        f"{d.name} is a card, not a move: choose a number from the list, type a move that "
+                        f"uses it (e.g. 'play {d.name}'), or 'card {d.name}' to read it"
+                    )
+                else:
+                    self.error(str(exc))
                 continue
             return True
 
@@ -419,11 +448,7 @@ class Seat:
         players = view["players"]
         me = players[self.me]
         o.print()
-        phase = PHASES.get(view["phase"], view["phase"])
-        words = view["phase_words"]
-        for key, standard in (("kick_open_the_door", "Kick Open The Door"), ("look_for_trouble", "Look For Trouble")):
-            if key in words:  # the set's own words: Unlock the Door, Up to No Good
-                phase = phase.replace(standard, words[key])
+        phase = phase_title(view)
         active = players[view["active"]]["name"]
         o.rule(f"Turn {view['turn'] + 1}: {escape(active)}'s turn, {phase}", style="bold")
         # the person's character

@@ -127,6 +127,7 @@ def record_game(g: Game) -> GameRecord:
     level = [p.level - change[p.seat] for p in g.players]  # the Levels the game began with (a scenario's may differ)
     fight: list[int] = []  # the monsters of the fight going on
     bad: dict[int, int] = {}  # seat -> the monster whose Bad Stuff just struck it
+    prev = ""  # the kind of the event before this one (help right after an offer: the offer taken)
     for ev in g.events:
         kind = ev[0]
         if kind == "turn":
@@ -208,6 +209,8 @@ def record_game(g: Game) -> GameRecord:
             rec.help["promised_cards"] += len(ev[3])
         elif kind == "help":
             rec.help["given"] += 1
+            if prev == "volunteer":
+                rec.help["offer_taken"] += 1
         elif kind == "refuse":
             rec.help["refused"] += 1
         elif kind == "compelled":
@@ -223,6 +226,7 @@ def record_game(g: Game) -> GameRecord:
             hold(taker, card)
             if kind == "trade":
                 hold(ev[1], ev[4])
+        prev = kind
     for entry in g.log:  # what each seat played, as the actions it chose say (not every play has an event)
         act = entry[1] if entry[0] in ("act", "forced") else None
         if act is None or act.kind not in PLAYED or act.card < 0 or not 0 <= act.seat < n:

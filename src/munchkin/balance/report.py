@@ -439,9 +439,10 @@ def html_report(s: dict[str, Any], run: dict[str, Any] | None = None) -> str:
 
     body.append("<h2>Help and bribes</h2>")
     body.append(
-        f"<p>Help asked {h['asked']} times ({h['asked_per_game']:.2f} a game): given {_rate(h['given'])}, "
-        f"refused {_rate(h['refused'])}. A helper was compelled {h['compelled']} times, volunteered "
-        f"{h['volunteered']} times ({h['offers_refused']} offers turned down), backed out of a winning fight "
+        f"<p>Help asked {h['asked']} times ({h['asked_per_game']:.2f} a game): accepted {_rate(h['given'])}, "
+        f"refused {_rate(h['refused'])}, compelled by an Item {h['compelled']} times. Help offered unasked "
+        f"{h['volunteered']} times: taken {_rate(h['offers_taken'])}, turned down {h['offers_refused']} times. "
+        f"{h['fights_helped']} fights had a helper; a helper backed out of a winning fight "
         f"{h['backed_out']} times. The bribe offered: {h['treasures_promised_per_ask']:.2f} Treasures and "
         f"{h['cards_promised_per_ask']:.2f} cards per ask. Monsters bribed away: {h['monsters_bribed']}.</p>"
     )

@@ -185,15 +185,18 @@ def _characters(t: Tally) -> list[dict[str, Any]]:
 
 def _help(t: Tally) -> dict[str, Any]:
     h = t.help
-    asked = h["asked"]
-    return {
+    asked, offered = h["asked"], h["volunteered"]
+    taken = min(h["offer_taken"], offered)  # offers of help the fighter took (a tally of older code: 0)
+    return {  # an ask is accepted, refused or compelled; an offer made unasked is taken or turned down
         "asked": asked,
         "asked_per_game": _r(asked / t.games if t.games else 0.0),
-        "given": rate(min(h["given"], asked + h["volunteered"]), asked + h["volunteered"]),
+        "given": rate(min(h["given"] - taken, asked), asked),
         "refused": rate(min(h["refused"], asked), asked),
         "compelled": h["compelled"],
-        "volunteered": h["volunteered"],
+        "volunteered": offered,
+        "offers_taken": rate(taken, offered),
         "offers_refused": h["offer_refused"],
+        "fights_helped": h["given"] + h["compelled"],
         "backed_out": h["backed_out"],
         "treasures_promised_per_ask": _r(h["promised_treasures"] / asked if asked else 0.0),
         "cards_promised_per_ask": _r(h["promised_cards"] / asked if asked else 0.0),

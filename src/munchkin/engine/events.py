@@ -857,6 +857,21 @@ class BackOut(Event):
         return f"{g._name(self.seat)} backs out of {g._name(self.fighter)}'s fight for the win."
 
 
+class HelperSentAway(Event):
+    """A monster nobody may help against joins the fight: the helper leaves it, their deal void."""
+
+    kind = "helper_sent_away"
+    seat: int
+    fighter: int
+    card: int
+
+    def text(self, g: Game, to: int | None) -> str:
+        return (
+            f"Nobody may help against {g.name(self.card)}: {g._name(self.seat)} leaves "
+            f"{g._name(self.fighter)}'s fight, and their deal is off."
+        )
+
+
 class Transfer(Event):
     """Transferral Potion: another player takes the fighter's place."""
 

@@ -13,7 +13,7 @@ from munchkin.engine import events as E
 from munchkin.engine.actions import WEIGH_AGAIN, Action
 from munchkin.engine.core import card_hook, fight_in
 from munchkin.engine.flow import Done, Frame, Out, Step
-from munchkin.engine.rules import WINNING_LEVEL, as_written, whims_wait_not
+from munchkin.engine.rules import WINNING_LEVEL, as_written, no_help_joins_whole_fight, whims_wait_not
 from munchkin.engine.state import Combat, MonsterIn
 
 if TYPE_CHECKING:
@@ -189,6 +189,8 @@ class MonsterJoins(Step):
             if d.wna_treasures:
                 g.draw_to_hand(p, "treasure", d.wna_treasures)
             return Done()
+        if d.no_help and c.helper >= 0 and no_help_joins_whole_fight(g):
+            send_helper_away(g, c, self.card)
         if d.flees_from is not None or d.may_pass is not None or d.bribe is not None or d.before_fight:
             return self.then("own_rule", BeforeFight(c.fighter, self.card))
         return self.own_rule(g, None)
@@ -203,6 +205,14 @@ class MonsterJoins(Step):
 
     def done(self, g: Game, _: Any) -> Out:
         return Done()
+
+
+def send_helper_away(g: Game, c: Combat, card: int) -> None:
+    """A monster nobody may help against joined: "any special abilities ... apply to the entire fight",
+    so the helper leaves it and the deal they were promised is off (rules 7)."""
+    g.events.append(E.HelperSentAway(c.helper, c.fighter, card))
+    c.helper, c.forced_help, c.helper_first, c.rewarded = -1, False, False, False
+    c.deal_items, c.deal_treasures = (), 0
 
 
 def monster_joins(g: Game, card: int) -> Frame | None:

@@ -26,13 +26,16 @@ TURNING_BONUS = 3  # Turning: "+3 for each card discarded" against the monsters 
 # window does not wait on a seat whose only moves besides passing rearrange its own things (a Race,
 # Class or other card of its own in play discarded to no effect now, Items equipped, given or traded):
 # any later moment allows them too, so they stay any-time moves without stopping the table (issue 34),
-# and an effect to lose gold that finds no Items to pay with runs its `otherwise` (issue 35).
-RULES = 6
+# and an effect to lose gold that finds no Items to pay with runs its `otherwise` (issue 35); 7, a
+# monster nobody may help against (the Gazebo) that joins a fight under way sends the helper out of it,
+# since "any special abilities ... apply to the entire fight" (issue 35).
+RULES = 7
 CARDS_AS_WRITTEN = 3  # the rules from which the card fixes of issue 18 hold
 GIFTS_ANY_TIME = 4  # the rules from which the fixes of issue 32 hold
 EMPTY_RUN_ENDS = 5  # the rules from which a Run Away with nothing left to flee ends
 WHIMS_WAIT_NOT = 6  # the rules from which a window does not wait on a seat with only whims to play
 UNPAID_GOLD_OTHERWISE = 6  # the rules from which `lose_gold` with nothing to pay with runs its `otherwise`
+NO_HELP_JOINS_WHOLE_FIGHT = 7  # the rules from which a joining no-help monster sends the helper away
 
 
 def as_written(g: object) -> bool:
@@ -61,3 +64,9 @@ def unpaid_gold_runs_otherwise(g: object) -> bool:
     """Whether an effect to lose gold that found no Items to pay with runs its `otherwise` (rules 6), not
     a save of older rules, where it counted as done."""
     return getattr(g, "rules", RULES) >= UNPAID_GOLD_OTHERWISE
+
+
+def no_help_joins_whole_fight(g: object) -> bool:
+    """Whether a monster nobody may help against, joining a fight with a helper, sends the helper out of
+    it (rules 7: its ability applies to the entire fight), not a save of older rules, where they stayed."""
+    return getattr(g, "rules", RULES) >= NO_HELP_JOINS_WHOLE_FIGHT

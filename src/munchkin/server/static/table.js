@@ -23,6 +23,13 @@
     charity: "Charity",
     end: "End of the turn",
   };
+  /** A fight under way, named ("Fighting the Gazebo"): the phase stays at the door that led to it. */
+  function fightWords(v) {
+    const ms = (v.combat && v.combat.monsters) || [];
+    if (!ms.length) return "";
+    const names = ms.map((m) => m.monster);
+    return "Fighting " + (names.length === 1 ? names[0] : names.slice(0, -1).join(", ") + " and " + names[names.length - 1]);
+  }
   const PROMPT_WORDS = {
     main: "turn moves",
     drawn: "keep or play the card drawn",
@@ -789,7 +796,7 @@
     if (!v) return;
     $("turn-number").textContent = String((v.turn || 0) + 1);
     $("whose-turn").textContent = v.over ? "game over" : v.active === mySeat() ? `${playerName(v.active)} (you)` : playerName(v.active);
-    $("phase").textContent = v.over ? "Game over" : PHASE_WORDS[v.phase] || v.phase || "–";
+    $("phase").textContent = v.over ? "Game over" : fightWords(v) || PHASE_WORDS[v.phase] || v.phase || "–";
     const toAct = v.to_act || [];
     $("waiting-on").textContent =
       v.over || !toAct.length ? "nobody" : `${namesList(toAct)}${v.prompt ? " — " + (PROMPT_WORDS[v.prompt] || v.prompt) : ""}`;

@@ -424,3 +424,108 @@ def test_lose_gold_with_nothing_to_pay_runs_its_otherwise(tmp_path: Path) -> Non
         scenario = tmp_path / f"salesman{level}.yaml"
         scenario.write_text(SALESMAN.format(rules=rules, level=level), encoding="utf-8")
         assert run_scenario(scenario).failures == [], rules
+
+
+# ---------------------------------------------------------------- where a save's cards came from
+def test_cards_check_takes_the_folder_as_typed_and_shows_its_hash(tmp_path: Path) -> None:
+    """`munchkin cards check FOLDER`, as a designer types it, checks the folder as --set-dir does."""
+    from munchkin.cards.loader import SHORT_HASH, cards_sha256
+
+    folder = my_deluxe(tmp_path)
+    sha = cards_sha256(set_dir_files(folder))
+    for args in (["cards", "check", str(folder)], ["cards", "check", "--set-dir", str(folder)]):
+        r = run(*args)
+        assert r.exit_code == 0, r.output
+        assert r.stdout.startswith("deluxe: 95 Door, 73 Treasure cards OK") and "star" not in r.stdout
+        assert f"cards sha256 {sha[:SHORT_HASH]}" in r.stdout
+    edit(folder, "doors.yaml", "level: 17", "level: -3")
+    r = run("cards", "check", str(folder))
+    assert r.exit_code == 1 and "Net Troll" in r.output and "Traceback" not in r.output
+    r = run("cards", "check", str(tmp_path / "nowhere"))
+    assert r.exit_code == 1 and "no such folder" in r.output
+
+
+def test_the_cards_hash_reads_every_card_file_and_hooks_but_not_line_endings(tmp_path: Path) -> None:
+    from munchkin.cards.loader import cards_sha256
+
+    folder = my_deluxe(tmp_path)
+    sha = cards_sha256(set_dir_files(folder))
+    crlf = copy_deluxe(tmp_path / "crlf")
+    for f in folder.glob("*.yaml"):
+        (crlf / f.name).write_bytes(f.read_bytes().replace(b"\n", b"\r\n"))
+    assert cards_sha256(set_dir_files(crlf)) == sha
+    (crlf / "hooks.py").write_text("# nothing\n", encoding="utf-8")
+    assert cards_sha256(set_dir_files(crlf)) != sha
+    assert cards_sha256({"a.yaml": "x", "b.yaml": ""}) != cards_sha256({"a.yaml": "", "b.yaml": "x"})
+
+
+def _saved_from_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of Deluxe with a Level 17 Net Troll, and a game of it saved by `simulate --save-log`."""
+    folder = my_deluxe(tmp_path)
+    saves = tmp_path / "saves"
+    r = run("simulate", "--set-dir", str(folder), "--games", "1", "--seed", "3", "--save-log", str(saves))
+    assert r.exit_code == 0, r.output
+    return folder, saves / "game-3.json"
+
+
+def test_a_save_records_its_folder_and_replays_only_with_it(tmp_path: Path) -> None:
+    """A save dealt from a designer folder names the folder and its cards' hash; a replay without the
+    folder, or with changed cards, says which folder to give before replaying any move."""
+    from munchkin.cards.loader import cards_sha256
+
+    folder, save = _saved_from_folder(tmp_path)
+    data = json.loads(save.read_text(encoding="utf-8"))
+    sha = cards_sha256(set_dir_files(folder))
+    assert data["setup"]["origin"] == {"set_dirs": [{"set": "deluxe", "folder": "my-deluxe", "sha256": sha}]}
+    assert str(tmp_path) not in save.read_text(encoding="utf-8")
+    clear_set_dirs()
+    r = run("replay", str(save))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    said = " ".join(r.output.split())
+    assert "this save was dealt from a designer folder: set 'deluxe' from folder 'my-deluxe'" in said, said
+    assert f"cards sha256 {sha[:12]}" in said and "give it with --set-dir my-deluxe" in said
+    assert "log entry" not in said  # said before any move is replayed
+    r = run("replay", str(save), "--to", "3")
+    assert r.exit_code == 2 and "give it with --set-dir my-deluxe" in " ".join(r.output.split())
+    r = run("replay", str(save), "--set-dir", str(folder))
+    assert r.exit_code == 0 and "identical" in r.output, r.output
+    clear_set_dirs()
+    edit(folder, "doors.yaml", "level: 17", "level: 16")
+    r = run("replay", str(save), "--set-dir", str(folder))
+    said = " ".join(r.output.split())
+    assert r.exit_code == 1 and "whose cards differ from the one given" in said, said
+    assert sha[:12] in said and cards_sha256(set_dir_files(folder))[:12] in said
+    clear_set_dirs()
+    r = run("play", "--load", str(save))
+    assert r.exit_code == 1 and "give it with --set-dir my-deluxe" in " ".join(r.output.split()), r.output
+
+
+def test_a_save_from_the_built_in_sets_records_no_origin(tmp_path: Path) -> None:
+    """Dealt from the built-in sets, a save is as it always was (no origin key), and still replays."""
+    r = run("simulate", "--games", "1", "--seed", "3", "--save-log", str(tmp_path))
+    assert r.exit_code == 0, r.output
+    data = json.loads((tmp_path / "game-3.json").read_text(encoding="utf-8"))
+    assert "origin" not in data["setup"]
+    assert run("replay", str(tmp_path / "game-3.json")).exit_code == 0
+
+
+def test_a_terminal_game_from_a_folder_saves_its_origin(tmp_path: Path) -> None:
+    folder = my_deluxe(tmp_path)
+    save = tmp_path / "t.json"
+    r = runner.invoke(app, ["play", "--set-dir", str(folder), "--seed", "5"], input=f"save {save}\nquit\n")
+    assert save.exists(), r.output
+    origin = json.loads(save.read_text(encoding="utf-8"))["setup"]["origin"]
+    assert [d["folder"] for d in origin["set_dirs"]] == ["my-deluxe"]
+    clear_set_dirs()
+    r = runner.invoke(app, ["play", "--load", str(save), "--set-dir", str(folder)], input="quit\n")
+    assert r.exit_code == 0 and "Error" not in r.output, r.output
+
+
+def test_a_save_whose_origin_is_not_a_mapping_is_refused_in_words() -> None:
+    from munchkin.engine.game import save_problem
+
+    g = Game(Setup(["deluxe"], NAMES, 1, origin={"set_dirs": []}))
+    data = json.loads(g.to_json())
+    assert save_problem(data) is None and Game.from_json(g.to_json()).setup.origin == {"set_dirs": []}
+    data["setup"]["origin"] = [1]
+    assert save_problem(data) == "the save's setup origin is not a mapping"

@@ -529,3 +529,30 @@ def test_a_save_whose_origin_is_not_a_mapping_is_refused_in_words() -> None:
     assert save_problem(data) is None and Game.from_json(g.to_json()).setup.origin == {"set_dirs": []}
     data["setup"]["origin"] = [1]
     assert save_problem(data) == "the save's setup origin is not a mapping"
+
+
+def test_a_table_dealt_from_a_folder_is_restored_only_with_it(tmp_path: Path) -> None:
+    """A table records the `serve --set-dir` folder it was dealt from; a server restarted without that
+    folder (or with its cards changed) stops the table saying which folder to give, not at some move."""
+    from munchkin.server.app import create_app
+
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    add_set_dir(folder)
+    db = f"sqlite:///{tmp_path / 'munchkin.db'}"
+    seats = [{"name": "Ann", "kind": "human"}, {"name": "B", "kind": "bot"}, {"name": "C", "kind": "bot"}]
+    with TestClient(create_app(db)) as client:
+        r = client.post("/api/tables", json={"name": "t", "sets": ["my-set"], "seats": seats, "bot_delay": 0})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]["id"]
+    with TestClient(create_app(db)) as client:  # restarted with the folder: the table plays on
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert listed[table]["status"] == "playing", listed[table]
+    clear_set_dirs()
+    with TestClient(create_app(db)) as client:  # restarted without it
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        stopped = " ".join(str(listed[table]["stopped"]).split())
+        assert listed[table]["status"] == "stopped", listed[table]
+        assert "this table was dealt from a designer folder: set 'my-set' from folder 'tiny'" in stopped, stopped
+        assert "give it with --set-dir tiny" in stopped

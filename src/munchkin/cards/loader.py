@@ -382,26 +382,27 @@ def folder_words(o: Mapping[str, Any]) -> str:
     return f"set {o.get('set')!r} from folder {o.get('folder')!r} (cards sha256 {str(o.get('sha256'))[:SHORT_HASH]})"
 
 
-def origin_problem(origin: Any) -> str | None:
-    """Why a save's recorded origin (`Setup.origin`: {"set_dirs": [...]}) cannot be replayed with the
-    folders registered in this process, in words naming the folder and the --set-dir to give, or None.
-    Said before any replay: without the folder, a replay would fail at some move with a missing card."""
+def origin_problem(origin: Any, what: str = "save") -> str | None:
+    """Why a save's (or a stored table's: `what`) recorded origin (`Setup.origin`: {"set_dirs": [...]})
+    cannot be replayed with the folders registered in this process, in words naming the folder and the
+    --set-dir to give, or None. Said before any replay: without the folder, a replay would fail at some
+    move with a missing card. There is no override: a changed folder deals other cards."""
     if origin is None:
         return None
     recorded = origin.get("set_dirs", []) if isinstance(origin, dict) else None
     if not isinstance(recorded, list) or not all(isinstance(o, dict) for o in recorded):
-        return "the save's setup origin is not a mapping with a list of set_dirs"
+        return f"the {what}'s origin is not a mapping with a list of set_dirs"
     for o in recorded:
         name = o.get("set")
         here = _ORIGINS.get(name) if isinstance(name, str) else None
         if here is None:
             return (
-                f"this save was dealt from a designer folder: {folder_words(o)}; "
+                f"this {what} was dealt from a designer folder: {folder_words(o)}; "
                 f"give it with --set-dir {o.get('folder')}"
             )
         if here["sha256"] != o.get("sha256"):
             return (
-                f"this save was dealt from a designer folder whose cards differ from the one given: the save has "
+                f"this {what} was dealt from a designer folder whose cards differ from the one given: it has "
                 f"{folder_words(o)}, --set-dir gave {folder_words(here)}; give the folder as it was when the "
                 "game was played"
             )

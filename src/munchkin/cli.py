@@ -32,6 +32,7 @@ from munchkin.cards.loader import (
     CardError,
     add_set_dir,
     available_sets,
+    designer_card,
     load_set,
     origin_problem,
     set_dir_origins,
@@ -212,6 +213,9 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
     }
     if d.model.note:
         rec["note"] = d.model.note
+    designed = designer_card(d.set, d.id)
+    if designed is not None:  # from a --set-dir folder: which, and whether the card differs from the built-in one
+        rec["folder"] = {"name": designed[0], "card": designed[1]}
     m = d.model
     if isinstance(m, House):  # pragma: no cover - Houses are listed by house_records
         return rec
@@ -953,7 +957,9 @@ def cards_list(
         t.add_column("Kind")
         t.add_column("Provenance")
         for d, n in sorted(rows, key=lambda r: (r[0].kind, r[0].name)):
-            t.add_row(escape(d.name), str(n), escape(card_summary(d)), d.provenance)
+            folder = designer_card(d.set, d.id)
+            where = f" (folder {folder[0]}: {folder[1]})" if folder else ""
+            t.add_row(escape(d.name), str(n), escape(card_summary(d)), escape(d.provenance + where))
         out.print(t)
     if house_rows:
         t = Table(title=f"House cards ({len(house_rows)}), chosen at setup", box=box.SIMPLE_HEAD)

@@ -307,6 +307,37 @@ def _import_hooks(file: Path, shown: Path, package: str) -> None:
         raise CardError(f"{shown}: cannot import: {type(exc).__name__}: {exc}") from None
 
 
+@cache
+def builtin_set(name: str) -> CardSet | None:
+    """The built-in set of this name as shipped (today's cards), even while a designer's folder replaces
+    it; None when no built-in set has the name (a designer's new set)."""
+    if name not in _builtin_sets():
+        return None
+    package = name.replace("-", "_")
+    importlib.import_module("munchkin.cards.library")
+    importlib.import_module(f"munchkin.sets.{package}.hooks") if (SETS_DIR / package / HOOKS_FILE).exists() else None
+    return _checked(SETS_DIR / package, SETS_DIR / package)
+
+
+def designer_card(set_name: str, card_id: str) -> tuple[str, str] | None:
+    """For a card of a registered designer folder: (the folder's name, how the card stands against the
+    built-in card of the same id: "changed", "new" or "same"); None for a card of a built-in set."""
+    registered = _REGISTERED.get(set_name)
+    if registered is None:
+        return None
+    folder = _ORIGINS[set_name]["folder"]
+
+    def find(cs: CardSet | None) -> Card | House | None:
+        pool: list[Card | House] = [*cs.cards, *cs.houses] if cs is not None else []
+        return next((c for c in pool if c.id == card_id), None)
+
+    mine = find(registered[1])
+    if mine is None:
+        return None
+    theirs = find(builtin_set(set_name))
+    return folder, "new" if theirs is None else "same" if theirs == mine else "changed"
+
+
 def clear_set_dirs() -> None:
     """Forget every registered folder: the built-in sets and their hooks again."""
     _REGISTERED.clear()

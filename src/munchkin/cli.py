@@ -36,7 +36,6 @@ from munchkin.cards.loader import (
     load_set,
     origin_problem,
     set_dir_origins,
-    set_dirs,
 )
 from munchkin.cards.schema import House
 from munchkin.engine.actions import Action, MunchkinError
@@ -906,7 +905,7 @@ def cards_check(
         houses = f" (and {len(cs.house_cards)} House cards showing {len(cs.houses)} Houses)" if cs.houses else ""
         here = {o["set"]: o for o in set_dir_origins([name])}
         folder = (
-            f" (from {escape(str(set_dirs()[name]))}, cards sha256 {here[name]['sha256'][:SHORT_HASH]})"
+            f" (from {escape(here[name]['folder'])}, cards sha256 {here[name]['sha256'][:SHORT_HASH]})"
             if name in here
             else ""
         )

@@ -556,3 +556,37 @@ def test_a_table_dealt_from_a_folder_is_restored_only_with_it(tmp_path: Path) ->
         assert listed[table]["status"] == "stopped", listed[table]
         assert "this table was dealt from a designer folder: set 'my-set' from folder 'tiny'" in stopped, stopped
         assert "give it with --set-dir tiny" in stopped
+
+
+def test_verify_says_which_folder_a_fair_game_was_dealt_from(tmp_path: Path) -> None:
+    """`munchkin verify` of a fair table's game dealt from a folder: without the folder, it says which
+    folder to give (exit 2) instead of naming a draw that differs; with it, the game verifies."""
+    from munchkin.agents.base import decide, make_agent
+    from munchkin.cli import game_origin
+    from munchkin.engine.chance import FairChance, fair_commitment, fair_key
+    from munchkin.engine.fair import deal
+    from munchkin.server.fairness import new_fair_record
+    from munchkin.server.tables import with_fair
+
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    add_set_dir(folder)
+    secret = bytes(range(32))
+    record = new_fair_record(len(NAMES))
+    record.update(secret=secret.hex(), commitment=fair_commitment(secret), entropy=[None] * 3, dealt=True)
+    record["declared"] = {"sexes": ["male", "female", "male"], "houses": None}
+    setup = Setup(["my-set"], NAMES, None, sexes=["male", "female", "male"], origin=game_origin(["my-set"]))
+    g = deal(setup, FairChance(fair_key(secret, ["", "", ""])))
+    bots = [make_agent("heuristic", s) for s in range(3)]
+    while not g.over:
+        seat = g.to_act[0]
+        g.apply(decide(bots[seat], g, seat, g.legal_actions(seat)))
+    save = tmp_path / "fair.json"
+    save.write_text(with_fair(g.to_json(), record), encoding="utf-8")
+    r = run("verify", str(save), "--set-dir", str(folder))
+    assert r.exit_code == 0, r.output
+    clear_set_dirs()
+    r = run("verify", str(save))
+    said = " ".join(r.output.split())
+    assert r.exit_code == 2 and "this save was dealt from a designer folder: set 'my-set'" in said, said

@@ -590,3 +590,31 @@ def test_verify_says_which_folder_a_fair_game_was_dealt_from(tmp_path: Path) -> 
     r = run("verify", str(save))
     said = " ".join(r.output.split())
     assert r.exit_code == 2 and "this save was dealt from a designer folder: set 'my-set'" in said, said
+
+
+def test_an_old_save_of_a_folder_that_does_not_replay_hints_at_the_folder(tmp_path: Path) -> None:
+    """A save from before saves named their folder (no origin) whose set is unknown here: the error says a
+    designer's folder may be missing; a save whose moves replay but whose state differs gets no such hint."""
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    saves = tmp_path / "saves"
+    assert run("simulate", "--set-dir", str(folder), "--games", "1", "--save-log", str(saves)).exit_code == 0
+    clear_set_dirs()
+    save = saves / "game-1.json"
+    data = json.loads(save.read_text(encoding="utf-8"))
+    del data["setup"]["origin"]
+    save.write_text(json.dumps(data), encoding="utf-8")
+    r = run("replay", str(save))
+    said = " ".join(r.output.split())
+    assert r.exit_code == 1 and "unknown set 'my-set'" in said and "give it with --set-dir" in said, said
+    r = run("replay", str(save), "--set-dir", str(folder))
+    assert r.exit_code == 0, r.output
+    clear_set_dirs()
+    stock = tmp_path / "stock"
+    assert run("simulate", "--games", "1", "--save-log", str(stock)).exit_code == 0
+    data = json.loads((stock / "game-1.json").read_text(encoding="utf-8"))
+    data["state"] = "0" * 16
+    (stock / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    r = run("replay", str(stock / "bad.json"))
+    assert r.exit_code == 1 and "differs from the saved state" in r.output and "--set-dir" not in r.output, r.output

@@ -695,7 +695,8 @@ def replay(
     except json.JSONDecodeError as exc:
         _bad_replay(f"{file} is not JSON: {exc}", 2 if stepping else 1)
     except (MunchkinError, CardError, KeyError, TypeError, ValueError, AttributeError) as exc:
-        _bad_replay(f"{file} does not replay: {str(exc) or type(exc).__name__}", 2 if stepping else 1)
+        why = str(exc) or type(exc).__name__
+        _bad_replay(f"{file} does not replay: {why}{_folder_hint(text, why)}", 2 if stepping else 1)
     if stepping:
         _replay_step(out, g, to, seat, everything, list_)
         return
@@ -710,6 +711,25 @@ def replay(
             out.print(f"stopped at the turn cap ({g.turn} turns)")
         else:
             out.print(f"unfinished: turn {g.turn + 1}, waiting on {escape(', '.join(g._name(s) for s in g.to_act))}")
+
+
+def _folder_hint(text: str, why: str) -> str:
+    """For a save that names no designer folder (built-in sets, or saved before saves named their folder)
+    whose move does not replay or whose set is unknown: that a folder may be missing, or in the way."""
+    if not (re.match(r"log entry \d+ .* does not replay", why) or "unknown set" in why):
+        return ""
+    try:
+        data = json.loads(text)
+        setup = data["setup"]
+        if setup.get("origin") is not None:
+            return ""
+        sets = [s for s in setup["sets"] if isinstance(s, str)]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return ""
+    given = [o["set"] for o in set_dir_origins(sets)]
+    if given:
+        return f" (the save names no designer folder, but --set-dir replaced its set {given[0]!r}: try without it)"
+    return " (if it was dealt from a designer's folder, saved before saves named their folder: give it with --set-dir)"
 
 
 def _bad_replay(msg: str, code: int = 2) -> NoReturn:

@@ -465,3 +465,63 @@ def test_without_matplotlib_the_command_says_what_to_install_before_playing(
     result = CliRunner().invoke(app, ["balance", "--games", "100000", "--out", str(tmp_path / "r")])
     assert result.exit_code == 2 and "munchkin[balance]" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "r").exists()
+
+
+def test_a_report_records_where_its_cards_came_from_and_shows_it(report: Path, tmp_path: Path) -> None:
+    """summary.json's about names the rules, the engine's version, the card versions and each designer
+    folder (its name and the full hash of its cards, never a machine's path); the page shows the short hash,
+    and balance-merge refuses parts dealt from folders whose cards differ."""
+    from munchkin.cards.loader import SHORT_HASH, cards_sha256, set_dir_files
+    from munchkin.engine.rules import RULES
+
+    stock = json.loads((report / "summary.json").read_text(encoding="utf-8"))["about"]["origin"]
+    assert stock["rules"] == RULES and stock["set_dirs"] == [] and set(stock["card_versions"]) == {SET}
+    assert re.fullmatch(r"[\w.+-]+", stock["engine"]), stock
+    folder = _weaker_copy(tmp_path, "Tumbleweed", 2)
+    part = _part(tmp_path, 41, 3, "--set-dir", str(folder))
+    about = json.loads((part / "summary.json").read_text(encoding="utf-8"))["about"]
+    sha = cards_sha256(set_dir_files(folder))
+    assert about["origin"]["set_dirs"] == [{"set": SET, "folder": "my-set", "sha256": sha}] and len(sha) == 64
+    assert str(tmp_path) not in (part / "summary.json").read_text(encoding="utf-8")  # no machine's path
+    page = (part / "index.html").read_text(encoding="utf-8")
+    assert f"from the designer folder my-set (cards sha256 {sha[:SHORT_HASH]})" in page and sha not in page
+    assert f"rules {RULES}, engine {stock['engine']}" in page
+
+    # the same folder's runs merge, and keep its origin; a changed folder's run does not
+    same = _part(tmp_path, 44, 2, "--set-dir", str(folder))
+    result = CliRunner().invoke(app, ["balance-merge", str(part), str(same), "--out", str(tmp_path / "merged")])
+    assert result.exit_code == 0, result.output
+    merged = json.loads((tmp_path / "merged" / "summary.json").read_text(encoding="utf-8"))["about"]
+    assert merged["origin"] == about["origin"]
+    shutil.rmtree(folder)
+    other = _weaker_copy(tmp_path, "Tumbleweed", 3)
+    changed = _part(tmp_path, 50, 2, "--set-dir", str(other))
+    result = CliRunner().invoke(app, ["balance-merge", str(part), str(changed), "--out", str(tmp_path / "no")])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "different cards" in result.output and sha[:SHORT_HASH] in result.output, result.output
+    assert not (tmp_path / "no").exists()
+    # a report from before origins were recorded still merges with one that has its origin (none kept)
+    old = tmp_path / "old"
+    shutil.copytree(report, old)
+    data = json.loads((old / "tally.json").read_text(encoding="utf-8"))
+    del data["about"]["origin"]
+    (old / "tally.json").write_text(json.dumps(data), encoding="utf-8")
+    later = _part(tmp_path, 41, 2)
+    result = CliRunner().invoke(app, ["balance-merge", str(old), str(later), "--out", str(tmp_path / "both")])
+    assert result.exit_code == 0, result.output
+    assert "origin" not in json.loads((tmp_path / "both" / "summary.json").read_text(encoding="utf-8"))["about"]
+
+
+def test_a_compare_records_each_versions_origin(tmp_path: Path) -> None:
+    folder = _weaker_copy(tmp_path, "Tumbleweed", 2)
+    out = tmp_path / "c"
+    args = ["balance", "--set", SET, "--games", "2", "--workers", "1", "--compare", "--b-set-dir", str(folder)]
+    result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    c = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
+    assert c["about"]["a"]["origin"]["set_dirs"] == []
+    assert [d["folder"] for d in c["about"]["b"]["origin"]["set_dirs"]] == ["my-set"]
+    b = json.loads((out / "b" / "summary.json").read_text(encoding="utf-8"))
+    assert b["about"]["origin"] == c["about"]["b"]["origin"]
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "Version B&#x27;s cards:" in page and "designer folder my-set" in page

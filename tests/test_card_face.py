@@ -188,3 +188,66 @@ def test_the_server_sends_a_table_s_catalog_once(client: TestClient) -> None:
     again = client.get(f"/api/tables/{tid}/cards", headers={"If-None-Match": r.headers["etag"]})
     assert again.status_code == 304 and not again.content
     assert client.get("/api/tables/nosuchtable/cards").status_code == 404
+
+
+def test_a_designer_folders_card_says_where_it_comes_from(tmp_path: Path) -> None:
+    """A card loaded from a --set-dir folder: changed or new, it is the folder's ("from the designer folder
+    my-deluxe"); an unchanged copy keeps its provenance and says it was loaded from the folder. The terminal
+    face, the page's catalog and `cards list --json` say the same; built-in cards say nothing of folders."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from munchkin.cards.loader import SETS_DIR, add_set_dir, clear_set_dirs
+    from munchkin.cli import app
+
+    folder = tmp_path / "my-deluxe"
+    folder.mkdir()
+    for f in (SETS_DIR / "deluxe").glob("*.yaml"):
+        shutil.copyfile(f, folder / f.name)
+    doors = folder / "doors.yaml"
+    text = doors.read_text(encoding="utf-8")
+    at = text.index("name: Net Troll")
+    doors.write_text(text[:at] + text[at:].replace("level: 10", "level: 17", 1), encoding="utf-8")
+    try:
+        add_set_dir(folder)
+        faces = sets_catalog(["deluxe"])
+        troll, rat = faces["net troll"], faces["maul rat"]
+        assert troll["folder"] == {"name": "my-deluxe", "card": "changed"}
+        assert troll["provenance_word"] == "from the designer folder my-deluxe, changed from the built-in card"
+        assert face_text(troll)[-1].endswith("from the designer folder my-deluxe, changed from the built-in card.")
+        assert "rulebook" not in " ".join(face_text(troll))  # the designer's card, no longer the rulebook's
+        assert rat["folder"]["card"] == "same"
+        assert (
+            rat["provenance_word"] == "a card of the published box, loaded unchanged from the designer folder my-deluxe"
+        )
+        listed = CliRunner().invoke(app, ["cards", "list", "--json", "--set-dir", str(folder)])
+        assert listed.exit_code == 0, listed.output
+        troll_record = next(c for c in json.loads(listed.stdout) if c["name"] == "Net Troll")
+        assert troll_record["folder"] == {"name": "my-deluxe", "card": "changed"}
+    finally:
+        clear_set_dirs()
+    stock = sets_catalog(["deluxe"])["net troll"]
+    assert "folder" not in stock and stock["provenance_word"] == "named in the edition's rulebook"
+
+
+def test_a_new_card_of_a_designer_folder_is_new(tmp_path: Path) -> None:
+    from munchkin.cards.loader import add_set_dir, clear_set_dirs
+
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(
+        "set: my-set\ntitle: My Tiny Set\ndoor_cards: 16\ntreasure_cards: 1\ncards:\n"
+        "  - {id: my_set.octahedron, name: Octahedron, deck: door, kind: monster, copies: 16, provenance: original,\n"
+        "     text: 'Level 2.', monster: {level: 2, treasures: 1, bad_stuff: [{lose_levels: 1}]}}\n"
+        "  - {id: my_set.stick, name: Stick, deck: treasure, kind: item, copies: 1, provenance: original,\n"
+        "     text: '+2.', item: {bonus: 2, gold: 200, slot: hands, hands: 1}}\n",
+        encoding="utf-8",
+    )
+    try:
+        add_set_dir(folder)
+        face = sets_catalog(["my-set"])["octahedron"]
+        assert face["folder"] == {"name": "tiny", "card": "new"}
+        assert face["provenance_word"] == "from the designer folder tiny, a new card"
+    finally:
+        clear_set_dirs()

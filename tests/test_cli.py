@@ -91,6 +91,16 @@ def test_simulate_json() -> None:
     assert summary["finished"] + summary["capped"] == 5
     assert len(summary["wins_by_seat"]) == 4
     assert summary["invariant_violations"] == 0
+    from munchkin.engine.cards import card_version
+    from munchkin.engine.rules import RULES
+
+    origin = summary["origin"]  # where the cards came from: no designer folder here
+    assert (origin["rules"], origin["card_versions"], origin["set_dirs"]) == (
+        RULES,
+        {"deluxe": card_version("deluxe")},
+        [],
+    )
+    assert origin["engine"] and origin["engine"] != "unknown"  # the installed package's version
 
 
 def test_simulate_table_and_agent_list() -> None:

@@ -424,3 +424,197 @@ def test_lose_gold_with_nothing_to_pay_runs_its_otherwise(tmp_path: Path) -> Non
         scenario = tmp_path / f"salesman{level}.yaml"
         scenario.write_text(SALESMAN.format(rules=rules, level=level), encoding="utf-8")
         assert run_scenario(scenario).failures == [], rules
+
+
+# ---------------------------------------------------------------- where a save's cards came from
+def test_cards_check_takes_the_folder_as_typed_and_shows_its_hash(tmp_path: Path) -> None:
+    """`munchkin cards check FOLDER`, as a designer types it, checks the folder as --set-dir does."""
+    from munchkin.cards.loader import SHORT_HASH, cards_sha256
+
+    folder = my_deluxe(tmp_path)
+    sha = cards_sha256(set_dir_files(folder))
+    for args in (["cards", "check", str(folder)], ["cards", "check", "--set-dir", str(folder)]):
+        r = run(*args)
+        assert r.exit_code == 0, r.output
+        assert r.stdout.startswith("deluxe: 95 Door, 73 Treasure cards OK") and "star" not in r.stdout
+        assert f"cards sha256 {sha[:SHORT_HASH]}" in r.stdout
+    edit(folder, "doors.yaml", "level: 17", "level: -3")
+    r = run("cards", "check", str(folder))
+    assert r.exit_code == 1 and "Net Troll" in r.output and "Traceback" not in r.output
+    r = run("cards", "check", str(tmp_path / "nowhere"))
+    assert r.exit_code == 1 and "no such folder" in r.output
+
+
+def test_the_cards_hash_reads_every_card_file_and_hooks_but_not_line_endings(tmp_path: Path) -> None:
+    from munchkin.cards.loader import cards_sha256
+
+    folder = my_deluxe(tmp_path)
+    sha = cards_sha256(set_dir_files(folder))
+    crlf = copy_deluxe(tmp_path / "crlf")
+    for f in folder.glob("*.yaml"):
+        (crlf / f.name).write_bytes(f.read_bytes().replace(b"\n", b"\r\n"))
+    assert cards_sha256(set_dir_files(crlf)) == sha
+    (crlf / "hooks.py").write_text("# nothing\n", encoding="utf-8")
+    assert cards_sha256(set_dir_files(crlf)) != sha
+    assert cards_sha256({"a.yaml": "x", "b.yaml": ""}) != cards_sha256({"a.yaml": "", "b.yaml": "x"})
+
+
+def _saved_from_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of Deluxe with a Level 17 Net Troll, and a game of it saved by `simulate --save-log`."""
+    folder = my_deluxe(tmp_path)
+    saves = tmp_path / "saves"
+    r = run("simulate", "--set-dir", str(folder), "--games", "1", "--seed", "3", "--save-log", str(saves))
+    assert r.exit_code == 0, r.output
+    return folder, saves / "game-3.json"
+
+
+def test_a_save_records_its_folder_and_replays_only_with_it(tmp_path: Path) -> None:
+    """A save dealt from a designer folder names the folder and its cards' hash; a replay without the
+    folder, or with changed cards, says which folder to give before replaying any move."""
+    from munchkin.cards.loader import cards_sha256
+
+    folder, save = _saved_from_folder(tmp_path)
+    data = json.loads(save.read_text(encoding="utf-8"))
+    sha = cards_sha256(set_dir_files(folder))
+    assert data["setup"]["origin"] == {"set_dirs": [{"set": "deluxe", "folder": "my-deluxe", "sha256": sha}]}
+    assert str(tmp_path) not in save.read_text(encoding="utf-8")
+    clear_set_dirs()
+    r = run("replay", str(save))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    said = " ".join(r.output.split())
+    assert "this save was dealt from a designer folder: set 'deluxe' from folder 'my-deluxe'" in said, said
+    assert f"cards sha256 {sha[:12]}" in said and "give it with --set-dir my-deluxe" in said
+    assert "log entry" not in said  # said before any move is replayed
+    r = run("replay", str(save), "--to", "3")
+    assert r.exit_code == 2 and "give it with --set-dir my-deluxe" in " ".join(r.output.split())
+    r = run("replay", str(save), "--set-dir", str(folder))
+    assert r.exit_code == 0 and "identical" in r.output, r.output
+    clear_set_dirs()
+    edit(folder, "doors.yaml", "level: 17", "level: 16")
+    r = run("replay", str(save), "--set-dir", str(folder))
+    said = " ".join(r.output.split())
+    assert r.exit_code == 1 and "whose cards differ from the one given" in said, said
+    assert sha[:12] in said and cards_sha256(set_dir_files(folder))[:12] in said
+    clear_set_dirs()
+    r = run("play", "--load", str(save))
+    assert r.exit_code == 1 and "give it with --set-dir my-deluxe" in " ".join(r.output.split()), r.output
+
+
+def test_a_save_from_the_built_in_sets_records_no_origin(tmp_path: Path) -> None:
+    """Dealt from the built-in sets, a save is as it always was (no origin key), and still replays."""
+    r = run("simulate", "--games", "1", "--seed", "3", "--save-log", str(tmp_path))
+    assert r.exit_code == 0, r.output
+    data = json.loads((tmp_path / "game-3.json").read_text(encoding="utf-8"))
+    assert "origin" not in data["setup"]
+    assert run("replay", str(tmp_path / "game-3.json")).exit_code == 0
+
+
+def test_a_terminal_game_from_a_folder_saves_its_origin(tmp_path: Path) -> None:
+    folder = my_deluxe(tmp_path)
+    save = tmp_path / "t.json"
+    r = runner.invoke(app, ["play", "--set-dir", str(folder), "--seed", "5"], input=f"save {save}\nquit\n")
+    assert save.exists(), r.output
+    origin = json.loads(save.read_text(encoding="utf-8"))["setup"]["origin"]
+    assert [d["folder"] for d in origin["set_dirs"]] == ["my-deluxe"]
+    clear_set_dirs()
+    r = runner.invoke(app, ["play", "--load", str(save), "--set-dir", str(folder)], input="quit\n")
+    assert r.exit_code == 0 and "Error" not in r.output, r.output
+
+
+def test_a_save_whose_origin_is_not_a_mapping_is_refused_in_words() -> None:
+    from munchkin.engine.game import save_problem
+
+    g = Game(Setup(["deluxe"], NAMES, 1, origin={"set_dirs": []}))
+    data = json.loads(g.to_json())
+    assert save_problem(data) is None and Game.from_json(g.to_json()).setup.origin == {"set_dirs": []}
+    data["setup"]["origin"] = [1]
+    assert save_problem(data) == "the save's setup origin is not a mapping"
+
+
+def test_a_table_dealt_from_a_folder_is_restored_only_with_it(tmp_path: Path) -> None:
+    """A table records the `serve --set-dir` folder it was dealt from; a server restarted without that
+    folder (or with its cards changed) stops the table saying which folder to give, not at some move."""
+    from munchkin.server.app import create_app
+
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    add_set_dir(folder)
+    db = f"sqlite:///{tmp_path / 'munchkin.db'}"
+    seats = [{"name": "Ann", "kind": "human"}, {"name": "B", "kind": "bot"}, {"name": "C", "kind": "bot"}]
+    with TestClient(create_app(db)) as client:
+        r = client.post("/api/tables", json={"name": "t", "sets": ["my-set"], "seats": seats, "bot_delay": 0})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]["id"]
+    with TestClient(create_app(db)) as client:  # restarted with the folder: the table plays on
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert listed[table]["status"] == "playing", listed[table]
+    clear_set_dirs()
+    with TestClient(create_app(db)) as client:  # restarted without it
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        stopped = " ".join(str(listed[table]["stopped"]).split())
+        assert listed[table]["status"] == "stopped", listed[table]
+        assert "this table was dealt from a designer folder: set 'my-set' from folder 'tiny'" in stopped, stopped
+        assert "give it with --set-dir tiny" in stopped
+
+
+def test_verify_says_which_folder_a_fair_game_was_dealt_from(tmp_path: Path) -> None:
+    """`munchkin verify` of a fair table's game dealt from a folder: without the folder, it says which
+    folder to give (exit 2) instead of naming a draw that differs; with it, the game verifies."""
+    from munchkin.agents.base import decide, make_agent
+    from munchkin.cli import game_origin
+    from munchkin.engine.chance import FairChance, fair_commitment, fair_key
+    from munchkin.engine.fair import deal
+    from munchkin.server.fairness import new_fair_record
+    from munchkin.server.tables import with_fair
+
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    add_set_dir(folder)
+    secret = bytes(range(32))
+    record = new_fair_record(len(NAMES))
+    record.update(secret=secret.hex(), commitment=fair_commitment(secret), entropy=[None] * 3, dealt=True)
+    record["declared"] = {"sexes": ["male", "female", "male"], "houses": None}
+    setup = Setup(["my-set"], NAMES, None, sexes=["male", "female", "male"], origin=game_origin(["my-set"]))
+    g = deal(setup, FairChance(fair_key(secret, ["", "", ""])))
+    bots = [make_agent("heuristic", s) for s in range(3)]
+    while not g.over:
+        seat = g.to_act[0]
+        g.apply(decide(bots[seat], g, seat, g.legal_actions(seat)))
+    save = tmp_path / "fair.json"
+    save.write_text(with_fair(g.to_json(), record), encoding="utf-8")
+    r = run("verify", str(save), "--set-dir", str(folder))
+    assert r.exit_code == 0, r.output
+    clear_set_dirs()
+    r = run("verify", str(save))
+    said = " ".join(r.output.split())
+    assert r.exit_code == 2 and "this save was dealt from a designer folder: set 'my-set'" in said, said
+
+
+def test_an_old_save_of_a_folder_that_does_not_replay_hints_at_the_folder(tmp_path: Path) -> None:
+    """A save from before saves named their folder (no origin) whose set is unknown here: the error says a
+    designer's folder may be missing; a save whose moves replay but whose state differs gets no such hint."""
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
+    saves = tmp_path / "saves"
+    assert run("simulate", "--set-dir", str(folder), "--games", "1", "--save-log", str(saves)).exit_code == 0
+    clear_set_dirs()
+    save = saves / "game-1.json"
+    data = json.loads(save.read_text(encoding="utf-8"))
+    del data["setup"]["origin"]
+    save.write_text(json.dumps(data), encoding="utf-8")
+    r = run("replay", str(save))
+    said = " ".join(r.output.split())
+    assert r.exit_code == 1 and "unknown set 'my-set'" in said and "give it with --set-dir" in said, said
+    r = run("replay", str(save), "--set-dir", str(folder))
+    assert r.exit_code == 0, r.output
+    clear_set_dirs()
+    stock = tmp_path / "stock"
+    assert run("simulate", "--games", "1", "--save-log", str(stock)).exit_code == 0
+    data = json.loads((stock / "game-1.json").read_text(encoding="utf-8"))
+    data["state"] = "0" * 16
+    (stock / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    r = run("replay", str(stock / "bad.json"))
+    assert r.exit_code == 1 and "differs from the saved state" in r.output and "--set-dir" not in r.output, r.output

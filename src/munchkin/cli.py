@@ -27,7 +27,16 @@ from munchkin.agents.base import Agent, make_agent
 from munchkin.agents.registry import AGENTS_HELP, DEFAULT_AGENT, check_spec
 from munchkin.balance.command import balance as balance_command
 from munchkin.balance.command import balance_merge as balance_merge_command
-from munchkin.cards.loader import CardError, add_set_dir, available_sets, load_set, set_dirs
+from munchkin.cards.loader import (
+    SHORT_HASH,
+    CardError,
+    add_set_dir,
+    available_sets,
+    designer_card,
+    load_set,
+    origin_problem,
+    set_dir_origins,
+)
 from munchkin.cards.schema import House
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
@@ -35,6 +44,7 @@ from munchkin.engine.game import Game, Options, Setup, declared_sexes
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from munchkin.engine.view import narrate
 from munchkin.ladder.command import ladder as ladder_command
+from munchkin.origin import origin_words
 from munchkin.simulate import NAMES
 from munchkin.terminal import Seat, card_summary
 
@@ -124,6 +134,24 @@ def _game_sets(set_: str | None, designed: list[str]) -> list[str]:
     return list(dict.fromkeys(designed)) or ["deluxe"]
 
 
+def game_origin(sets: list[str]) -> dict[str, Any] | None:
+    """What a new game's save records of where its cards came from (`Setup.origin`): each designer
+    folder it is dealt from, by name and hash; None when every set is built in."""
+    folders = set_dir_origins(sets)
+    return {"set_dirs": folders} if folders else None
+
+
+def _save_origin_problem(text: str) -> str | None:
+    """Why a save cannot be replayed with the --set-dir folders given (`origin_problem`), said before
+    replaying it; None also when it is not JSON or has no origin (the replay says what is wrong then)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    setup = data.get("setup") if isinstance(data, dict) else None
+    return origin_problem(setup.get("origin")) if isinstance(setup, dict) else None
+
+
 def _check_sets(sets: list[str]) -> None:
     if not sets:
         raise typer.BadParameter("name at least one set")
@@ -184,6 +212,9 @@ def card_record(d: CardDef, copy: int, copies: int) -> dict[str, Any]:
     }
     if d.model.note:
         rec["note"] = d.model.note
+    designed = designer_card(d.set, d.id)
+    if designed is not None:  # from a --set-dir folder: which, and whether the card differs from the built-in one
+        rec["folder"] = {"name": designed[0], "card": designed[1]}
     m = d.model
     if isinstance(m, House):  # pragma: no cover - Houses are listed by house_records
         return rec
@@ -257,7 +288,11 @@ def play(
     _check_agents([bot_agent])
     if load is not None:
         try:
-            g = Game.from_json(load.read_text(encoding="utf-8"))
+            text = load.read_text(encoding="utf-8")
+            problem = _save_origin_problem(text)
+            if problem:
+                raise CardError(problem)
+            g = Game.from_json(text)
         except (OSError, ValueError, KeyError, TypeError, MunchkinError, CardError) as exc:
             out.print(f"[red]Error:[/red] cannot load {escape(str(load))}: {escape(str(exc))}")
             raise typer.Exit(1) from None
@@ -277,7 +312,7 @@ def play(
         sexes = declared_sexes([sex] + [None] * len(others), seed) if sex else None
         houses: list[str | None] | None = [house] + [None] * len(others) if house else None
         try:
-            g = Game(Setup(sets, [name] + others, seed, opts, sexes, houses=houses))
+            g = Game(Setup(sets, [name] + others, seed, opts, sexes, houses=houses, origin=game_origin(sets)))
         except MunchkinError as exc:
             raise typer.BadParameter(str(exc), param_hint="--house" if "House" in str(exc) else None) from None
 
@@ -503,6 +538,7 @@ def _summary_table(s: dict[str, Any]) -> Table:
     t.add_column("what", style="bold")
     t.add_column("value")
     t.add_row("sets", ", ".join(s["sets"]))
+    t.add_row("cards", origin_words(s.get("origin")))
     t.add_row("players / agents", f"{s['players']} / {', '.join(s['agents'])}")
     t.add_row("seeds", f"{s['seed']} to {s['seed'] + s['games'] - 1}" if s["games"] else "-")
     t.add_row("games", str(s["games"]))
@@ -632,7 +668,8 @@ def replay(
     show the game after its Nth move as one seat, a spectator or an analyst saw it; with --list, its
     numbered moves. Bad input to these exits 2 with one line saying why.
 
-    A save names its sets only: replay a game dealt from a designer's folder with the same --set-dir."""
+    A game dealt from a designer's folder is replayed with the same --set-dir: its save names the folder
+    and the hash of its cards, and a replay without it, or with changed cards, says so before replaying."""
     stepping = to is not None or list_ or seat is not None or spectator or everything
     if stepping:
         views = [f for f, on in (("--seat", seat is not None), ("--spectator", spectator), ("--all", everything)) if on]
@@ -647,6 +684,9 @@ def replay(
     try:
         text = file.read_text(encoding="utf-8")
         data = json.loads(text)
+        problem = _save_origin_problem(text)
+        if problem:
+            _bad_replay(f"{file} does not replay: {problem}", 2 if stepping else 1)
         g = Game.from_json(text)
     except OSError as exc:
         _bad_replay(f"cannot read {file}: {exc.strerror or exc}", 2 if stepping else 1)
@@ -655,7 +695,8 @@ def replay(
     except json.JSONDecodeError as exc:
         _bad_replay(f"{file} is not JSON: {exc}", 2 if stepping else 1)
     except (MunchkinError, CardError, KeyError, TypeError, ValueError, AttributeError) as exc:
-        _bad_replay(f"{file} does not replay: {str(exc) or type(exc).__name__}", 2 if stepping else 1)
+        why = str(exc) or type(exc).__name__
+        _bad_replay(f"{file} does not replay: {why}{_folder_hint(text, why)}", 2 if stepping else 1)
     if stepping:
         _replay_step(out, g, to, seat, everything, list_)
         return
@@ -670,6 +711,25 @@ def replay(
             out.print(f"stopped at the turn cap ({g.turn} turns)")
         else:
             out.print(f"unfinished: turn {g.turn + 1}, waiting on {escape(', '.join(g._name(s) for s in g.to_act))}")
+
+
+def _folder_hint(text: str, why: str) -> str:
+    """For a save that names no designer folder (built-in sets, or saved before saves named their folder)
+    whose move does not replay or whose set is unknown: that a folder may be missing, or in the way."""
+    if not (re.match(r"log entry \d+ .* does not replay", why) or "unknown set" in why):
+        return ""
+    try:
+        data = json.loads(text)
+        setup = data["setup"]
+        if setup.get("origin") is not None:
+            return ""
+        sets = [s for s in setup["sets"] if isinstance(s, str)]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return ""
+    given = [o["set"] for o in set_dir_origins(sets)]
+    if given:
+        return f" (the save names no designer folder, but --set-dir replaced its set {given[0]!r}: try without it)"
+    return " (if it was dealt from a designer's folder, saved before saves named their folder: give it with --set-dir)"
 
 
 def _bad_replay(msg: str, code: int = 2) -> NoReturn:
@@ -835,16 +895,21 @@ def scenario(
 # ====================================================================== cards
 @cards_app.command("check")
 def cards_check(
+    folders: Annotated[
+        list[Path] | None,
+        typer.Argument(metavar="FOLDER", help="A designer's set folder to check: the same as --set-dir FOLDER."),
+    ] = None,
     set_: Annotated[
-        str | None, typer.Option("--set", help="Only this set (default: the --set-dir sets, or every set).")
+        str | None, typer.Option("--set", help="Only this set (default: the folders' sets, or every set).")
     ] = None,
     set_dir: SetDirs = None,
 ) -> None:
     """Load and validate every set: schema, names, numbers, deck counts, hooks. Exit 1 on a problem.
 
-    Every problem of a set is listed at once, with file, line, card and field (docs/cards.md). With
-    --set-dir, check a designer's set folder (its problems, if any, on stderr)."""
-    designed = _add_set_dirs(set_dir)
+    Every problem of a set is listed at once, with file, line, card and field (docs/cards.md).
+
+    Check your own set folder: munchkin cards check my-deluxe (the same as --set-dir my-deluxe)."""
+    designed = _add_set_dirs([*(folders or []), *(set_dir or [])])
     out = _out(lines=True)
     names = _split(set_) if set_ else list(dict.fromkeys(designed)) or available_sets()
     bad = 0
@@ -858,7 +923,12 @@ def cards_check(
         doors = sum(c.copies for c in cs.cards if c.deck == "door")
         treasures = sum(c.copies for c in cs.cards if c.deck == "treasure")
         houses = f" (and {len(cs.house_cards)} House cards showing {len(cs.houses)} Houses)" if cs.houses else ""
-        folder = f" (from {escape(str(set_dirs()[name]))})" if name in set_dirs() else ""
+        here = {o["set"]: o for o in set_dir_origins([name])}
+        folder = (
+            f" (from {escape(here[name]['folder'])}, cards sha256 {here[name]['sha256'][:SHORT_HASH]})"
+            if name in here
+            else ""
+        )
         out.print(f"{escape(name)}: {doors} Door, {treasures} Treasure cards OK{houses}{folder}")
     if bad:
         raise typer.Exit(1)
@@ -906,7 +976,9 @@ def cards_list(
         t.add_column("Kind")
         t.add_column("Provenance")
         for d, n in sorted(rows, key=lambda r: (r[0].kind, r[0].name)):
-            t.add_row(escape(d.name), str(n), escape(card_summary(d)), d.provenance)
+            folder = designer_card(d.set, d.id)
+            where = f" (folder {folder[0]}: {folder[1]})" if folder else ""
+            t.add_row(escape(d.name), str(n), escape(card_summary(d)), escape(d.provenance + where))
         out.print(t)
     if house_rows:
         t = Table(title=f"House cards ({len(house_rows)}), chosen at setup", box=box.SIMPLE_HEAD)
@@ -945,9 +1017,7 @@ def cards_copy(
     except OSError as exc:
         typer.echo(f"Error: cannot write {folder}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(
-        f"Copied {len(files)} files of {set_} to {folder}. Edit them, then: munchkin cards check --set-dir {folder}"
-    )
+    typer.echo(f"Copied {len(files)} files of {set_} to {folder}. Edit them, then: munchkin cards check {folder}")
 
 
 def house_records(set_name: str, cs: Any) -> list[dict[str, Any]]:

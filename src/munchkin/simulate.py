@@ -37,12 +37,13 @@ def play_game(
     check: bool = False,
     options: Options | None = None,
     save_dir: Path | None = None,
+    origin: dict[str, Any] | None = None,
 ) -> GameResult:
     """One game from a seed; with `check`, every invariant after every step;
-    with `save_dir`, its log saved there as game-SEED.json."""
+    with `save_dir`, its log saved there as game-SEED.json (recording `origin`, see `Setup.origin`)."""
     checker = Checker() if check else None
     problems: list[str] = []
-    g = run_game(sets, players, seed, agents, options, checker, problems)
+    g = run_game(sets, players, seed, agents, options, checker, problems, origin)
     if checker is not None and not problems:
         problems += [f"seed {seed}: {x}" for x in checker.check(g)]
     if save_dir is not None:
@@ -58,10 +59,12 @@ def run_game(
     options: Options | None = None,
     checker: Checker | None = None,
     problems: list[str] | None = None,
+    origin: dict[str, Any] | None = None,
 ) -> Game:
     """Play one game from a seed to its end between bots (seat i plays agents[i % len(agents)]);
-    with a `checker`, stop at the first broken invariant and add it to `problems`."""
-    g = Game(Setup(list(sets), NAMES[:players], seed, options or Options()))
+    with a `checker`, stop at the first broken invariant and add it to `problems`. `origin`: where
+    the cards came from, as its save records it (`Setup.origin`)."""
+    g = Game(Setup(list(sets), NAMES[:players], seed, options or Options(), origin=origin))
     bots: list[Agent] = [make_agent(agents[i % len(agents)], seed * 7919 + i) for i in range(players)]
     by_seat = {i: b for i, b in enumerate(bots) if hasattr(b, "interject")}  # bots that act at any time
     while not g.over:
@@ -97,13 +100,18 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     save_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """Play `games` games from seeds seed, seed+1, ... and summarise them."""
+    """Play `games` games from seeds seed, seed+1, ... and summarise them; the summary's `origin` says
+    where the cards came from (rules, engine, card versions, designer folders: `report_origin`)."""
+    from munchkin.origin import report_origin
+
+    origin = report_origin(sets)
+    folders = {"set_dirs": origin["set_dirs"]} if origin["set_dirs"] else None  # what a save records
     results: list[GameResult] = []
     if save_dir is not None:
         save_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     for i in range(games):
-        results.append(play_game(sets, players, seed + i, agents, check, save_dir=save_dir))
+        results.append(play_game(sets, players, seed + i, agents, check, save_dir=save_dir, origin=folders))
         if progress:
             progress(i + 1)
     elapsed = time.perf_counter() - t0
@@ -136,4 +144,5 @@ def simulate(
         "agents": agents,
         "seed": seed,
         "checked": check,
+        "origin": origin,
     }

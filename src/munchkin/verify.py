@@ -10,6 +10,7 @@ import string
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from munchkin.cards.loader import origin_problem
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.chance import FAIR_SCHEME, fair_commitment, fair_key
 from munchkin.engine.fair import DrawDiffers, replay_checked
@@ -60,7 +61,8 @@ def _record(data: Any) -> dict[str, Any]:
         raise Unverifiable("its secret is not 64 hexadecimal digits (256 bits)")
     if not _hex64(fair.get("commitment")):
         raise Unverifiable("its commitment is not 64 hexadecimal digits (a SHA-256 digest)")
-    problem = save_problem(data)
+    setup = data.get("setup")  # first, the designer folder it was dealt from: without it no set may load
+    problem = origin_problem(setup.get("origin") if isinstance(setup, dict) else None) or save_problem(data)
     if problem:
         raise Unverifiable(problem)
     entropy = fair.get("entropy")

@@ -69,8 +69,9 @@ def play(
 
 
 def about(v: Version, plan: Plan) -> dict[str, Any]:
-    """What summary.json says it measured: the version and the seeds (never the time or the workers)."""
-    return {"version": v.describe(), "seed": plan.seed, "games": plan.games}
+    """What summary.json says it measured: the version, the seeds and where the cards came from (the
+    rules, engine and card versions, each designer folder's name and hash); never the time or the workers."""
+    return {"version": v.describe(), "seed": plan.seed, "games": plan.games, "origin": v.origin}
 
 
 __all__ = ["Plan", "Runner", "Tally", "Version", "about", "parse_options", "play"]

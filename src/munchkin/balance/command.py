@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,6 +28,7 @@ from munchkin.balance import about, parse_options, play
 from munchkin.balance.runner import Plan, Runner, Version
 from munchkin.balance.tally import Tally
 from munchkin.errors import CardError
+from munchkin.origin import origin_difference
 
 
 class _Speed(ProgressColumn):
@@ -61,6 +63,7 @@ def _version(
 ) -> Version:
     """A version from the flags, every name checked; `sets` None: the folders' sets, else Deluxe."""
     from munchkin.cards.loader import clear_set_dirs, load_set
+    from munchkin.origin import report_origin
 
     if not agents:
         raise typer.BadParameter("name at least one agent", param_hint="--agents")
@@ -88,8 +91,9 @@ def _version(
             load_set(s)
         except CardError as exc:
             raise typer.BadParameter(str(exc), param_hint="--set") from None
+    origin = report_origin(sets)  # while its folders are registered: their names, hashes and card versions
     clear_set_dirs()  # each version registers its own folders where its games are played
-    return Version(tuple(sets), players, tuple(agents), opts, files, label)
+    return Version(tuple(sets), players, tuple(agents), opts, files, label, origin)
 
 
 def balance(
@@ -160,8 +164,7 @@ def balance(
             b_set_dir if b_set_dir is not None else (set_dir or []),
             "B",
         )
-        va = Version(va.sets, va.players, va.agents, va.options, va.set_files, _label(va, vb))
-        vb = Version(vb.sets, vb.players, vb.agents, vb.options, vb.set_files, _label(vb, va))
+        va, vb = replace(va, label=_label(va, vb)), replace(vb, label=_label(vb, va))
     if ray is not None and ray not in ("auto", "local") and ":" not in ray:
         raise typer.BadParameter(
             f"{ray!r}: give auto, local, or an address such as ray://HOST:10001", param_hint="--ray"
@@ -340,6 +343,9 @@ def merge_runs(runs: list[tuple[dict[str, Any], Tally]]) -> tuple[dict[str, Any]
                 k for k in set(a["version"]) | set(first["version"]) if a["version"].get(k) != first["version"].get(k)
             )
             raise ValueError(f"the runs played different versions (they differ in {', '.join(differ)})")
+        why = origin_difference(first.get("origin"), a.get("origin"))
+        if why:
+            raise ValueError(f"the runs starting at seeds {first['seed']} and {a['seed']} cannot be merged: {why}")
     ranges = [(a["seed"], a["games"]) for a, _ in runs]
     for (s1, n1), (s2, n2) in zip(ranges, ranges[1:]):
         if s2 < s1 + n1:
@@ -348,6 +354,8 @@ def merge_runs(runs: list[tuple[dict[str, Any], Tally]]) -> tuple[dict[str, Any]
     for _, t in runs:
         total.merge(t)
     merged: dict[str, Any] = {"version": first["version"], "seed": ranges[0][0], "games": total.games}
+    if all(a.get("origin") for a, _ in runs):  # parts written before origins were recorded leave it out
+        merged["origin"] = first["origin"]
     if any(s2 != s1 + n1 for (s1, n1), (s2, _) in zip(ranges, ranges[1:])):
         merged["seed_ranges"] = [[s, s + n - 1] for s, n in ranges]
     return merged, total

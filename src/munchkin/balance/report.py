@@ -19,6 +19,7 @@ from typing import Any
 
 from munchkin.balance.summary import FEW
 from munchkin.engine.game import Options
+from munchkin.origin import origin_words
 
 PLOT_W, PLOT_H = 7.5, 3.4  # inches at matplotlib's 72 points: fits a laptop's column
 
@@ -242,7 +243,14 @@ def _page(title: str, body: list[str]) -> str:
     )
 
 
-def _about(s: dict[str, Any]) -> str:
+def _origin_note(s: dict[str, Any], who: str = "") -> str:
+    """Where a run's cards came from, in a line under its header (summary.json keeps the full hashes)."""
+    words = origin_words(s.get("about", {}).get("origin"))
+    return f"<p class=note>{_e(who + ' cards' if who else 'Cards')}: {_e(words)}.</p>"
+
+
+def _about(s: dict[str, Any], who: str = "") -> str:
+    """The header of a run's page: what was played, on which seeds, and where its cards came from."""
     a = s.get("about", {})
     v = a.get("version", {})
     base = asdict(Options())
@@ -256,7 +264,7 @@ def _about(s: dict[str, Any]) -> str:
         + (f"; {v['designer_sets']} designer set folder(s)" if v.get("designer_sets") else "")
         + ". Every rate comes with its 95% interval (Wilson) and the count behind it; rows resting on fewer "
         f"than {FEW} seat-games or fights are marked <span class=badge>few</span> and greyed, not hidden.</p>"
-    )
+    ) + _origin_note(s, who)
 
 
 def _kind(kind: str) -> str:
@@ -553,7 +561,8 @@ def html_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str
     lb = b.get("about", {}).get("version", {}).get("label", "B")
     sig = c["significant"]
     body = [f"<h1>Balance comparison: {_e(lb)} against {_e(la)}</h1>"]
-    body.append(_about(a))
+    body.append(_about(a, "Version A's"))
+    body.append(_origin_note(b, "Version B's"))
     body.append(
         f"<p>Both versions played the same {c['games'][0]} seeds. Each change is B − A with its 95% interval "
         "(Newcombe for rates, normal for the mean game length); * marks an interval that leaves out zero. "

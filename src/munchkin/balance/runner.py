@@ -33,6 +33,8 @@ class Version:
     options: tuple[tuple[str, Any], ...] = ()  # Options fields that differ from the defaults
     set_files: tuple[tuple[tuple[str, str], ...], ...] = ()  # each designer folder: (file name, text) pairs
     label: str = ""
+    # where the cards come from (munchkin.origin.report_origin): rules, engine, card versions, folders
+    origin: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def game_options(self) -> Options:
         values = {"turn_cap": DEFAULT_TURN_CAP, **dict(self.options)}

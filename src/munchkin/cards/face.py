@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from munchkin.cards.loader import available_sets, load_set, when_sets_change
+from munchkin.cards.loader import available_sets, designer_card, load_set, when_sets_change
 from munchkin.cards.schema import Condition, ConditionalValue, Effect, LoseItems, Reward
 
 if TYPE_CHECKING:
@@ -64,6 +64,14 @@ PROVENANCE_WORDS = {
     "rulebook": "named in the edition's rulebook",
     "published": "a card of the published box",
     "original": "designed for this game to complete the deck",
+}
+# a card loaded from a designer's folder (`--set-dir`), by how it stands against the built-in card of its id
+# (docs/cards.md, "Your own set folder"): a changed or new card is the designer's, an unchanged copy keeps
+# its provenance and says where it was loaded from
+FOLDER_WORDS = {
+    "changed": "from the designer folder {folder}, changed from the built-in card",
+    "new": "from the designer folder {folder}, a new card",
+    "same": "{published}, loaded unchanged from the designer folder {folder}",
 }
 ABILITY_WORDS = {
     "wins_ties": "wins combats that end in a tie",
@@ -401,6 +409,11 @@ def card_face(d: CardDef) -> dict[str, Any]:
         "provenance": d.provenance,
         "provenance_word": PROVENANCE_WORDS.get(d.provenance, d.provenance),
     }
+    designed = designer_card(d.set, d.id)
+    if designed is not None:  # loaded from a designer's --set-dir folder: the face says so
+        folder, how = designed
+        face["folder"] = {"name": folder, "card": how}
+        face["provenance_word"] = FOLDER_WORDS[how].format(folder=folder, published=face["provenance_word"])
     note = getattr(d.model, "note", None)
     if note:
         face["note"] = note

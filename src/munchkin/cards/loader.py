@@ -11,7 +11,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -58,6 +58,8 @@ class CardSet:
 
 # designers' set folders registered in this process: set name -> (folder, its validated set)
 _REGISTERED: dict[str, tuple[Path, CardSet]] = {}
+# where each registered folder's cards came from: set name -> {"set", "folder" (base name), "sha256"}
+_ORIGINS: dict[str, dict[str, str]] = {}
 # what must forget its cached sets when the registered folders change (help pages, card faces, ...)
 _LISTENERS: list[Callable[[], None]] = []
 
@@ -240,13 +242,14 @@ def _build(folder: Path, raw: _Raw) -> tuple[CardSet | None, list[yaml.Node | No
 
 
 # ---------------------------------------------------------------------- designers' set folders
-def add_set_dir(path: str | Path) -> str:
+def add_set_dir(path: str | Path, folder_name: str | None = None) -> str:
     """Read and fully check a designer's set folder, register it for this process under the name in
     its header, and return that name. A built-in set of the same name is replaced (a copy of Deluxe
     that changes one monster); the next game, card list or help page uses the folder's cards.
 
     Its cards may name the shared library's hooks and every built-in set's; a `hooks.py` in the
-    folder is imported from its file and may add hooks or replace those of the set it replaces."""
+    folder is imported from its file and may add hooks or replace those of the set it replaces.
+    `folder_name` is the folder's name as reports and saves record it (default: its base name)."""
     shown = Path(path)
     folder = shown.expanduser().resolve()
     if not folder.exists():
@@ -279,6 +282,7 @@ def add_set_dir(path: str | Path) -> str:
         raise_problems(problems, shown)
         assert cs is not None
     _REGISTERED[name] = (folder, cs)
+    _ORIGINS[name] = {"set": name, "folder": folder_name or folder.name, "sha256": cards_sha256(set_dir_files(folder))}
     _sets_changed()
     return name
 
@@ -303,9 +307,41 @@ def _import_hooks(file: Path, shown: Path, package: str) -> None:
         raise CardError(f"{shown}: cannot import: {type(exc).__name__}: {exc}") from None
 
 
+@cache
+def builtin_set(name: str) -> CardSet | None:
+    """The built-in set of this name as shipped (today's cards), even while a designer's folder replaces
+    it; None when no built-in set has the name (a designer's new set)."""
+    if name not in _builtin_sets():
+        return None
+    package = name.replace("-", "_")
+    importlib.import_module("munchkin.cards.library")
+    importlib.import_module(f"munchkin.sets.{package}.hooks") if (SETS_DIR / package / HOOKS_FILE).exists() else None
+    return _checked(SETS_DIR / package, SETS_DIR / package)
+
+
+def designer_card(set_name: str, card_id: str) -> tuple[str, str] | None:
+    """For a card of a registered designer folder: (the folder's name, how the card stands against the
+    built-in card of the same id: "changed", "new" or "same"); None for a card of a built-in set."""
+    registered = _REGISTERED.get(set_name)
+    if registered is None:
+        return None
+    folder = _ORIGINS[set_name]["folder"]
+
+    def find(cs: CardSet | None) -> Card | House | None:
+        pool: list[Card | House] = [*cs.cards, *cs.houses] if cs is not None else []
+        return next((c for c in pool if c.id == card_id), None)
+
+    mine = find(registered[1])
+    if mine is None:
+        return None
+    theirs = find(builtin_set(set_name))
+    return folder, "new" if theirs is None else "same" if theirs == mine else "changed"
+
+
 def clear_set_dirs() -> None:
     """Forget every registered folder: the built-in sets and their hooks again."""
     _REGISTERED.clear()
+    _ORIGINS.clear()
     restore_hooks()
     _sets_changed()
 
@@ -336,8 +372,9 @@ def set_dir_files(path: str | Path) -> dict[str, str]:
     return {f.name: f.read_text(encoding="utf-8") for f in files}
 
 
-def add_set_files(files: dict[str, str]) -> str:
-    """Write files from `set_dir_files` to a new temporary folder (removed at exit) and register it."""
+def add_set_files(files: dict[str, str], folder_name: str | None = None) -> str:
+    """Write files from `set_dir_files` to a new temporary folder (removed at exit) and register it
+    (under `folder_name`, the folder they were read from, as reports and saves name it)."""
     for name in files:
         if Path(name).name != name or not (name.endswith(".yaml") or name == HOOKS_FILE):
             raise CardError(f"{name!r}: a set folder holds only *.yaml files and {HOOKS_FILE}")
@@ -345,7 +382,62 @@ def add_set_files(files: dict[str, str]) -> str:
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
-    return add_set_dir(folder)
+    return add_set_dir(folder, folder_name)
+
+
+# ---------------------------------------------------------------------- where the cards came from
+SHORT_HASH = 12  # hex digits of a folder's hash shown to people; reports and saves keep all 64
+
+
+def cards_sha256(files: Mapping[str, str]) -> str:
+    """The hash of a set folder's cards: sha256 over its files (`set_dir_files`: the *.yaml and
+    hooks.py) in name order, each name and text with its length. Text is read with universal
+    newlines, so the same folder checked out with CRLF line endings has the same hash."""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        for part in (name.encode("utf-8"), files[name].encode("utf-8")):
+            h.update(f"{len(part)}:".encode())
+            h.update(part)
+    return h.hexdigest()
+
+
+def set_dir_origins(sets: Iterable[str] | None = None) -> list[dict[str, str]]:
+    """Each registered designer folder (of `sets`, in their order; default: every one) as reports and
+    saves record it: {"set", "folder" (its base name, never a machine's path), "sha256"}."""
+    names = list(dict.fromkeys(sets)) if sets is not None else sorted(_ORIGINS)
+    return [dict(_ORIGINS[n]) for n in names if n in _ORIGINS]
+
+
+def folder_words(o: Mapping[str, Any]) -> str:
+    """A recorded folder in words: "set 'deluxe' from folder 'my-deluxe' (cards sha256 3f2a9c1e4b5d)"."""
+    return f"set {o.get('set')!r} from folder {o.get('folder')!r} (cards sha256 {str(o.get('sha256'))[:SHORT_HASH]})"
+
+
+def origin_problem(origin: Any, what: str = "save") -> str | None:
+    """Why a save's (or a stored table's: `what`) recorded origin (`Setup.origin`: {"set_dirs": [...]})
+    cannot be replayed with the folders registered in this process, in words naming the folder and the
+    --set-dir to give, or None. Said before any replay: without the folder, a replay would fail at some
+    move with a missing card. There is no override: a changed folder deals other cards."""
+    if origin is None:
+        return None
+    recorded = origin.get("set_dirs", []) if isinstance(origin, dict) else None
+    if not isinstance(recorded, list) or not all(isinstance(o, dict) for o in recorded):
+        return f"the {what}'s origin is not a mapping with a list of set_dirs"
+    for o in recorded:
+        name = o.get("set")
+        here = _ORIGINS.get(name) if isinstance(name, str) else None
+        if here is None:
+            return (
+                f"this {what} was dealt from a designer folder: {folder_words(o)}; "
+                f"give it with --set-dir {o.get('folder')}"
+            )
+        if here["sha256"] != o.get("sha256"):
+            return (
+                f"this {what} was dealt from a designer folder whose cards differ from the one given: it has "
+                f"{folder_words(o)}, --set-dir gave {folder_words(here)}; give the folder as it was when the "
+                "game was played"
+            )
+    return None
 
 
 def _hooks_of(card: Card) -> Iterator[str]:

@@ -62,6 +62,9 @@ class Setup:
     scenario: dict[str, Any] | None = None
     houses: list[str | None] | None = None  # each seat's House (Harry Potter); None = drawn at random
     card_versions: dict[str, int] | None = None  # each set's cards' version; None (or a set left out): today's
+    # where the cards came from when not from the built-in sets (a designer's folder: its name and hash), as
+    # the caller gives it; the engine only carries it into the save, for a loader to check before a replay
+    origin: dict[str, Any] | None = None
 
 
 def declared_sexes(declared: list[str | None] | None, seed: int | None) -> list[str] | None:
@@ -610,6 +613,8 @@ class Game(GameCore):
             raise MunchkinError("a determinized copy is a hypothesis, not a game that was played: it has no save")
         setup = asdict(self.setup)
         setup["card_versions"] = dict(self.card_versions)  # the cards it was played with
+        if setup["origin"] is None:  # dealt from the built-in sets: the save as it always was
+            del setup["origin"]
         return json.dumps(
             {
                 "format": "munchkin-game/1",
@@ -865,6 +870,8 @@ def save_problem(data: Any) -> str | None:
         return "the save's setup players are not a list of names"
     if setup["seed"] is not None and type(setup["seed"]) is not int:
         return "the save's setup seed is neither a whole number nor null"
+    if not isinstance(setup.get("origin") or {}, dict):
+        return "the save's setup origin is not a mapping"
     rules = data.get("rules", 1)
     if type(rules) is not int or not 1 <= rules <= RULES:
         return f"the save's rules are not a whole number from 1 to {RULES}"

@@ -21,6 +21,7 @@ from munchkin.errors import CardError
 from munchkin.ladder.games import AgentFailed, League, Outcome, Timing, play_batch
 from munchkin.ladder.report import duration, write_report
 from munchkin.ladder.schedule import Schedule
+from munchkin.origin import report_origin
 
 
 def _agents(text: str) -> tuple[str, ...]:
@@ -164,6 +165,8 @@ def ladder(
             "games": games,
             "rules": RULES,
             "turn_cap": league.turn_cap,
+            # where the cards came from (rules, engine, each set's card version; the ladder takes no folders)
+            "origin": report_origin([x for e in editions for x in e]),
         },
         "run": {
             "command": shlex.join(command),

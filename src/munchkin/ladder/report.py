@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from munchkin.balance.report import PLOT_H, PLOT_W, _csv, _e, _page, _pct, _pyplot, _table
+from munchkin.origin import origin_words
 
 COLORS = ["#4a7bb7", "#c0392b", "#6a9f58", "#8e6bb7", "#d68910", "#5d6d7e", "#17a589", "#a04000"]
 
@@ -67,6 +68,7 @@ def _about(s: dict[str, Any]) -> str:
         f"{a['players']} players between <b>{_e(', '.join(a['agents']))}</b>; editions "
         f"{_e('; '.join(a['sets']))}; seeds {a['seed']} to {a['seed'] + s['games'] - 1}; rules {a['rules']}. "
         f"Played in {run['seconds']:.1f} s on {_e(run['where'])} ({run['games_per_second']:.2f} games/s).</p>"
+        f"<p class=note>Cards: {_e(origin_words(a.get('origin')))}.</p>"
         f"<p class=note>Command: <code>{_e(run['command'])}</code>. Files beside this page: ladder.json, ladder.csv, "
         "head_to_head.csv, ratings.png.</p>"
     )

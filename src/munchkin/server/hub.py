@@ -162,7 +162,8 @@ class Hub:
         try:
             runner = TableRunner(row, self.store, self.turn)
         except Exception as exc:  # a damaged config must not keep the server or the other tables down
-            row.damaged = row.damaged or f"its config cannot be used ({type(exc).__name__}: {exc})"
+            why = str(exc) if isinstance(exc, DamagedTable) else f"{type(exc).__name__}: {exc}"
+            row.damaged = row.damaged or f"its config cannot be used ({why})"
             log.error("table %s (%r) is stopped: %s", row.id, row.name, row.damaged)
             return None
         self._keep(runner)

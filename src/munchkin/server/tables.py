@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 from munchkin.agents.base import Agent, decide, interjection, make_agent
 from munchkin.agents.observation import observe
 from munchkin.agents.registry import TIERS, resolve
-from munchkin.cards.loader import add_set_dir, load_set, set_dirs
+from munchkin.cards.loader import add_set_dir, load_set, origin_problem, set_dir_origins, set_dirs
 from munchkin.engine import actions as A
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import card_version
@@ -1482,8 +1482,12 @@ class TableRunner:
 
 
 def table_setup(row: TableRow) -> Setup:
-    """The game's setup from a table's stored config (raises if the config is damaged)."""
+    """The game's setup from a table's stored config (raises if the config is damaged, or DamagedTable
+    if it was dealt from a designer folder this server was not given, or whose cards changed since)."""
     cfg = row.config
+    problem = origin_problem(cfg.get("origin"), "table")
+    if problem:
+        raise DamagedTable(problem)
     seed = cfg.get("seed")
     seed = None if seed is None else int(seed)
     return Setup(
@@ -1495,6 +1499,7 @@ def table_setup(row: TableRow) -> Setup:
         houses=cfg.get("houses"),
         # the cards the table began with (a table from before sets had versions: every set's first)
         card_versions=cfg.get("card_versions") or {s: 1 for s in cfg["sets"]},
+        origin=cfg.get("origin"),
     )
 
 
@@ -1653,6 +1658,9 @@ def new_table_row(
         "rules": RULES,
         "card_versions": {s: card_version(s) for s in sets},
     }
+    folders = set_dir_origins(sets)
+    if folders:  # dealt from `serve --set-dir` folders: their names and hashes, checked when it is restored
+        cfg["origin"] = {"set_dirs": folders}
     if seed is None:
         cfg["fair"] = new_fair_record(len(seats))
     if device_token is not None:

@@ -149,6 +149,8 @@ def item_matches(g: Game, p: Player, c: int, which: str) -> bool:
     if which == "steed":
         return d.steed
     if which == "below_waist":  # worn there: equipped
+        if "below_waist" in d.tags:
+            vocabulary.used("item.tags", "below_waist")
         return "below_waist" in d.tags and (c in p.equipped or not as_written(g))
     if which in ("headgear", "armor", "footgear", "hands"):
         return d.slot == which and c in p.equipped

@@ -139,6 +139,8 @@ def _record(g: Game, p: Player, cond: Condition, monster_bonus: bool, path: str,
     for key, value in cond.model_dump(exclude_none=True).items():
         if held or not _matches(g, p, Condition.model_validate({key: value}), monster_bonus):
             vocabulary.used(f"condition.{'class' if key == 'class_' else key}")
+            if key == "sex":
+                vocabulary.used("sex", value)
 
 
 def _matches(g: Game, p: Player, cond: Condition, monster_bonus: bool) -> bool:

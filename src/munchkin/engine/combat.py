@@ -66,6 +66,7 @@ def modifier_applies(g: Game, c: Combat, m: MonsterIn, mod: Any, fighters: list[
         return True
     if bool(c.sex_bonus) and mod.value > 0 and (m.card, mod.if_.sex) in c.sex_bonus:
         vocabulary.used("sidekick.sex")
+        vocabulary.used("sex", mod.if_.sex)
         return True
     return False
 

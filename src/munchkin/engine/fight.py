@@ -532,8 +532,11 @@ def _end_combat(g: Game, c: Combat) -> None:
 
 # -------------------------------------------------------------- help
 def help_candidates(g: Game, c: Combat) -> list[int]:
-    if c.helper >= 0 or (c.doppleganger >= 0 and as_written(g)) or any(g.cdef[m.base].no_help for m in c.monsters):
+    if c.helper >= 0 or (c.doppleganger >= 0 and as_written(g)):
         return []  # a Doppleganger's fight is fought alone
+    if any(g.cdef[m.base].no_help for m in c.monsters):
+        vocabulary.used("monster.no_help")
+        return []
     return [
         q.seat
         for q in g.players

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 seen: set[str] | None = None  # the paths noted while recording, else None (read by the engine's hot paths)
 
@@ -40,3 +41,36 @@ def recording() -> Iterator[set[str]]:
         seen = outer
         if outer is not None:
             outer |= found
+
+
+def namespace(kind: str) -> str:
+    """The vocabulary's name for a card kind's block: Races, Classes, Roles and Houses share theirs."""
+    return "character_card" if kind in ("race", "class", "role", "house") else kind
+
+
+def note_played(d: Any, kind: str, flag: str) -> None:
+    """Record the keys that made a card's play (or equipping, or handing to a Hireling) legal and
+    what it does as it comes into play: its timing, its slot and Hands, a flag of its kind."""
+    if kind == "give":
+        if flag == "hireling":
+            used("sidekick.carries", 1)
+        return
+    if d.is_one_shot:
+        used("one_shot.when", d.when)
+    elif d.is_special:
+        used("special.when", d.when)
+    elif d.is_gual:
+        used("card.go_up_a_level")
+    elif d.is_sidekick:
+        hireling = bool(getattr(d.model, "hireling", None))
+        used("card.hireling" if hireling else "sidekick.carries", None if hireling else d.carries)
+    elif d.is_proficiency:
+        used("proficiency.rank", d.rank)
+    elif d.is_item:
+        used("item.slot", d.slot)
+        used("item.hands", d.hands)
+        for key in ("big", "complex", "laser", "steed"):
+            if getattr(d, key):
+                used(f"item.{key}")
+    elif d.is_race or d.is_class or d.is_role:
+        used(f"card.{d.kind}")

@@ -199,6 +199,8 @@ class GameCore:
         """Cards that act as soon as they are drawn (Divine Intervention); True if used up."""
         h = card_hook(self, card)
         if h is not None and h.on_draw(self, p, card):
+            if self.cdef[card].is_special:
+                vocabulary.used("special.when", self.cdef[card].when)
             self.discard(card)
             return True
         return False

@@ -385,7 +385,7 @@ def sale_value(g: Game, p: Player, c: int) -> int:
     if v and vocabulary.seen is not None:
         vocabulary.used(f"{d.kind}.gold")
     if p.enhancers:
-        if any(it == c for it in p.enhancers.values()):
+        if vocabulary.seen is not None and c in p.enhancers.values():
             vocabulary.used("item_enhancer.gold")
         v += sum(g.cdef[e].gold for e, it in p.enhancers.items() if it == c)
     return v

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from munchkin.engine import changes, characters
+from munchkin.engine import changes, characters, vocabulary
 from munchkin.engine import events as E
 from munchkin.engine.core import card_hook
 from munchkin.engine.rules import WINNING_LEVEL, as_written
@@ -149,6 +149,8 @@ def item_matches(g: Game, p: Player, c: int, which: str) -> bool:
     if which == "steed":
         return d.steed
     if which == "below_waist":  # worn there: equipped
+        if "below_waist" in d.tags:
+            vocabulary.used("item.tags", "below_waist")
         return "below_waist" in d.tags and (c in p.equipped or not as_written(g))
     if which in ("headgear", "armor", "footgear", "hands"):
         return d.slot == which and c in p.equipped
@@ -165,6 +167,8 @@ def item_matches(g: Game, p: Player, c: int, which: str) -> bool:
 
 def items_matching(g: Game, p: Player, which: Any) -> list[int]:
     whiches = [which] if isinstance(which, str) else which
+    if "biggest_bonus" in whiches:
+        vocabulary.used("item_filter", "biggest_bonus")
     if "biggest_bonus" in whiches and not as_written(g):  # older rules: any Item, unequipped at 0
         if not p.items:
             return []
@@ -174,7 +178,12 @@ def items_matching(g: Game, p: Player, which: Any) -> list[int]:
         bonus = {c: characters.item_bonus(g, p, c) for c in p.items if c in p.equipped and characters.can_use(g, p, c)}
         best = max(bonus.values(), default=0)
         return [c for c, b in bonus.items() if b == best] if best > 0 else []
-    return [c for c in p.items if any(item_matches(g, p, c, w) for w in whiches)]
+    found = [c for c in p.items if any(item_matches(g, p, c, w) for w in whiches)]
+    if vocabulary.seen is not None:
+        for w in whiches:
+            if any(item_matches(g, p, c, w) for c in p.items):
+                vocabulary.used("item_filter", w)
+    return found
 
 
 def neighbour(g: Game, seat: int, step: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from munchkin.cards.schema import Condition
+from munchkin.engine import vocabulary
 from munchkin.engine.rules import DWARF_HAND_LIMIT, HAND_LIMIT, as_written
 from munchkin.engine.state import Player
 
@@ -37,25 +38,41 @@ def has_ability(g: Game, p: Player, ability: str) -> bool:
     """Whether a card `p` has (or their House) gives them `ability`."""
     if ability not in g.abilities_granted:  # no card of these sets gives it
         return False
+    if _has_ability(g, p, ability):
+        vocabulary.used("ability", ability)
+        return True
+    return False
+
+
+def _has_ability(g: Game, p: Player, ability: str) -> bool:
     cdef = g.cdef
     if p.house and ability in g.houses[p.house].abilities:
+        vocabulary.used("character_card.abilities")
         return True
     if p.roles or p.proficiencies:
         for c in p.roles + p.proficiencies:
             if ability in cdef[c].abilities:
+                vocabulary.used("proficiency.abilities" if cdef[c].is_proficiency else "card.role")
+                vocabulary.used("character_card.abilities")
                 return True
     for c in p.classes:
         if ability in cdef[c].abilities:
+            vocabulary.used("card.class")
+            vocabulary.used("character_card.abilities")
             return True
     for c in p.races:
         if ability in cdef[c].abilities:
+            vocabulary.used("card.race")
+            vocabulary.used("character_card.abilities")
             return True
     for c in p.sidekicks:  # abilities a Sidekick grants its owner
         if ability in cdef[c].abilities:
+            vocabulary.used("sidekick.grants")
             return True
     if g.item_grants:  # abilities an equipped Item grants (Saddle Bags)
         for c in p.equipped:
             if ability in cdef[c].abilities and can_use(g, p, c):
+                vocabulary.used("item.grants")
                 return True
     return False
 
@@ -102,11 +119,31 @@ def dual_single(g: Game, p: Player) -> bool:
     return p.dual_role >= 0 and len(p.roles) == 1
 
 
-def matches(g: Game, p: Player, cond: Condition | None, monster_bonus: bool = False) -> bool:
+def matches(g: Game, p: Player, cond: Condition | None, monster_bonus: bool = False, path: str = "") -> bool:
     """Does the character meet the condition? With `monster_bonus`, a monster's bonus
-    against a Class or Race is ignored for a Super Munchkin / Half-Breed of one."""
+    against a Class or Race is ignored for a Super Munchkin / Half-Breed of one. `path` names
+    the vocabulary key the condition stands under (`item.usable_if`), for the coverage recorder."""
     if cond is None:
         return True
+    held = _matches(g, p, cond, monster_bonus)
+    if vocabulary.seen is not None:
+        _record(g, p, cond, monster_bonus, path, held)
+    return held
+
+
+def _record(g: Game, p: Player, cond: Condition, monster_bonus: bool, path: str, held: bool) -> None:
+    """Note the branch `path` took and the condition's fields that decided it: all of them when it
+    held, else each that fails on its own (evaluated alone, which changes nothing)."""
+    if path:
+        vocabulary.decided(path, held)
+    for key, value in cond.model_dump(exclude_none=True).items():
+        if held or not _matches(g, p, Condition.model_validate({key: value}), monster_bonus):
+            vocabulary.used(f"condition.{'class' if key == 'class_' else key}")
+            if key == "sex":
+                vocabulary.used("sex", value)
+
+
+def _matches(g: Game, p: Player, cond: Condition, monster_bonus: bool) -> bool:
     if cond.race is not None:
         if cond.race == "human":
             if p.races and not half_single(g, p):
@@ -157,13 +194,14 @@ def can_use(g: Game, p: Player, item: int) -> bool:
     if item in p.cheats and as_written(g):  # "use it even where the rules would forbid it"
         return True
     if d.needs_steed and not any(g.cdef[c].steed for c in p.items):
+        vocabulary.used("item.needs_steed")
         return False  # an Item for Steeds counts only while its owner has one
     if item in p.cheats:
         return True
-    if d.usable_if is not None and not matches(g, p, d.usable_if):
+    if d.usable_if is not None and not matches(g, p, d.usable_if, path=f"{d.kind}.usable_if"):
         return False
     nu = d.not_usable_if
-    if nu is not None and matches(g, p, nu):
+    if nu is not None and matches(g, p, nu, path="item.not_usable_if"):
         # Super Munchkin / Half-Breed of one may use Items forbidden to that Class / Race
         if nu.class_ is not None and super_single(g, p) and nu.race is None and nu.sex is None:
             return True
@@ -191,6 +229,8 @@ def big_allowance(g: Game, p: Player) -> int:
     n = 1
     if g.extra_big_cards:
         for c in p.items + p.sidekicks:
+            if cdef[c].extra_big:
+                vocabulary.used("sidekick.extra_big" if cdef[c].is_sidekick else "item.extra_big")
             n += cdef[c].extra_big
     return n
 
@@ -203,6 +243,8 @@ def hands_limit(g: Game, p: Player) -> int:
     """Two Hands, plus any a Sidekick lends."""
     n = 2
     for k in p.sidekicks:
+        if g.cdef[k].extra_hands:
+            vocabulary.used("sidekick.hands")
         n += g.cdef[k].extra_hands
     return n
 
@@ -305,12 +347,17 @@ def equipment_overflow(g: Game, p: Player) -> list[int]:
 def item_bonus(g: Game, p: Player, item: int) -> int:
     d = g.cdef[item]
     b = d.bonus
+    if b and vocabulary.seen is not None:
+        vocabulary.used("item.bonus")
     for cb in d.conditional_bonus:
-        if matches(g, p, cb.if_):
+        if matches(g, p, cb.if_, path="conditional_value.if"):
+            vocabulary.used("item.conditional_bonus")
+            vocabulary.used("conditional_value.value")
             b += cb.value
     if p.enhancers:
         for e, it in p.enhancers.items():
-            if it == item and matches(g, p, g.cdef[e].usable_if):
+            if it == item and matches(g, p, g.cdef[e].usable_if, path="item_enhancer.usable_if"):
+                vocabulary.used("item_enhancer.bonus")
                 b += g.cdef[e].bonus
     return b
 
@@ -333,8 +380,13 @@ def equipped_bonus(g: Game, p: Player, only_armor: bool = False) -> int:
 
 def sale_value(g: Game, p: Player, c: int) -> int:
     """What an Item sells for: its own value plus its Item Enhancers'."""
-    v = g.cdef[c].gold
+    d = g.cdef[c]
+    v = d.gold
+    if v and vocabulary.seen is not None:
+        vocabulary.used(f"{d.kind}.gold")
     if p.enhancers:
+        if vocabulary.seen is not None and c in p.enhancers.values():
+            vocabulary.used("item_enhancer.gold")
         v += sum(g.cdef[e].gold for e, it in p.enhancers.items() if it == c)
     return v
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from munchkin.engine import characters, curses, fight, rewards
+from munchkin.engine import characters, curses, fight, rewards, vocabulary
 from munchkin.engine.core import card_hook
 from munchkin.engine.flow import Frame
 from munchkin.engine.rules import as_written
@@ -36,6 +36,10 @@ def monster_strength(g: Game, c: Combat, m: MonsterIn) -> int:
     d = cdef[m.base]
     s = d.level
     floor = False
+    if vocabulary.seen is not None:
+        vocabulary.used("monster.level")
+        if m.enhancers:
+            vocabulary.used("enhancer.strength")
     for e in m.enhancers:
         s += cdef[e].strength
         h = card_hook(g, e)
@@ -56,9 +60,15 @@ def monster_strength(g: Game, c: Combat, m: MonsterIn) -> int:
 def modifier_applies(g: Game, c: Combat, m: MonsterIn, mod: Any, fighters: list[Player]) -> bool:
     """A monster's bonus or penalty against some characters: does it count in this fight?
     A bonus against a sex also counts when a fighter kept a Sidekick of that sex."""
-    if any(characters.matches(g, f, mod.if_, monster_bonus=mod.value > 0) for f in fighters):
+    if any(characters.matches(g, f, mod.if_, mod.value > 0, "conditional_value.if") for f in fighters):
+        vocabulary.used("monster.modifiers")
+        vocabulary.used("conditional_value.value")
         return True
-    return bool(c.sex_bonus) and mod.value > 0 and (m.card, mod.if_.sex) in c.sex_bonus
+    if bool(c.sex_bonus) and mod.value > 0 and (m.card, mod.if_.sex) in c.sex_bonus:
+        vocabulary.used("sidekick.sex")
+        vocabulary.used("sex", mod.if_.sex)
+        return True
+    return False
 
 
 def sidekick_sex_check(g: Game, c: Combat) -> Frame | None:
@@ -92,8 +102,10 @@ def char_strength(g: Game, c: Combat, p: Player) -> int:
         d = cdef[m.base]
         if d.ignore_level:
             ignore_level = True
+            vocabulary.used("monster.ignore_level")
         if d.level_only:
             lvl_only = True
+            vocabulary.used("monster.level_only")
     s = 0 if ignore_level else p.level
     if not lvl_only:
         only_armor = False
@@ -103,7 +115,10 @@ def char_strength(g: Game, c: Combat, p: Player) -> int:
                 break
         s += characters.equipped_bonus(g, p, only_armor)
         if p.equipped and (muted := muted_tags(g, c)):
-            s -= sum(bonus for _, bonus in muted_items(g, p, muted, only_armor))
+            lost = sum(bonus for _, bonus in muted_items(g, p, muted, only_armor))
+            if lost:
+                vocabulary.used("monster.no_bonus_from")
+            s -= lost
         s += c.berserk.get(p.seat, 0) + c.turning.get(p.seat, 0)
         if c.house_bonus:
             s += c.house_bonus.get(p.seat, 0)
@@ -148,7 +163,9 @@ def no_sidekicks(g: Game, c: Combat) -> bool:
 def beaten_at_once(g: Game, c: Combat, m: MonsterIn) -> bool:
     """Whether a fighter here defeats this monster at once (a Gadgeteer against the Janibot)."""
     cond = g.cdef[m.base].defeated_by
-    return cond is not None and any(characters.matches(g, g.players[f], cond) for f in c.fighters())
+    return cond is not None and any(
+        characters.matches(g, g.players[f], cond, path="monster.defeated_by") for f in c.fighters()
+    )
 
 
 def character_bonus(g: Game, c: Combat, p: Player) -> int:
@@ -163,12 +180,22 @@ def character_bonus_parts(g: Game, c: Combat, p: Player) -> list[tuple[str, int]
     cdef = g.cdef
     parts: list[tuple[str, int]] = []
     for k in p.sidekicks:
-        if cdef[k].bonus and not no_sidekicks(g, c):
-            parts.append((cdef[k].name, cdef[k].bonus))
+        if cdef[k].bonus:
+            if not no_sidekicks(g, c):
+                vocabulary.used("sidekick.bonus")
+                parts.append((cdef[k].name, cdef[k].bonus))
+            else:
+                vocabulary.used("monster.no_sidekicks")
     if p.seat == c.fighter and c.helper < 0:  # a Sidekick is no helper
         alones = [cdef[k].alone_bonus for k in p.character_cards()]
         alone = sum(alones) if as_written(g) else max(alones, default=0)  # each card's own (Astronomy, Potions)
         if alone:
+            if vocabulary.seen is not None:
+                for k in p.character_cards():
+                    if cdef[k].alone_bonus:
+                        vocabulary.used(
+                            "proficiency.alone_bonus" if cdef[k].is_proficiency else "character_card.alone_bonus"
+                        )
             parts.append(("fighting alone", alone))
     if p.equipped and characters.has_ability(g, p, "complex_bonus"):
         n = sum(1 for k in p.equipped if cdef[k].complex and characters.can_use(g, p, k))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import events as E
+from munchkin.engine import vocabulary
 from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.cards import CardDef
 from munchkin.engine.chance import Chance
@@ -27,6 +28,8 @@ def card_hook(g: GameCore, card: int) -> CardHook | None:
     if name is None:
         return None
     h = HOOKS.get(name)
+    if vocabulary.seen is not None and isinstance(h, CardHook):
+        vocabulary.used(f"{vocabulary.namespace(g.cdef[card].kind)}.hook")
     return h if isinstance(h, CardHook) else None
 
 
@@ -196,6 +199,8 @@ class GameCore:
         """Cards that act as soon as they are drawn (Divine Intervention); True if used up."""
         h = card_hook(self, card)
         if h is not None and h.on_draw(self, p, card):
+            if self.cdef[card].is_special:
+                vocabulary.used("special.when", self.cdef[card].when)
             self.discard(card)
             return True
         return False

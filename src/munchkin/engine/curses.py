@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from munchkin.cards.hooks import HOOKS, CardHook
 from munchkin.engine import actions as A
-from munchkin.engine import changes, resolve, settle
+from munchkin.engine import changes, resolve, settle, vocabulary
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -49,6 +49,11 @@ class CurseFlow(Step):
             g.discard(card)
             return Done()
         fn = HOOKS.get(d.hook) if d.hook else None
+        vocabulary.used("curse.duration", d.duration)
+        if d.effects:
+            vocabulary.used("curse.effects")
+        if fn is not None:
+            vocabulary.used("curse.hook")
         if fn is not None and (isinstance(fn, CardHook) or not callable(fn)):
             fn = None  # a passive hook: the engine asks it while the Curse is kept
         g.limbo.remove(card)
@@ -113,6 +118,7 @@ def curse_bonus(g: Game, p: Player) -> int:
     for c in p.curses:
         for e in g.cdef[c].effects:
             if e.next_combat_bonus is not None:
+                vocabulary.used("effect.next_combat_bonus")
                 total += e.next_combat_bonus
     return total
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, legal, play, resolve, rewards, run_away, settle
+from munchkin.engine import changes, characters, combat, legal, play, resolve, rewards, run_away, settle, vocabulary
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import WEIGH_AGAIN, Action
@@ -40,7 +40,7 @@ class Fight(Step):
         c.monsters.append(m)
         c.played.append(self.card)
         g.events.append(E.Combat(self.seat, self.card))
-        if d.wna_if is not None and characters.matches(g, p, d.wna_if):
+        if d.wna_if is not None and characters.matches(g, p, d.wna_if, path="monster.will_not_attack.if"):
             g.events.append(E.NoAttack(self.seat, self.card))
             h = card_hook(g, self.card)
             if h is not None:
@@ -61,6 +61,7 @@ class Fight(Step):
     def will_not_attack(self, g: Game, _: Any) -> Out:
         d = g.cdef[self.card]
         if d.wna_treasures:
+            vocabulary.used("monster.will_not_attack.treasures")
             g.draw_to_hand(g.players[self.seat], "treasure", d.wna_treasures)
         _end_combat(g, fight_in(g))
         return Done()
@@ -93,15 +94,15 @@ class BeforeFight(Step):
         c = fight_in(g)
         d = g.cdef[self.card]
         p = g.players[self.seat]
-        if d.flees_from is not None and characters.matches(g, p, d.flees_from):
+        if d.flees_from is not None and characters.matches(g, p, d.flees_from, path="monster.flees_from"):
             if (shared := flee_from(g, c, self.seat, self.card)) is not None:
                 return self.then("done", shared)
             return Done()
         mp = d.may_pass
         if (
             mp is not None
-            and (mp.if_ is None or characters.matches(g, p, mp.if_))
-            and (mp.unless is None or not characters.matches(g, p, mp.unless))
+            and (mp.if_ is None or characters.matches(g, p, mp.if_, path="monster.may_pass.if"))
+            and (mp.unless is None or not characters.matches(g, p, mp.unless, path="monster.may_pass.unless"))
         ):
             acts = (Action(A.PASS, self.seat), Action(A.DECLINE, self.seat, self.card))
             return self.then("passed", D.Before((self.seat,), self.card, acts))
@@ -115,6 +116,7 @@ class BeforeFight(Step):
         _leave(g, fight_in(g), self.card)
         g.events.append(E.WalkPast(self.seat, self.card))
         if mp.then:
+            vocabulary.used("monster.may_pass.then")
             return self.then("done", resolve.run_effects(g, mp.then, g.players[self.seat], self.card))
         return Done()
 
@@ -123,6 +125,9 @@ class BeforeFight(Step):
         if b is not None:
             p = g.players[self.seat]
             found = [k for k in changes.items_matching(g, p, b.which) if characters.sale_value(g, p, k) >= b.min_gold]
+            vocabulary.used("monster.bribe.which")
+            if b.min_gold and len(found) < len(changes.items_matching(g, p, b.which)):
+                vocabulary.used("monster.bribe.min_gold")  # an Item worth too little may not bribe it
             acts = [Action(A.USE, self.seat, k, monster=self.card) for k in D.unique_cards(found, g)]
             if acts:
                 acts.append(Action(A.DECLINE, self.seat, self.card))
@@ -139,12 +144,14 @@ class BeforeFight(Step):
         _leave(g, fight_in(g), self.card)
         g.events.append(E.Bribe(self.seat, self.card))
         if b.then:
+            vocabulary.used("monster.bribe.then")
             return self.then("done", resolve.run_effects(g, b.then, p, self.card))
         return Done()
 
     def toll(self, g: Game, _: Any) -> Out:
         d = g.cdef[self.card]
         if d.before_fight:
+            vocabulary.used("monster.before_fight")
             return self.then("done", resolve.run_effects(g, d.before_fight, g.players[self.seat], self.card))
         return Done()
 
@@ -181,12 +188,13 @@ class MonsterJoins(Step):
         m = next((x for x in c.monsters if x.card == self.card), None)
         if m is None:
             return Done()
-        if d.wna_if is not None and characters.matches(g, p, d.wna_if):
+        if d.wna_if is not None and characters.matches(g, p, d.wna_if, path="monster.will_not_attack.if"):
             g.events.append(E.NoAttack(c.fighter, self.card))
             play.monster_leaves(g, c, m)
             if not c.monsters:  # it replaced the fight's only monster (an Illusion): nothing to fight
                 c.ended = True
             if d.wna_treasures:
+                vocabulary.used("monster.will_not_attack.treasures")
                 g.draw_to_hand(p, "treasure", d.wna_treasures)
             return Done()
         if d.no_help and c.helper >= 0 and no_help_joins_whole_fight(g):
@@ -237,7 +245,7 @@ def flee_from_helper(g: Game, c: Combat) -> Frame | None:
     shared = None
     for m in list(c.monsters):
         cond = g.cdef[m.base].flees_from
-        if cond is not None and m in c.monsters and characters.matches(g, hp, cond):
+        if cond is not None and m in c.monsters and characters.matches(g, hp, cond, path="monster.flees_from"):
             shared = flee_from(g, c, hp.seat, m.card) or shared
     return shared
 
@@ -534,8 +542,11 @@ def _end_combat(g: Game, c: Combat) -> None:
 
 # -------------------------------------------------------------- help
 def help_candidates(g: Game, c: Combat) -> list[int]:
-    if c.helper >= 0 or (c.doppleganger >= 0 and as_written(g)) or any(g.cdef[m.base].no_help for m in c.monsters):
+    if c.helper >= 0 or (c.doppleganger >= 0 and as_written(g)):
         return []  # a Doppleganger's fight is fought alone
+    if any(g.cdef[m.base].no_help for m in c.monsters):
+        vocabulary.used("monster.no_help")
+        return []
     return [
         q.seat
         for q in g.players

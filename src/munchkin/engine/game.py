@@ -9,8 +9,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from munchkin.cards.schema import Card
 from munchkin.engine import actions as A
-from munchkin.engine import characters, legal
+from munchkin.engine import characters, legal, vocabulary
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action, IllegalAction, MunchkinError
 from munchkin.engine.any_time import AnyTime
@@ -154,6 +155,11 @@ class Game(GameCore):
         self.card_versions = {s: (setup.card_versions or {}).get(s) or card_version(s) for s in setup.sets}
         self.defs, physical = build_table(list(setup.sets), self.card_versions)
         self.cdef: list[CardDef] = [self.defs[i] for i in physical]
+        if vocabulary.seen is not None:  # the decks are dealt from each card's deck, in its copies
+            for d in self.defs:
+                vocabulary.used("card.deck", d.deck)
+                if isinstance(d.model, Card) and d.model.copies > 1:
+                    vocabulary.used("card.copies")
         self.ncards = len(self.cdef)
         copies = Counter(d.idx for d in self.cdef)  # the cards of which the game has another copy
         self.twins = frozenset(c for c, d in enumerate(self.cdef) if copies[d.idx] > 1)
@@ -438,6 +444,8 @@ class Game(GameCore):
 
     def _apply_unchecked(self, action: Action) -> None:
         prompt = self._prompt
+        if vocabulary.seen is not None and action.card >= 0 and action.kind in (A.PLAY, A.EQUIP, A.GIVE):
+            vocabulary.note_played(self.cdef[action.card], action.kind, action.flag)
         if action.seat not in prompt.seats:
             any_time = True
         elif type(prompt) in legal.EXTRAS_AT and action.kind != A.PASS:  # an answer, or one of the extras?

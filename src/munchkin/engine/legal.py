@@ -147,9 +147,10 @@ def table_actions(g: Game, p: Player, own_turn: bool) -> list[Action]:
 
 
 def power_actions(g: Game, p: Player) -> list[Action]:
-    """The powers of a player's cards in play (Roles, Proficiencies: Potions) on their own turn."""
+    """The powers of a player's cards in play on their own turn: the actions of the hook of a Race,
+    Class, Role, Proficiency (Potions) or Sidekick (a `hook` of those blocks, docs/cards.md)."""
     out: list[Action] = []
-    for c in p.roles + p.proficiencies:
+    for c in p.races + p.classes + p.roles + p.proficiencies + p.sidekicks:
         if (h := card_hook(g, c)) is not None:
             out += h.actions(g, p.seat, c)
     return out
@@ -601,7 +602,7 @@ def window_actions(g: Game, seat: int) -> list[Action]:
             h = card_hook(g, k)
             if h is not None:
                 out += h.actions(g, seat, k)
-            elif d.bonus:
+            elif d.bonus and (d.usable_if is None or characters.matches(g, p, d.usable_if, path="one_shot.usable_if")):
                 out.append(_action((A.PLAY, seat, k, c.fighter, -1, (), 0, "")))
                 for m in c.monsters:
                     out.append(_action((A.PLAY, seat, k, -1, m.card, (), 0, "")))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, curses, fight, legal, resolve, settle
+from munchkin.engine import changes, characters, curses, fight, legal, resolve, settle, vocabulary
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -49,6 +49,8 @@ class PlayCombatAction(Step):
             if act.monster >= 0 and not d.is_monster:
                 m = next(m for m in c.monsters if m.card == act.monster)
             if d.is_one_shot:
+                if d.bonus:
+                    vocabulary.used("one_shot.bonus")
                 changes.remove_from_play(g, p, act.card)
                 c.played.append(act.card)
                 if act.monster >= 0:
@@ -67,6 +69,7 @@ class PlayCombatAction(Step):
                 p.hand.remove(act.card)
                 c.played.append(act.card)
                 kin = next(t for t in sorted(d.kin) if any(t in cdef[m.base].kin for m in c.monsters))
+                vocabulary.used("monster.tags", kin)
                 c.monsters.append(MonsterIn(act.card))
                 g.events.append(E.Join(act.seat, act.card, KIN_WORDS[kin]))
                 if (joins := fight.monster_joins(g, act.card)) is not None:

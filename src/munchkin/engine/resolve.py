@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from munchkin.cards.hooks import HOOKS
 from munchkin.cards.schema import Effect
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, death
+from munchkin.engine import changes, characters, death, vocabulary
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -72,9 +72,10 @@ class RunEffects(Step):
             e = self.effects[self.i]
             if p.dead:
                 return Done()
-            if e.if_ is not None and not characters.matches(g, p, e.if_):
+            if e.if_ is not None and not characters.matches(g, p, e.if_, path="effect.if"):
                 self.i += 1
                 if e.otherwise:
+                    vocabulary.used("effect.otherwise")
                     return self.then("start", RunEffects(tuple(e.otherwise), self.seat, self.source))
                 continue
             return self.then("applied", RunEffect(e, self.seat, self.source))
@@ -84,6 +85,7 @@ class RunEffects(Step):
         e = self.effects[self.i]
         self.i += 1
         if not did and e.otherwise:
+            vocabulary.used("effect.otherwise")
             return self.then("start", RunEffects(tuple(e.otherwise), self.seat, self.source))
         return self.start(g, None)
 
@@ -103,6 +105,8 @@ class RunEffect(Step):
     def start(self, g: Game, _: Any) -> Out:
         e = self.e
         p = g.players[self.seat]
+        if vocabulary.seen is not None:
+            note_effect(e)
         self.why = why = g.cdef[self.source].name if self.source >= 0 else ""
         if e.lose_levels is not None:
             return Done(changes.lose_levels(g, p, e.lose_levels, why) > 0)
@@ -186,6 +190,7 @@ class RunEffect(Step):
         if not found:
             return Done(True)
         self.n += 1
+        vocabulary.used("effect.lose_items.chosen_by", li.chosen_by)
         if li.chosen_by != "self":
             picker = changes.neighbour(g, p.seat, 1 if li.chosen_by == "left" else -1)
             if picker != p.seat:
@@ -324,6 +329,19 @@ def choose_card(g: Game, seat: int, options: Sequence[int], why: str) -> Frame:
 
 
 # -------------------------------------------------------------- effects
+def note_effect(e: Effect) -> None:
+    """Record the operation an effect runs, with its value where the value is a branch
+    (`effect.lose_race=one`, `effect.level_becomes=lowest`), for the vocabulary's coverage."""
+    for key, value in e.model_dump(exclude_none=True, exclude={"if_", "otherwise"}).items():
+        if key == "lose_items":
+            vocabulary.used("effect.lose_items.which")
+            vocabulary.used("effect.lose_items.count", "all" if value["count"] == "all" else None)
+        elif isinstance(value, str) and key != "hook":
+            vocabulary.used(f"effect.{key}", value)
+        else:
+            vocabulary.used(f"effect.{key}")
+
+
 def run_effects(g: Game, effects: Sequence[Effect], p: Player, source: int) -> Frame:
     """Apply a list of vocabulary effects to one character, in order."""
     return RunEffects(tuple(effects), p.seat, source)  # Effects are immutable card data

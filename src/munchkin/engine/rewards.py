@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, play
+from munchkin.engine import changes, characters, play, vocabulary
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -39,13 +39,17 @@ class WinCombat(Step):
         helper_levels = 0  # more levels a monster gives a helper who matches (Starfish: a Feline)
         for m in c.monsters:
             levels += cdef[m.base].levels
+            vocabulary.used("monster.levels")
             h = card_hook(g, m.base)
             if h is not None:
                 levels += h.extra_levels(g, c, m)
             for bl in cdef[m.base].bonus_levels:
-                if characters.matches(g, p, bl.if_):
+                if characters.matches(g, p, bl.if_, path="conditional_value.if"):
+                    vocabulary.used("monster.bonus_levels")
+                    vocabulary.used("conditional_value.value")
                     levels += bl.value
-                if c.helper >= 0 and characters.matches(g, g.players[c.helper], bl.if_):
+                if c.helper >= 0 and characters.matches(g, g.players[c.helper], bl.if_, path="conditional_value.if"):
+                    vocabulary.used("monster.bonus_levels")
                     helper_levels += bl.value
             treasures += monster_treasures(g, c, m)
         treasures += sum(n for _, n in c.removed)  # left behind by monsters taken out of the fight
@@ -185,14 +189,27 @@ def monster_treasures(g: Game, c: Combat, m: MonsterIn) -> int:
     cdef = g.cdef
     d = cdef[m.base]
     n = d.treasures + sum(cdef[e].treasures for e in m.enhancers)
+    if vocabulary.seen is not None:
+        vocabulary.used("monster.treasures")
+        if any(cdef[e].treasures for e in m.enhancers):
+            vocabulary.used("enhancer.treasures")
     if any((h := card_hook(g, e)) is not None and h.enhancer_floor() for e in m.enhancers):
         n = max(1, n)
     for bt in d.bonus_treasures:
+        vocabulary.used("monster.bonus_treasures.who", bt.who)
         if bt.who == "fighter":
-            n += bt.value if characters.matches(g, g.players[c.fighter], bt.if_) else 0
+            hit = characters.matches(g, g.players[c.fighter], bt.if_, path="monster.bonus_treasures.if")
+            n += bt.value if hit else 0
         else:
-            hits = sum(1 for f in c.fighters() if characters.matches(g, g.players[f], bt.if_))
+            hits = sum(
+                1
+                for f in c.fighters()
+                if characters.matches(g, g.players[f], bt.if_, path="monster.bonus_treasures.if")
+            )
+            hit = hits > 0
             n += bt.value * (min(hits, 1) if bt.who == "either" else hits)
+        if hit:
+            vocabulary.used("monster.bonus_treasures.value")
     return max(0, n)
 
 
@@ -207,6 +224,7 @@ def bonus_doors(g: Game, c: Combat, p: Player, killed: tuple[int, ...]) -> None:
     then a Bounty Hunter's bounty for helping."""
     doors = sum(g.cdef[k].bonus_doors for k in killed)
     if doors:
+        vocabulary.used("monster.bonus_doors")
         g.draw_to_hand(p, "door", doors)
     if c.helper >= 0 and characters.has_ability(g, g.players[c.helper], "bounty"):
         g.draw_to_hand(g.players[c.helper], "door", 1)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, legal, play, resolve, settle
+from munchkin.engine import changes, characters, combat, legal, play, resolve, settle, vocabulary
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import WEIGH_AGAIN, Action
@@ -170,6 +170,7 @@ class EvenIfEscaped(Step):
             self.i += 1
             m = next((x for x in c.monsters if x.card == k), None)
             if m is not None and g.cdef[m.base].even_if_escaped and pursued(g, p, m):
+                vocabulary.used("monster.even_if_escaped")
                 return self.then("settle", resolve.run_effects(g, g.cdef[m.base].even_if_escaped, p, k))
         return Done()
 
@@ -196,11 +197,15 @@ class FleeFrom(Step):
         if not pursued(g, g.players[self.seat], m):
             g.events.append(E.Escape(self.seat, m.card, "not pursued"))
             return Done()
-        if d.escape_if is not None and characters.matches(g, g.players[self.seat], d.escape_if):
+        if d.escape_if is not None and characters.matches(
+            g, g.players[self.seat], d.escape_if, path="monster.escape_if"
+        ):
             g.events.append(E.Escape(self.seat, m.card, "automatically"))
             if d.even_if_escaped:
+                vocabulary.used("monster.even_if_escaped")
                 return self.then("settle", resolve.run_effects(g, d.even_if_escaped, g.players[self.seat], self.card))
             return self.escaped(g, None)
+        vocabulary.used("monster.escape", d.escape)
         if d.escape == "automatic":
             return self.rolled(g, True)
         if d.escape == "impossible":
@@ -213,6 +218,7 @@ class FleeFrom(Step):
             g.events.append(E.Escape(p.seat, self.card, ""))
             d = g.cdef[self.base]
             if d.even_if_escaped:
+                vocabulary.used("monster.even_if_escaped")
                 return self.then("settle", resolve.run_effects(g, d.even_if_escaped, p, self.card))
             return self.escaped(g, None)
         g.events.append(E.Caught(p.seat, self.card))
@@ -275,6 +281,7 @@ class BadStuff(Step):
 
     def start(self, g: Game, _: Any) -> Out:
         g.events.append(E.BadStuff(self.seat, self.card))
+        vocabulary.used("monster.bad_stuff")
         return self.then("settle", resolve.run_effects(g, g.cdef[self.base].bad_stuff, g.players[self.seat], self.base))
 
     def settle(self, g: Game, _: Any) -> Out:
@@ -424,13 +431,37 @@ def run_away_parts(g: Game, c: Combat, p: Player, m: MonsterIn) -> list[tuple[st
     for x in c.monsters:
         if (x is m and x.mate_of is not None or both and x.mate_of is m) and (h := card_hook(g, x.card)) is not None:
             parts.append((cdef[x.card].name, -h.run_penalty()))
+    if vocabulary.seen is not None:
+        _note_run_away(g, c, p, d, steed is not None)
     return [(who, v) for who, v in parts if v]
+
+
+def _note_run_away(g: Game, c: Combat, p: Player, d: Any, steed: bool) -> None:
+    """Record the `run_away` keys that counted in a roll (the vocabulary's coverage)."""
+    cdef = g.cdef
+    if combat.no_sidekicks(g, c) and any(cdef[k].run_away for k in p.sidekicks):
+        vocabulary.used("monster.no_sidekicks")
+    if not steed:
+        for k in p.character_cards():
+            if cdef[k].run_away:
+                vocabulary.used("proficiency.run_away" if cdef[k].is_proficiency else "character_card.run_away")
+        if p.house and g.houses[p.house].run_away:
+            vocabulary.used("character_card.run_away")
+        if any(cdef[k].run_away for k in p.sidekicks) and not combat.no_sidekicks(g, c):
+            vocabulary.used("sidekick.run_away")
+    if any(cdef[k].run_away and characters.can_use(g, p, k) for k in p.equipped):
+        vocabulary.used("item.run_away")
+    if d.is_monster and d.run_away:
+        vocabulary.used("monster.run_away")
 
 
 def pursued(g: Game, p: Player, m: MonsterIn) -> bool:
     d = g.cdef[m.base]
     if d.wnp_level >= 0 and p.level <= d.wnp_level:
-        return d.wnp_unless is not None and characters.matches(g, p, d.wnp_unless)
+        vocabulary.used("monster.will_not_pursue.level_at_most")
+        return d.wnp_unless is not None and characters.matches(
+            g, p, d.wnp_unless, path="monster.will_not_pursue.unless"
+        )
     return True
 
 

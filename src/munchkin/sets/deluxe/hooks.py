@@ -17,7 +17,7 @@ from munchkin.cards.hooks import CardHook
 from munchkin.cards.library.common import choose_option, escape_one, in_combat_window, neighbour, uniq
 from munchkin.cards.loader import hook
 from munchkin.engine import actions as A
-from munchkin.engine import changes, characters, combat, curses, death, play, resolve
+from munchkin.engine import changes, characters, combat, curses, death, play, resolve, vocabulary
 from munchkin.engine import decisions as D
 from munchkin.engine import events as E
 from munchkin.engine.actions import Action
@@ -74,11 +74,10 @@ hook("deluxe.malign_mirror")(MalignMirror())
 # ------------------------------------------------------------------ monsters
 class PitBull(CardHook):
     def flee_actions(self, g: Game, p: Player, c: Combat, m: MonsterIn) -> list[Action]:
-        return [
-            Action(A.USE, p.seat, k, monster=m.card, flag="monster")
-            for k in p.items
-            if "wand_pole_staff" in g.cdef[k].tags and (g.cdef[k].is_item or as_written(g))  # a Wand of Dowsing
-        ]
+        wands = [k for k in p.items if "wand_pole_staff" in g.cdef[k].tags and (g.cdef[k].is_item or as_written(g))]
+        for k in wands:  # a Wand of Dowsing
+            vocabulary.used(f"{g.cdef[k].kind}.tags", "wand_pole_staff")
+        return [Action(A.USE, p.seat, k, monster=m.card, flag="monster") for k in wands]
 
     def apply(self, g: Game, act: Action) -> None:
         escape_one(g, act, "distracting the Pit Bull", "distracted it")
@@ -90,9 +89,13 @@ hook("deluxe.pit_bull")(PitBull())
 class LargeAngryChicken(CardHook):
     def extra_levels(self, g: Game, c: Combat, m: MonsterIn) -> int:
         fire = any("fire" in g.cdef[k].tags for (k, _, _) in c.side)
+        if fire:
+            vocabulary.used("one_shot.tags", "fire")
         for f in c.fighters():
             p = g.players[f]
-            fire = fire or any("fire" in g.cdef[k].tags and characters.can_use(g, p, k) for k in p.equipped)
+            if any("fire" in g.cdef[k].tags and characters.can_use(g, p, k) for k in p.equipped):
+                vocabulary.used("item.tags", "fire")
+                fire = True
         return 1 if fire else 0
 
 

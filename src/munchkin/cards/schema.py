@@ -244,7 +244,8 @@ class Monster(Strict):
     escape_if: Condition | None = None  # runners who match escape it without rolling
     defeated_by: Condition | None = None  # the fighters win at once if one of them matches
     flees_from: Condition | None = None  # leaves the fight (its Treasure stays) when a fighter matches
-    no_bonus_from: list[Literal["fire"]] = []  # equipped Items with these tags add nothing against it
+    # equipped Items (and one-shots played for the fighters) with these tags add nothing against it
+    no_bonus_from: list[Literal["fire", "below_waist", "weapon", "wand_pole_staff"]] = []
     no_sidekicks: bool = False  # Sidekicks add nothing and cannot be sacrificed to escape it
     before_fight: list[Effect] = []  # happens to the fighter before the fight (Treasure-free tolls)
     may_pass: MayPass | None = None

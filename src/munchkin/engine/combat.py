@@ -115,10 +115,13 @@ def char_strength(g: Game, c: Combat, p: Player) -> int:
                 break
         s += characters.equipped_bonus(g, p, only_armor)
         if p.equipped and (muted := muted_tags(g, c)):
-            lost = sum(bonus for _, bonus in muted_items(g, p, muted, only_armor))
-            if lost:
-                vocabulary.used("monster.no_bonus_from")
-            s -= lost
+            lost = muted_items(g, p, muted, only_armor)
+            if vocabulary.seen is not None:
+                for k, _ in lost:  # each tag that took an Item's bonus away
+                    for tag in g.cdef[k].tags & muted:
+                        vocabulary.used("monster.no_bonus_from", tag)
+                        vocabulary.used("item.tags", tag)
+            s -= sum(bonus for _, bonus in lost)
         s += c.berserk.get(p.seat, 0) + c.turning.get(p.seat, 0)
         if c.house_bonus:
             s += c.house_bonus.get(p.seat, 0)

@@ -19,6 +19,7 @@ from munchkin.engine.rules import (
     WINNING_LEVEL,
     as_written,
     gifts_any_time,
+    vocabulary_all_read,
     whims_wait_not,
 )
 from munchkin.engine.state import (
@@ -150,7 +151,12 @@ def power_actions(g: Game, p: Player) -> list[Action]:
     """The powers of a player's cards in play on their own turn: the actions of the hook of a Race,
     Class, Role, Proficiency (Potions) or Sidekick (a `hook` of those blocks, docs/cards.md)."""
     out: list[Action] = []
-    for c in p.races + p.classes + p.roles + p.proficiencies + p.sidekicks:
+    held = (
+        p.races + p.classes + p.roles + p.proficiencies + p.sidekicks
+        if vocabulary_all_read(g)
+        else p.roles + p.proficiencies
+    )
+    for c in held:
         if (h := card_hook(g, c)) is not None:
             out += h.actions(g, p.seat, c)
     return out
@@ -602,7 +608,11 @@ def window_actions(g: Game, seat: int) -> list[Action]:
             h = card_hook(g, k)
             if h is not None:
                 out += h.actions(g, seat, k)
-            elif d.bonus and (d.usable_if is None or characters.matches(g, p, d.usable_if, path="one_shot.usable_if")):
+            elif d.bonus and (
+                d.usable_if is None
+                or not vocabulary_all_read(g)
+                or characters.matches(g, p, d.usable_if, path="one_shot.usable_if")
+            ):
                 out.append(_action((A.PLAY, seat, k, c.fighter, -1, (), 0, "")))
                 for m in c.monsters:
                     out.append(_action((A.PLAY, seat, k, -1, m.card, (), 0, "")))

@@ -28,7 +28,9 @@ TURNING_BONUS = 3  # Turning: "+3 for each card discarded" against the monsters 
 # any later moment allows them too, so they stay any-time moves without stopping the table (issue 34),
 # and an effect to lose gold that finds no Items to pay with runs its `otherwise` (issue 35); 7, a
 # monster nobody may help against (the Gazebo) that joins a fight under way sends the helper out of it,
-# since "any special abilities ... apply to the entire fight" (issue 35).
+# since "any special abilities ... apply to the entire fight"; and two keys of the card vocabulary that
+# were accepted but never read are read: a one-shot's `usable_if`, and the `hook` of a Race, Class or
+# Sidekick in play, which offers its actions as a Role's does (no built-in card has either; issue 35).
 RULES = 7
 CARDS_AS_WRITTEN = 3  # the rules from which the card fixes of issue 18 hold
 GIFTS_ANY_TIME = 4  # the rules from which the fixes of issue 32 hold
@@ -36,6 +38,7 @@ EMPTY_RUN_ENDS = 5  # the rules from which a Run Away with nothing left to flee 
 WHIMS_WAIT_NOT = 6  # the rules from which a window does not wait on a seat with only whims to play
 UNPAID_GOLD_OTHERWISE = 6  # the rules from which `lose_gold` with nothing to pay with runs its `otherwise`
 NO_HELP_JOINS_WHOLE_FIGHT = 7  # the rules from which a joining no-help monster sends the helper away
+VOCABULARY_ALL_READ = 7  # the rules from which a one-shot's `usable_if` and a character card's `hook` are read
 
 
 def as_written(g: object) -> bool:
@@ -70,3 +73,9 @@ def no_help_joins_whole_fight(g: object) -> bool:
     """Whether a monster nobody may help against, joining a fight with a helper, sends the helper out of
     it (rules 7: its ability applies to the entire fight), not a save of older rules, where they stayed."""
     return getattr(g, "rules", RULES) >= NO_HELP_JOINS_WHOLE_FIGHT
+
+
+def vocabulary_all_read(g: object) -> bool:
+    """Whether this game reads a one-shot's `usable_if` and the `hook` of a Race, Class or Sidekick (rules
+    7), not a save of older rules, where a designer's card with them played as if they were not written."""
+    return getattr(g, "rules", RULES) >= VOCABULARY_ALL_READ

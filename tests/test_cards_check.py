@@ -200,3 +200,14 @@ def test_every_built_in_set_checks_clean() -> None:
     r = CliRunner().invoke(app, ["cards", "check"])
     assert r.exit_code == 0, r.output
     assert [ln.split(":")[0] for ln in r.stdout.splitlines()] == ["deluxe", "good-bad", "harry-potter", "star"]
+
+
+def test_a_run_away_one_shot_without_a_hook_is_reported(tmp_path: Path) -> None:
+    """A one-shot of a Run Away moment acts only through its hook: without one it could never be played
+    (found by the vocabulary's coverage, issue 35). The check says so at its line, naming the way out."""
+    folder = copy_deluxe(tmp_path / "my-deluxe")
+    treasures = folder / "treasures.yaml"
+    line = edit(treasures, "when: combat}", "when: run_away}", after="    name: Sleep Potion\n")
+    out = problems_of(folder)
+    assert f"treasures.yaml:{line}: card 'Sleep Potion': one_shot.when: a one-shot played when: run_away" in out
+    assert "add a hook, or play it in combat (when: combat)" in out

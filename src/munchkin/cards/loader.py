@@ -608,6 +608,20 @@ def _set_problems(cs: CardSet, nodes: list[yaml.Node | None], raw: _Raw | None) 
                     + ("; conditions name them in lower case" if value != value.lower() else "")
                 )
                 problems.append(Problem(file, line, label, field_path(loc), words))
+    for i, card in enumerate(cs.cards):  # a one-shot of a Run Away moment does nothing by itself
+        shot = card.one_shot
+        if shot is not None and shot.when in ("run_away", "after_roll") and not shot.hook:
+            node = nodes[i] if i < len(nodes) else None
+            problems.append(
+                Problem(
+                    cs.card_files[i] if i < len(cs.card_files) else cs.path,
+                    line_of(node, ("one_shot", "when")),
+                    card.name,
+                    "one_shot.when",
+                    f"a one-shot played when: {shot.when} acts only through its hook, and it has none, so it "
+                    "could never be played: add a hook, or play it in combat (when: combat) for its bonus",
+                )
+            )
     for card in cs.cards:
         if card.deck == "door":
             doors += card.copies

@@ -507,6 +507,17 @@ def test_a_save_from_the_built_in_sets_records_no_origin(tmp_path: Path) -> None
     data = json.loads((tmp_path / "game-3.json").read_text(encoding="utf-8"))
     assert "origin" not in data["setup"]
     assert run("replay", str(tmp_path / "game-3.json")).exit_code == 0
+    # since rules 7 no origin means the built-in cards: a folder put in their place is refused, in words
+    folder = my_deluxe(tmp_path / "elsewhere")
+    r = run("replay", str(tmp_path / "game-3.json"), "--set-dir", str(folder))
+    said = " ".join(r.output.split())
+    assert r.exit_code == 1 and "Traceback" not in r.output and "log entry" not in said, said
+    assert "dealt from the built-in 'deluxe' cards, but --set-dir gave set 'deluxe' from folder 'my-deluxe'" in said
+    assert "replay it without that folder" in said
+    data["rules"] = 6  # a save of older rules cannot tell: it replays as before (here it does, move by move)
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data), encoding="utf-8")
+    assert "dealt from the built-in" not in " ".join(run("replay", str(old), "--set-dir", str(folder)).output.split())
 
 
 def test_a_terminal_game_from_a_folder_saves_its_origin(tmp_path: Path) -> None:
@@ -604,7 +615,7 @@ def test_an_old_save_of_a_folder_that_does_not_replay_hints_at_the_folder(tmp_pa
     save = saves / "game-1.json"
     data = json.loads(save.read_text(encoding="utf-8"))
     del data["setup"]["origin"]
-    save.write_text(json.dumps(data), encoding="utf-8")
+    save.write_text(json.dumps(data), encoding="utf-8")  # (a new set: no built-in cards to tell apart)
     r = run("replay", str(save))
     said = " ".join(r.output.split())
     assert r.exit_code == 1 and "unknown set 'my-set'" in said and "give it with --set-dir" in said, said

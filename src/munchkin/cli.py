@@ -149,7 +149,9 @@ def _save_origin_problem(text: str) -> str | None:
     except ValueError:
         return None
     setup = data.get("setup") if isinstance(data, dict) else None
-    return origin_problem(setup.get("origin")) if isinstance(setup, dict) else None
+    if not isinstance(setup, dict):
+        return None
+    return origin_problem(setup.get("origin"), sets=setup.get("sets"), rules=data.get("rules"))
 
 
 def _check_sets(sets: list[str]) -> None:

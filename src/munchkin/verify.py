@@ -62,7 +62,8 @@ def _record(data: Any) -> dict[str, Any]:
     if not _hex64(fair.get("commitment")):
         raise Unverifiable("its commitment is not 64 hexadecimal digits (a SHA-256 digest)")
     setup = data.get("setup")  # first, the designer folder it was dealt from: without it no set may load
-    problem = origin_problem(setup.get("origin") if isinstance(setup, dict) else None) or save_problem(data)
+    given = setup if isinstance(setup, dict) else {}
+    problem = origin_problem(given.get("origin"), sets=given.get("sets"), rules=data.get("rules")) or save_problem(data)
     if problem:
         raise Unverifiable(problem)
     entropy = fair.get("entropy")

@@ -413,11 +413,26 @@ def folder_words(o: Mapping[str, Any]) -> str:
     return f"set {o.get('set')!r} from folder {o.get('folder')!r} (cards sha256 {str(o.get('sha256'))[:SHORT_HASH]})"
 
 
-def origin_problem(origin: Any, what: str = "save") -> str | None:
+ORIGIN_SINCE_RULES = 7  # saves and tables of these rules or later record every designer folder they used
+
+
+def origin_problem(origin: Any, what: str = "save", sets: Any = None, rules: Any = None) -> str | None:
     """Why a save's (or a stored table's: `what`) recorded origin (`Setup.origin`: {"set_dirs": [...]})
     cannot be replayed with the folders registered in this process, in words naming the folder and the
     --set-dir to give, or None. Said before any replay: without the folder, a replay would fail at some
-    move with a missing card. There is no override: a changed folder deals other cards."""
+    move with a missing card. There is no override: a changed folder deals other cards. Given its `sets`
+    and `rules`, a save of rules 7 or later that records no folder for a set was dealt from the built-in
+    cards, so a --set-dir that replaces that set is refused too (older saves cannot tell)."""
+    if isinstance(rules, int) and rules >= ORIGIN_SINCE_RULES and isinstance(sets, list):
+        recorded = (origin or {}).get("set_dirs", []) if isinstance(origin, dict) or origin is None else []
+        given = {o.get("set") for o in recorded if isinstance(o, dict)}
+        built_in = _builtin_sets()
+        for name in sets:
+            if isinstance(name, str) and name in _ORIGINS and name in built_in and name not in given:
+                return (
+                    f"this {what} was dealt from the built-in {name!r} cards, but --set-dir gave "
+                    f"{folder_words(_ORIGINS[name])} in their place; replay it without that folder"
+                )
     if origin is None:
         return None
     recorded = origin.get("set_dirs", []) if isinstance(origin, dict) else None

@@ -1485,7 +1485,7 @@ def table_setup(row: TableRow) -> Setup:
     """The game's setup from a table's stored config (raises if the config is damaged, or DamagedTable
     if it was dealt from a designer folder this server was not given, or whose cards changed since)."""
     cfg = row.config
-    problem = origin_problem(cfg.get("origin"), "table")
+    problem = origin_problem(cfg.get("origin"), "table", sets=cfg.get("sets"), rules=cfg.get("rules"))
     if problem:
         raise DamagedTable(problem)
     seed = cfg.get("seed")

@@ -626,7 +626,7 @@ def plot_forest(rows: list[tuple[str, dict[str, Any]]]) -> str:
 def plot_kill_rates(rows: list[dict[str, Any]]) -> str:
     """Each monster's kill rate in A against B: off the diagonal, the fights changed; changed cards named."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(PLOT_W * 0.75, PLOT_W * 0.75))
+    fig, ax = plt.subplots(figsize=(PLOT_W, PLOT_H * 1.3))
     rows = [r for r in rows if r["fought"][0] and r["fought"][1]]
     top = max([max(r["fought"]) for r in rows] or [1])
     for r in rows:

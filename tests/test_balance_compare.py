@@ -81,13 +81,15 @@ def test_paired_intervals_are_no_wider_than_unpaired_ones(paired_run: tuple[Tall
     for sp, su in zip(paired["seats"], unpaired["seats"], strict=True):
         assert sp["paired"] and _width(sp) <= _width(su), (sp, su)
     assert _width(paired["first_player"]["change"]) <= _width(unpaired["first_player"]["change"])
-    judge_p = next(r for r in paired["monsters"] if r["name"] == MONSTER)
-    judge_u = next(r for r in unpaired["monsters"] if r["name"] == MONSTER)
-    assert judge_p["kill_change"]["paired"] and judge_p["kill_change"]["diff"] > 0
-    assert _width(judge_p["kill_change"]) <= _width(judge_u["kill_change"])
+    judge = next(r for r in paired["monsters"] if r["name"] == MONSTER)
+    assert judge["kill_change"]["diff"] > 0  # made Level 1: killed more often
+    mon_u = {r["id"]: r for r in unpaired["monsters"]}
+    fights = [(r["kill_change"], mon_u[r["id"]]["kill_change"]) for r in paired["monsters"] if r["kill_change"]]
+    fights = [(mp, mu) for mp, mu in fights if mp["paired"]]
+    assert len(fights) >= 5 and all(_width(mp) <= _width(mu) for mp, mu in fights), fights
     by_id = {r["id"]: r for r in unpaired["cards"]}
     both = [(r["change"], by_id[r["id"]]["change"]) for r in paired["cards"] if r["change"] and r["change"]["paired"]]
-    assert len(both) > 50
+    assert len(both) >= 20
     narrower = sum(_width(cp) <= _width(cu) for cp, cu in both)
     assert narrower >= 0.9 * len(both), (narrower, len(both))
     for cp, cu in both:  # pairing changes the interval, never the difference itself
@@ -142,7 +144,7 @@ def compare_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, s
     tmp = tmp_path_factory.mktemp("page")
     folder, gone, new = _designer_folder(tmp)
     out = tmp / "report"
-    args = ["balance", "--set", SET, "--games", "16", "--workers", "1", "--compare", "--b-set-dir", str(folder)]
+    args = ["balance", "--set", SET, "--games", str(GAMES), "--workers", "1", "--compare", "--b-set-dir", str(folder)]
     args += ["--b-option", "listen_at_the_door=on", "--out", str(out)]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output

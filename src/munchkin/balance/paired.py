@@ -24,6 +24,10 @@ W_A, N_A, W_B, N_B, T_A, T_B = range(6)
 # a monster's variables in a game under A then B: kills, deaths, escapes, fights
 KILLS, DEATHS, ESCAPES, FIGHTS = range(4)
 MONSTER_FIGURES = {"kill": KILLS, "death": DEATHS, "escape": ESCAPES}
+# below these the normal interval of a paired mean is not trusted (the unpaired Wilson-based ones are
+# used instead): games played under both versions, and draws or fights behind a rate in each version
+MIN_GAMES = 30
+MIN_EVENTS = 10
 
 
 @dataclass
@@ -149,8 +153,8 @@ class PairedTally:
 
     def linear(self, coef_a: list[float], coef_b: list[float]) -> dict[str, Any] | None:
         """The paired difference of a game-wide figure, Σ coef_b·(B's figures) − Σ coef_a·(A's),
-        its mean over games and its normal 95% interval; None with fewer than 2 games."""
-        if self.games < 2:
+        its mean over games and its normal 95% interval; None with fewer than MIN_GAMES games."""
+        if self.games < MIN_GAMES:
             return None
         c = [-x for x in coef_a] + list(coef_b)
         s = [float(x) for x in self.game.s]
@@ -180,7 +184,7 @@ class PairedTally:
         version has no drawer or no non-drawer of it (the figure is undefined there)."""
         m = (self.drawn if which == "drawn" else self.held).get(k)
         g = self.games
-        if m is None or g < 2:
+        if m is None or g < MIN_GAMES or min(m.s[N_A], m.s[N_B]) < MIN_EVENTS:
             return None
         tg = 2 * self.width  # the game moments' index of each version's winners
         t_index = {T_A: self.width - 1, T_B: tg - 1}
@@ -211,13 +215,11 @@ class PairedTally:
         """A monster's kill, death or escape rate per fight, B − A, paired by the delta method."""
         m = self.monsters.get(k)
         g = self.games
-        if m is None or g < 2:
+        if m is None or g < MIN_GAMES or min(m.s[FIGHTS], m.s[4 + FIGHTS]) < MIN_EVENTS:
             return None
         i = MONSTER_FIGURES[figure]
         s = [float(x) for x in m.s]
         fa, fb = s[FIGHTS], s[4 + FIGHTS]
-        if fa <= 0 or fb <= 0:
-            return None
         ra, rb = s[i] / fa, s[4 + i] / fb
         c = [0.0] * 8
         c[i], c[FIGHTS] = -g / fa, ra * g / fa

@@ -235,7 +235,7 @@ def test_comparing_a_version_with_itself_finds_nothing(runs: dict[str, Tally]) -
         "seats": 0,
     }
     assert c["mean_turns"]["diff"] == 0 and not c["mean_turns"]["significant"]
-    assert all(r["change"]["diff"] == 0 for r in c["cards"])
+    assert all(r["change"] is None or r["change"]["diff"] == 0 for r in c["cards"])
 
 
 def _weaker_copy(tmp: Path, monster: str, level: object = 1) -> Path:
@@ -263,9 +263,10 @@ def test_compare_finds_a_monster_made_far_weaker(runs: dict[str, Tally], tmp_pat
     c = compare(runs["one"], b)
     row = {r["id"]: r for r in c["monsters"]}[monster["id"]]
     assert row["kill_change"]["significant"] and row["kill_change"]["diff"] > 0.3, row
-    assert row["kill_rate"][1] > 0.75  # a Level 1 monster still has Wandering Monsters and enhancers beside it
+    assert row["kill_rate"][1]["rate"] > 0.75  # a Level 1 monster still has Wandering Monsters and enhancers
     card = {r["id"]: r for r in c["cards"]}[monster["id"]]
-    assert card["change"]["diff"] > 0, card  # its drawers win more often
+    assert card["change"]["diff"] > 0, card  # its drawers gain more from it
+    assert not card["change"]["paired"]  # two separate runs: the unpaired interval (MOVER)
     assert row["death_change"]["diff"] <= 0
     assert c["monsters"][0]["id"] == monster["id"]  # the largest significant change comes first
     from munchkin.balance.command import changed_cards
@@ -277,6 +278,7 @@ def test_compare_finds_a_monster_made_far_weaker(runs: dict[str, Tally], tmp_pat
             "name": monster["name"],
             "change": "changed",
             "fields": [{"field": "monster.level", "a": monster["level"], "b": 1}],
+            "words": [f"Level: {monster['level']} → 1"],
         }
     ]
     assert changed_cards(stock, stock) == []

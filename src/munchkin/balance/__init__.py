@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from munchkin.balance.paired import PairedTally
 from munchkin.balance.runner import Plan, Runner, Version
 from munchkin.balance.tally import Tally
 from munchkin.engine.game import Options
@@ -68,10 +69,28 @@ def play(
     return tally, run
 
 
+def play_pair(
+    va: Version, vb: Version, plan: Plan, runner: Runner, progress: Callable[[int], None] | None = None
+) -> tuple[Tally, Tally, PairedTally, dict[str, Any]]:
+    """Play both versions of a comparison on the same seeds, paired: their tallies, the paired sums,
+    and how the run went (time, where; the games are each version's)."""
+    t0 = time.perf_counter()
+    ta, tb, paired = runner.run_pair(va, vb, plan, progress)
+    seconds = time.perf_counter() - t0
+    where = f"Ray ({runner.ray})" if runner.ray else f"{runner.cores()} local worker(s)"
+    run = {
+        "seconds": round(seconds, 3),
+        "games": plan.games,
+        "games_per_second": round(2 * plan.games / seconds, 3) if seconds else 0.0,
+        "where": where,
+    }
+    return ta, tb, paired, run
+
+
 def about(v: Version, plan: Plan) -> dict[str, Any]:
     """What summary.json says it measured: the version, the seeds and where the cards came from (the
     rules, engine and card versions, each designer folder's name and hash); never the time or the workers."""
     return {"version": v.describe(), "seed": plan.seed, "games": plan.games, "origin": v.origin}
 
 
-__all__ = ["Plan", "Runner", "Tally", "Version", "about", "parse_options", "play"]
+__all__ = ["Plan", "Runner", "Tally", "Version", "about", "parse_options", "play", "play_pair"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,7 +24,8 @@ from rich.progress import (
 from rich.text import Text
 
 from munchkin.agents.registry import AGENTS_HELP, DEFAULT_AGENT, check_spec, make_agent
-from munchkin.balance import about, parse_options, play
+from munchkin.balance import about, parse_options, play, play_pair
+from munchkin.balance.paired import PairedTally
 from munchkin.balance.runner import Plan, Runner, Version
 from munchkin.balance.tally import Tally
 from munchkin.errors import CardError
@@ -172,10 +173,10 @@ def balance(
     runner = Runner(workers=workers, ray=ray)
     plan = Plan(seed, games, batch)
     try:
-        results = []
-        for v in [va] + ([vb] if vb else []):
-            name = "games" if vb is None else "version " + ("A" if v is va else "B")
-            results.append(_run(v, plan, runner, err, name, quiet=as_json))
+        if vb is None:
+            tally, run = _run(va, plan, runner, err, "games", quiet=as_json)
+        else:
+            ta, tb, paired, run = _run_pair(va, vb, plan, runner, err, quiet=as_json)
     except RuntimeError as exc:  # Ray missing or unreachable
         err.print(f"Error: {escape(str(exc))}")
         raise typer.Exit(2) from None
@@ -183,22 +184,23 @@ def balance(
         runner.close()
     try:
         if vb is None:
-            ((tally, run),) = results
             s = summarize(tally, about(va, plan))
             page = write_report(s, out, run)
             write_tally(out, about(va, plan), tally)
             shown: dict[str, Any] = s
         else:
-            (ta, ra), (tb, rb) = results
             sa, sb = summarize(ta, about(va, plan)), summarize(tb, about(vb, plan))
-            c = compare_tallies(ta, tb)
+            changed = changed_cards(va, vb)
+            c = compare_tallies(ta, tb, paired, changed)
             c["about"] = {"a": about(va, plan), "b": about(vb, plan)}
-            c["changed_cards"] = changed_cards(va, vb)
+            c["changed_cards"] = changed
+            c["version_differences"] = version_differences(va, vb)
+            c["paired_sums"] = paired.to_json()
             page = write_compare(c, sa, sb, out)
             write_tally(out / "a", about(va, plan), ta)
             write_tally(out / "b", about(vb, plan), tb)
-            (out / "a" / "run.json").write_text(json.dumps(ra, indent=1) + "\n", encoding="utf-8")
-            (out / "b" / "run.json").write_text(json.dumps(rb, indent=1) + "\n", encoding="utf-8")
+            for d in ("a", "b"):
+                (out / d / "run.json").write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
             shown = c
     except OSError as exc:
         err.print(f"Error: cannot write the report in {escape(str(out))}: {escape(str(exc))}")
@@ -231,22 +233,100 @@ def _flat(data: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix: data}
 
 
+def _faces(v: Version) -> dict[str, dict[str, Any]]:
+    """Every card of a version's sets as its face (cards/face.py: the rules text in words), by id."""
+    from munchkin.balance.runner import use_sets
+    from munchkin.cards.face import card_face
+    from munchkin.cards.loader import clear_set_dirs
+    from munchkin.engine.cards import build_houses, build_table
+
+    use_sets(v)
+    try:
+        defs, _ = build_table(list(v.sets))
+        out: dict[str, dict[str, Any]] = {}
+        for d in [*defs, *build_houses(list(v.sets)).values()]:
+            out.setdefault(d.id, card_face(d))
+        return out
+    finally:
+        clear_set_dirs()
+        use_sets(Version((), v.players, v.agents))
+
+
+def _plain(x: Any) -> str:
+    """A value of a card's data in plain words (never Python's brackets and quotes)."""
+    if x is None:
+        return "nothing"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, dict):
+        return ", ".join(f"{str(k).replace('_', ' ')} {_plain(v)}" for k, v in x.items()) or "nothing"
+    if isinstance(x, list):
+        return "; ".join(_plain(v) for v in x) or "nothing"
+    return str(x).replace("_", " ") if isinstance(x, str) and x.isidentifier() else str(x)
+
+
+def face_differences(fa: dict[str, Any], fb: dict[str, Any]) -> list[str]:
+    """What differs between two faces of a card, line by line in the face's words ("Level: 8 → 12")."""
+    la = {ln["label"]: ln["text"] for ln in fa.get("lines", [])}
+    lb = {ln["label"]: ln["text"] for ln in fb.get("lines", [])}
+    out = []
+    for key, label in (("name", "Name"), ("kind_word", "Kind"), ("deck_word", "Deck")):
+        if fa.get(key) != fb.get(key):
+            out.append(f"{label}: {fa.get(key)} → {fb.get(key)}")
+    for label in dict.fromkeys([*la, *lb]):
+        if la.get(label) != lb.get(label):
+            out.append(f"{label}: {la.get(label, '(none)')} → {lb.get(label, '(none)')}")
+    if fa.get("text") != fb.get("text"):
+        out.append(f"Card text: {fa.get('text') or '(none)'} → {fb.get('text') or '(none)'}")
+    return out
+
+
 def changed_cards(a: Version, b: Version) -> list[dict[str, Any]]:
-    """The cards whose data differ between two versions (a designer's change), field by field."""
+    """The cards whose data differ between two versions (a designer's change): field by field for
+    comparison.json, and in `words` as the card's face says it (the lines that differ)."""
     if a.set_files == b.set_files and a.sets == b.sets:
         return []
     da, db = _card_data(a), _card_data(b)
+    faces_a, faces_b = _faces(a), _faces(b)
     out: list[dict[str, Any]] = []
     for k in sorted(set(da) | set(db)):
         if k not in da or k not in db:
-            out.append({"id": k, "name": (da.get(k) or db[k])[0], "change": "only in B" if k in db else "only in A"})
+            there, face = ("B", faces_b.get(k, {})) if k in db else ("A", faces_a.get(k, {}))
+            words = [f"only in {there}: " + "; ".join(f"{ln['label']}: {ln['text']}" for ln in face.get("lines", []))]
+            out.append({"id": k, "name": (da.get(k) or db[k])[0], "change": f"only in {there}", "words": words})
             continue
         fa, fb = _flat(da[k][1]), _flat(db[k][1])
         fields = [
             {"field": f, "a": fa.get(f), "b": fb.get(f)} for f in sorted(set(fa) | set(fb)) if fa.get(f) != fb.get(f)
         ]
         if fields:
-            out.append({"id": k, "name": db[k][0], "change": "changed", "fields": fields})
+            words = face_differences(faces_a.get(k, {}), faces_b.get(k, {}))
+            if not words:  # a field the face does not show: said in plain words all the same
+                words = [f"{str(f['field']).replace('_', ' ')}: {_plain(f['a'])} → {_plain(f['b'])}" for f in fields]
+            out.append({"id": k, "name": db[k][0], "change": "changed", "fields": fields, "words": words})
+    return out
+
+
+def version_differences(a: Version, b: Version) -> list[str]:
+    """How version B differs from A besides its cards, in words: optional rules, agents, card folders."""
+    out = []
+    oa, ob = asdict(a.game_options()), asdict(b.game_options())
+
+    def said(x: Any) -> str:
+        return ("on" if x else "off") if isinstance(x, bool) else _plain(x)
+
+    for k in oa:
+        if oa[k] != ob[k]:
+            out.append(f"{k.replace('_', ' ').capitalize()}: {said(oa[k])} → {said(ob[k])}")
+    if a.agents != b.agents:
+        out.append(f"Agents: {', '.join(a.agents)} → {', '.join(b.agents)}")
+    if a.set_files != b.set_files:
+
+        def folders(v: Version) -> str:
+            n = len(v.set_files)
+            return f"{n} designer folder{'s' if n != 1 else ''}" if n else "the published cards"
+
+        out.append(f"Cards: {folders(a)} → {folders(b)}")
     return out
 
 
@@ -291,6 +371,16 @@ def progress_bar(name: str, err: Console, quiet: bool = False) -> Progress:
         transient=True,
         disable=quiet or not err.is_terminal or bool(os.environ.get("MUNCHKIN_NO_PROGRESS")),
     )
+
+
+def _run_pair(
+    va: Version, vb: Version, plan: Plan, runner: Runner, err: Console, quiet: bool
+) -> tuple[Tally, Tally, PairedTally, dict[str, Any]]:
+    """Both versions of every seed, each seed's two games in one batch (paired), with a progress bar."""
+    progress = progress_bar("versions A and B", err, quiet)
+    with progress:
+        task = progress.add_task("games", total=plan.games)
+        return play_pair(va, vb, plan, runner, lambda n: progress.advance(task, n))
 
 
 def _run(v: Version, plan: Plan, runner: Runner, err: Console, name: str, quiet: bool) -> tuple[Any, dict[str, Any]]:

@@ -187,15 +187,25 @@ def plot_characters(rows: list[dict[str, Any]], par: float) -> str:
 # ------------------------------------------------------------------ tables
 
 
-def _table(cls: str, head: list[str], rows: Iterable[list[str]], few: Iterable[bool] | None = None) -> str:
+def _table(
+    cls: str,
+    head: list[str],
+    rows: Iterable[list[str]],
+    few: Iterable[bool] | None = None,
+    marked: Iterable[bool] | None = None,
+) -> str:
+    """A sortable table in a box of its own that scrolls sideways on a narrow screen (never cut);
+    `few` rows greyed, `marked` rows (a card the designer changed) highlighted."""
     flags = list(few) if few is not None else None
-    out = [f'<table class="{cls} sortable"><thead><tr>']
+    marks = list(marked) if marked is not None else None
+    out = [f'<div class="wide"><table class="{cls} sortable"><thead><tr>']
     out += [f"<th>{_e(h)}</th>" for h in head]
     out.append("</tr></thead><tbody>")
     for i, row in enumerate(rows):
-        attr = ' class="few"' if flags and flags[i] else ""
+        cls_ = " ".join(c for c, on in (("few", flags and flags[i]), ("changed", marks and marks[i])) if on)
+        attr = f' class="{cls_}"' if cls_ else ""
         out.append(f"<tr{attr}>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -215,6 +225,12 @@ td{white-space:nowrap}.note{color:#555;font-size:13px}
 .scroll{max-height:36rem;overflow:auto;border:1px solid #eee}
 .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.8rem}
 .tile{border:1px solid #ddd;border-radius:6px;padding:.5rem .8rem}.big{font-size:1.4rem;font-weight:600}
+.wide{overflow-x:auto;max-width:100%}.scroll .wide{overflow:visible}
+table.pinned td,table.headlines td{white-space:normal;min-width:4.5rem}
+tr.changed td{background:#fff4d6}.badge.changed{background:#c0392b;color:#fff}
+.pin{border:2px solid #e0b050;border-radius:6px;padding:.2rem .8rem;margin:.8rem 0}.pin h3{margin:.3rem 0}
+li,p{overflow-wrap:anywhere}
+@media (max-width:600px){body{padding:.6rem}h1{font-size:1.3rem}}
 """
 
 SCRIPT = """
@@ -555,90 +571,349 @@ def write_report(s: dict[str, Any], out: Path, run: dict[str, Any] | None = None
     return page
 
 
+def _chg(c: dict[str, Any] | None, unit: str = "pts", scale: float = 100.0) -> str:
+    """A difference B − A with its interval ("+19.2 pts (+1.9 to +36.5) *"); a dash when there is none."""
+    if c is None:
+        return "—"
+    v = scale * c["diff"]
+    if c.get("low") is None:
+        return f"{v:+.1f} {unit} (no interval)"
+    mark = " *" if c.get("significant") else ""
+    return f"{v:+.1f} {unit} ({scale * c['low']:+.1f} to {scale * c['high']:+.1f}){mark}"
+
+
+def _need(c: dict[str, Any] | None) -> str:
+    """What a difference still needs: "clear" when its interval leaves out zero, else the games likely to settle it."""
+    if c is None:
+        return ""
+    if c.get("significant"):
+        return "clear"
+    n = c.get("games_needed")
+    if not n:
+        return "no difference seen" if c.get("diff") == 0 else ""
+    shown = float(f"{n:.2g}")  # two significant figures: an estimate, not a count
+    return f"not yet clear: about {shown:,.0f} more games"
+
+
+def _maybe_pct(r: dict[str, Any] | None) -> str:
+    return "—" if r is None else _pct(r["rate"])
+
+
+def _imp(d: dict[str, Any] | None) -> str:
+    """One version's improvement when drawn, in points."""
+    return "—" if d is None else f"{100 * d['diff']:+.1f} pts"
+
+
+def _changed_badge(r: dict[str, Any]) -> str:
+    if not r.get("changed"):
+        return ""
+    word = f"only in {r['only_in']}" if r.get("only_in") else "changed"
+    return f' <span class="badge changed" title="a card you changed">{_e(word)}</span>'
+
+
+def _missing(r: dict[str, Any]) -> str:
+    """The change column of a card in one version only: no difference is made up against nothing."""
+    return "not in A" if r.get("only_in") == "B" else "not in B"
+
+
+def plot_forest(rows: list[tuple[str, dict[str, Any]]]) -> str:
+    """The differences B − A of the changed cards' figures, each with its 95% interval."""
+    plt = _pyplot()
+    rows = [(name, c) for name, c in rows if c is not None and c.get("low") is not None]
+    fig, ax = plt.subplots(figsize=(PLOT_W, max(1.8, 0.3 * len(rows) + 0.9)))
+    ys = list(range(len(rows)))[::-1]
+    for y, (_, c) in zip(ys, rows, strict=True):
+        color = "#c0392b" if c["significant"] else "#777"
+        ax.plot([100 * c["low"], 100 * c["high"]], [y, y], color=color, linewidth=2)
+        ax.plot([100 * c["diff"]], [y], "o", color=color)
+    ax.set_yticks(ys, [name for name, _ in rows], fontsize=8)
+    ax.axvline(0, color="#333", linewidth=0.8)
+    ax.set_xlabel("B − A, points (95% interval; red: leaves out zero)")
+    return _svg(fig)
+
+
+def plot_kill_rates(rows: list[dict[str, Any]]) -> str:
+    """Each monster's kill rate in A against B: off the diagonal, the fights changed; changed cards named."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(PLOT_W, PLOT_H * 1.3))
+    rows = [r for r in rows if r["fought"][0] and r["fought"][1]]
+    top = max([max(r["fought"]) for r in rows] or [1])
+    for r in rows:
+        x, y = 100 * r["kill_rate"][0]["rate"], 100 * r["kill_rate"][1]["rate"]
+        mine = r["changed"]
+        ax.scatter(
+            [x],
+            [y],
+            s=8 + 60 * max(r["fought"]) / top,
+            alpha=0.9 if mine else 0.45,
+            color="#c0392b" if mine else "#8e6bb7",
+        )
+        if mine or (r["kill_change"] and r["kill_change"]["significant"]):
+            ax.annotate(r["name"], (x, y), xytext=(5, 3), textcoords="offset points", fontsize=7)
+    ax.plot([0, 100], [0, 100], color="#333", linewidth=0.8, linestyle="--")
+    ax.set_xlim(-3, 103)
+    ax.set_ylim(-3, 103)
+    ax.set_xlabel("killed in A, % of fights")
+    ax.set_ylabel("killed in B, % of fights")
+    return _svg(fig)  # fmt: skip
+
+
+MONSTER_FIGURES = (("kill", "kill rate"), ("death", "deaths caused, % of fights"), ("escape", "escape rate"))
+
+
+def _pinned(c: dict[str, Any]) -> list[str]:
+    """The "What you changed" section: each changed card's words and its figures in A and B."""
+    cards = {r["id"]: r for r in c["cards"]}
+    mons = {r["id"]: r for r in c["monsters"]}
+    chars = {r["id"]: r for r in c["characters"]}
+    body = ['<h2 id="changed">What you changed</h2>']
+    diffs = c.get("version_differences") or []
+    changed = c.get("changed_cards") or []
+    if diffs:
+        body.append("<ul>" + "".join(f"<li>{_e(d)}</li>" for d in diffs) + "</ul>")
+    if not changed:
+        body.append("<p>No card differs between A and B.</p>")
+        return body
+    forest: list[tuple[str, dict[str, Any]]] = []
+    for ch in changed:
+        k = ch["id"]
+        body.append(f'<div class="pin"><h3>{_e(ch["name"])}</h3>')
+        words = ch.get("words") or []
+        if words:
+            body.append("<ul>" + "".join(f"<li>{_e(w)}</li>" for w in words) + "</ul>")
+        card, mon, char = cards.get(k), mons.get(k), chars.get(k)
+        figures: list[tuple[str, str, str, dict[str, Any] | None]] = []  # label, A, B, change
+        if card:
+            imp = card["improvement"]
+            figures.append(("improvement when drawn", _imp(imp[0]), _imp(imp[1]), card["change"]))
+        if mon:
+            for fig, label in (
+                ("kill", "kill rate"),
+                ("death", "deaths caused, % of fights"),
+                ("escape", "escape rate"),
+            ):
+                ra, rb = mon[f"{fig}_rate"]
+                figures.append((label, *[_rate(r) if r["n"] else "—" for r in (ra, rb)], mon[f"{fig}_change"]))
+        if char:
+            held = char["against_not_held"]
+            figures.append(("holders against the others", _imp(held[0]), _imp(held[1]), char["change"]))
+        gone = ch["change"] if ch["change"] != "changed" else None
+        rows: list[list[str]] = []
+        for label, va, vb, change in figures:
+            if gone:  # in one version only: its figures there, and no difference made up against nothing
+                rows.append([_e(label), va, vb, "not in A" if gone.endswith("B") else "not in B", ""])
+                continue
+            rows.append([_e(label), va, vb, _chg(change), _e(_need(change))])
+            if change:
+                forest.append((f"{ch['name']}: {label}", change))
+        if not (card or mon or char):
+            body.append("<p class=note>Not drawn in these games: no figures.</p>")
+        else:
+            body.append(_table("pinned", ["figure", "A", "B", "B − A (95%)", "games needed"], rows))
+        body.append("</div>")
+    if forest:
+        body.append(f'<div class="fig">{plot_forest(forest)}</div>')
+    return body
+
+
 def html_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str:
-    """The page comparing version B with version A on the same seeds."""
+    """The page comparing version B with version A on the same seeds: what you changed first."""
     la = a.get("about", {}).get("version", {}).get("label", "A")
     lb = b.get("about", {}).get("version", {}).get("label", "B")
     sig = c["significant"]
+    paired = c.get("paired_games", 0)
     body = [f"<h1>Balance comparison: {_e(lb)} against {_e(la)}</h1>"]
     body.append(_about(a, "Version A's"))
     body.append(_origin_note(b, "Version B's"))
     body.append(
-        f"<p>Both versions played the same {c['games'][0]} seeds. Each change is B − A with its 95% interval "
-        "(Newcombe for rates, normal for the mean game length); * marks an interval that leaves out zero. "
+        f"<p>Both versions played the same {c['games'][0]} seeds"
+        + (
+            ", each seed's two games side by side (the same deals until the change matters), so each difference "
+            "is read game by game: a paired difference of means with its normal 95% interval (the delta method "
+            "for rates over draws or fights)"
+            if paired
+            else "; the intervals are those of two independent samples (Newcombe for rates, MOVER for a "
+            "difference of two improvements, normal for the mean game length)"
+        )
+        + ". Each change is B − A; * marks an interval that leaves out zero. A difference not yet clear says "
+        "how many more games of each version would likely settle it at its observed size (95%, 80% power). "
         f"With many rows, about 1 in 20 will be marked by chance alone: {sig['cards']} of {sig['cards_of']} "
         f"cards and {sig['monsters']} of {sig['monsters_of']} monsters are marked here (by chance, about "
-        f"{sig['cards_of'] / 20:.0f} and {sig['monsters_of'] / 20:.0f}). The full reports of each version are "
-        '<a href="a/index.html">A</a> and <a href="b/index.html">B</a>.</p>'
+        f"{sig['cards_of'] / 20:.0f} and {sig['monsters_of'] / 20:.0f}); a card you changed is pinned first, "
+        'above them. The full reports of each version are <a href="a/index.html">A</a> and '
+        '<a href="b/index.html">B</a>; the tables are in compare_*.csv beside this page.</p>'
     )
-    changed = c.get("changed_cards") or []
-    if changed:
-        body.append("<h2>Cards that differ in B</h2><ul>")
-        for ch in changed:
-            if ch["change"] != "changed":
-                body.append(f"<li>{_e(ch['name'])}: {_e(ch['change'])}</li>")
-                continue
-            fields = "; ".join(f"{_e(f['field'])}: {_e(f['a'])} → {_e(f['b'])}" for f in ch["fields"])
-            body.append(f"<li><b>{_e(ch['name'])}</b>: {fields}</li>")
-        body.append("</ul>")
-    mt = c["mean_turns"]
+    body += _pinned(c)
+    mt, fp = c["mean_turns"], c["first_player"]
+    body.append("<h2>Headlines</h2>")
+    heads = [
+        ["mean game length, turns", f"{mt['a']:.1f}", f"{mt['b']:.1f}", _chg(mt, "turns", 1.0), _e(_need(mt))],
+        ["first player's edge over the others", _imp(fp["a"]), _imp(fp["b"]), _chg(fp["change"]),
+         _e(_need(fp["change"]))],
+        ["games stopped at the turn cap", _pct(c["capped"]["a"]["rate"]), _pct(c["capped"]["b"]["rate"]),
+         _chg(c["capped"]), _e(_need(c["capped"]))],
+        ["games with a player left far behind", _pct(c["far_behind"]["a"]["rate"]),
+         _pct(c["far_behind"]["b"]["rate"]), _chg(c["far_behind"]), _e(_need(c["far_behind"]))],
+    ]  # fmt: skip
+    heads += [
+        [f"seat {r['seat'] + 1} wins" + (" (first)" if r["seat"] == 0 else ""), _pct(r["a"]["rate"]),
+         _pct(r["b"]["rate"]), _chg(r if "diff" in r else None), _e(_need(r if "diff" in r else None))]
+        for r in c["seats"]
+    ]  # fmt: skip
+    body.append(_table("headlines", ["figure", "A", "B", "B − A (95%)", "games needed"], heads))
+
+    body.append("<h2>Monsters: kill rate, deaths, escapes</h2>")
+    if c["monsters"]:
+        body.append(f'<div class="fig">{plot_kill_rates(c["monsters"])}</div>')
     body.append(
-        f"<h2>Headlines</h2><p>Mean game length: {mt['a']:.1f} → {mt['b']:.1f} turns "
-        f"({mt['diff']:+.1f}, {mt['low']:+.1f} to {mt['high']:+.1f}{' *' if mt['significant'] else ''}). "
-        f"Games stopped at the cap: {_diff(c['capped'])}. Games with a player left far behind: "
-        f"{_diff(c['far_behind'])}.</p>"
+        "<p class=note>Each dot a monster: its kill rate in A across, in B up; on the dashed line nothing changed. "
+        "Red: a card you changed. Rows: your changed cards first, then the changes whose interval leaves out "
+        "zero, largest first.</p>"
     )
-    body.append(
-        _table(
-            "seats",
-            ["seat", "win rate A", "win rate B", "change"],
-            [
-                [str(r["seat"] + 1), _pct(a["seats"][r["seat"]]["rate"]), _pct(b["seats"][r["seat"]]["rate"]), _diff(r)]
-                for r in c["seats"]
-            ],
-        )
-    )
-    body.append("<h2>Monsters: kill rate and deaths</h2><div class=scroll>")
+    body.append('<div class="scroll">')
     body.append(
         _table(
             "monsters",
-            ["monster", "Level", "fought A / B", "kill rate A", "kill rate B", "kill rate change", "death rate change"],
+            ["monster", "Level", "fought A / B", "kill rate A", "B", "kill rate change", "games needed"]
+            + ["deaths A / B", "death rate change", "escape rate change"],
             [
                 [
-                    _e(r["name"]),
+                    _e(r["name"]) + _changed_badge(r),
                     " → ".join(dict.fromkeys(str(x) for x in r["level"] if x is not None)),
                     f"{r['fought'][0]} / {r['fought'][1]}",
-                    _pct(r["kill_rate"][0]),
-                    _pct(r["kill_rate"][1]),
-                    _diff(r["kill_change"]),
-                    _diff(r["death_change"]),
+                    _maybe_pct(r["kill_rate"][0] if r["fought"][0] else None),
+                    _maybe_pct(r["kill_rate"][1] if r["fought"][1] else None),
+                    _missing(r) if r["only_in"] else _chg(r["kill_change"]),
+                    _e(_need(r["kill_change"])),
+                    f"{r['deaths'][0]} / {r['deaths'][1]}",
+                    "" if r["only_in"] else _chg(r["death_change"]),
+                    "" if r["only_in"] else _chg(r["escape_change"]),
                 ]
                 for r in c["monsters"]
             ],
-            [min(r["fought"]) < FEW for r in c["monsters"]],
+            [min(r["fought"]) < FEW and not r["changed"] for r in c["monsters"]],
+            [r["changed"] for r in c["monsters"]],
         )
     )
-    body.append("</div><h2>Cards: win rate of the players who drew them</h2><div class=scroll>")
+    body.append("</div><h2>Cards: improvement when drawn</h2>")
+    body.append(
+        "<p class=note>A card's improvement when drawn is the win rate of the players who drew it less that of "
+        "those who did not, in each version; the change is B − A of it. Your changed cards first, then the "
+        "changes whose interval leaves out zero.</p><div class=scroll>"
+    )
     body.append(
         _table(
             "cards",
-            ["card", "kind", "drawn A / B", "win when drawn A", "B", "change"],
+            ["card", "kind", "drawn A / B", "improvement A", "B", "change", "games needed"],
             [
                 [
-                    _e(r["name"]),
+                    _e(r["name"]) + _changed_badge(r),
                     _e(_kind(r["kind"])),
                     f"{r['drawn'][0]} / {r['drawn'][1]}",
-                    _pct(r["win_when_drawn"][0]),
-                    _pct(r["win_when_drawn"][1]),
-                    _diff(r["change"]),
+                    _imp(r["improvement"][0]),
+                    _imp(r["improvement"][1]),
+                    _missing(r) if r["only_in"] else _chg(r["change"]),
+                    _e(_need(r["change"])),
                 ]
                 for r in c["cards"]
             ],
-            [min(r["drawn"]) < FEW for r in c["cards"]],
+            [min(r["drawn"]) < FEW and not r["changed"] for r in c["cards"]],
+            [r["changed"] for r in c["cards"]],
         )
     )
     body.append("</div>")
+    chars = c.get("characters") or []
+    if chars:
+        body.append("<h2>Races, Classes, Roles, Houses, Steeds and Sidekicks</h2>")
+        body.append(
+            "<p class=note>The win rate of the players who had the card in play less that of the others, in each "
+            "version, and its change.</p>"
+        )
+        body.append(
+            _table(
+                "characters",
+                ["card", "kind", "held A / B", "against the others A", "B", "change", "games needed"],
+                [
+                    [
+                        _e(r["name"]) + _changed_badge(r),
+                        _e(_kind(r["kind"])),
+                        f"{r['held'][0]} / {r['held'][1]}",
+                        _imp(r["against_not_held"][0]),
+                        _imp(r["against_not_held"][1]),
+                        _missing(r) if r["only_in"] else _chg(r["change"]),
+                        _e(_need(r["change"])),
+                    ]
+                    for r in chars
+                ],
+                [min(r["held"]) < FEW and not r["changed"] for r in chars],
+                [r["changed"] for r in chars],
+            )
+        )
     return _page("Munchkin balance comparison", body)
+
+
+def _change_cols(ch: dict[str, Any] | None) -> list[Any]:
+    if ch is None:
+        return ["", "", "", "", "", ""]
+    return [ch["diff"], ch["low"], ch["high"], ch["significant"], ch["paired"], ch.get("games_needed") or ""]
+
+
+CHANGE_HEAD = ["diff", "low", "high", "significant", "paired", "games_needed"]
+
+
+def _val(x: dict[str, Any] | None, key: str) -> Any:
+    return "" if x is None else x[key]
+
+
+def write_compare_tables(c: dict[str, Any], out: Path) -> None:
+    """The comparison's CSV tables: A, B, the difference B − A with its interval, paired or not, games needed."""
+    _csv(
+        out / "compare_cards.csv",
+        ["id", "name", "kind", "changed", "only_in", "drawn_a", "drawn_b", "improvement_a", "improvement_b"]
+        + CHANGE_HEAD,
+        [
+            [r["id"], r["name"], r["kind"], r["changed"], r["only_in"] or "", *r["drawn"],
+             _val(r["improvement"][0], "diff"), _val(r["improvement"][1], "diff"), *_change_cols(r["change"])]
+            for r in c["cards"]
+        ],
+    )  # fmt: skip
+    figs = ("kill", "death", "escape")
+    _csv(
+        out / "compare_monsters.csv",
+        ["id", "name", "changed", "only_in", "level_a", "level_b", "fought_a", "fought_b"]
+        + [f"{f}_{x}" for f in figs for x in ["a", "b", *CHANGE_HEAD]],
+        [
+            [r["id"], r["name"], r["changed"], r["only_in"] or "", *(x if x is not None else "" for x in r["level"]),
+             *r["fought"]]
+            + [v for f in figs for v in [r[f"{f}_rate"][0]["rate"], r[f"{f}_rate"][1]["rate"],
+                                         *_change_cols(r[f"{f}_change"])]]
+            for r in c["monsters"]
+        ],
+    )  # fmt: skip
+    _csv(
+        out / "compare_characters.csv",
+        ["id", "name", "kind", "changed", "only_in", "held_a", "held_b", "against_others_a", "against_others_b"]
+        + CHANGE_HEAD,
+        [
+            [r["id"], r["name"], r["kind"], r["changed"], r["only_in"] or "", *r["held"],
+             _val(r["against_not_held"][0], "diff"), _val(r["against_not_held"][1], "diff"),
+             *_change_cols(r["change"])]
+            for r in c.get("characters") or []
+        ],
+    )  # fmt: skip
+    mt, fp = c["mean_turns"], c["first_player"]
+    _csv(
+        out / "compare_headlines.csv",
+        ["figure", "a", "b", *CHANGE_HEAD],
+        [
+            ["mean_turns", mt["a"], mt["b"], *_change_cols(mt if "diff" in mt else None)],
+            ["first_player_edge", _val(fp["a"], "diff"), _val(fp["b"], "diff"), *_change_cols(fp["change"])],
+            ["capped", c["capped"]["a"]["rate"], c["capped"]["b"]["rate"], *_change_cols(c["capped"])],
+            ["far_behind", c["far_behind"]["a"]["rate"], c["far_behind"]["b"]["rate"], *_change_cols(c["far_behind"])],
+        ]
+        + [[f"seat_{r['seat'] + 1}_wins", r["a"]["rate"], r["b"]["rate"], *_change_cols(r if "diff" in r else None)]
+           for r in c["seats"]],
+    )  # fmt: skip
 
 
 def write_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any], out: Path) -> Path:
@@ -647,6 +922,7 @@ def write_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any], out: 
     write_report(a, out / "a")
     write_report(b, out / "b")
     (out / "comparison.json").write_text(json.dumps(c, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_compare_tables(c, out)
     page = out / "index.html"
     page.write_text(html_compare(c, a, b), encoding="utf-8")
     return page

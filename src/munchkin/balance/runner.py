@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from munchkin.balance.record import record_game
+from munchkin.balance.paired import PairedTally
+from munchkin.balance.record import GameRecord, record_game
 from munchkin.balance.tally import Tally
 from munchkin.engine.game import TURN_CAP, Options
 
@@ -96,8 +97,35 @@ def play_batch(v: Version, first: int, count: int) -> Tally:
     return t
 
 
+def _records(v: Version, first: int, count: int) -> list[GameRecord]:
+    from munchkin.simulate import run_game
+
+    use_sets(v)
+    opts = v.game_options()
+    seeds = range(first, first + count)
+    return [record_game(run_game(list(v.sets), v.players, s, list(v.agents), opts)) for s in seeds]
+
+
+def play_pair_batch(pair: tuple[Version, Version], first: int, count: int) -> tuple[Tally, Tally, PairedTally]:
+    """Play seeds first .. first+count-1 under version A and under version B in this process: each
+    version's tally, and the paired sums of every seed's two games (the batch's A games first, then
+    its B games, so each version's folders are registered once a batch)."""
+    va, vb = pair
+    ra, rb = _records(va, first, count), _records(vb, first, count)
+    ta, tb, p = Tally(va.players), Tally(vb.players), PairedTally(va.players)
+    for x, y in zip(ra, rb, strict=True):
+        ta.add_game(x)
+        tb.add_game(y)
+        p.add_pair(x, y)
+    return ta, tb, p
+
+
 def _batch_job(v: Version, first: int, count: int) -> tuple[int, Tally]:
     return count, play_batch(v, first, count)
+
+
+def _pair_job(pair: tuple[Version, Version], first: int, count: int) -> tuple[int, Tally, Tally, PairedTally]:
+    return (count, *play_pair_batch(pair, first, count))
 
 
 def _call(item: tuple[Callable[..., Any], Any, tuple[Any, ...]]) -> Any:
@@ -127,6 +155,22 @@ class Runner:
             if progress:
                 progress(count)
         return total
+
+    def run_pair(
+        self, va: Version, vb: Version, plan: Plan, progress: Callable[[int], None] | None = None
+    ) -> tuple[Tally, Tally, PairedTally]:
+        """Play the plan's seeds under both versions, each seed's two games in the same batch: the
+        tallies of A and B and their paired sums; `progress(n)` after each batch of n seeds."""
+        if va.players != vb.players:
+            raise ValueError("the versions of a comparison seat the same number of players")
+        ta, tb, p = Tally(va.players), Tally(vb.players), PairedTally(va.players)
+        for count, a, b, pt in self.map(_pair_job, (va, vb), plan.batches):
+            ta.merge(a)
+            tb.merge(b)
+            p.merge(pt)
+            if progress:
+                progress(count)
+        return ta, tb, p
 
     def _results(self, v: Version, plan: Plan) -> Iterator[tuple[int, Tally]]:
         yield from self.map(_batch_job, v, plan.batches)

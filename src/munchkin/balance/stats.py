@@ -63,3 +63,27 @@ def quantile(hist: dict[int, int], q: float) -> float:
         if seen >= rank:
             return float(v)
     return float(max(hist))
+
+
+Z80 = 0.8416212335729143  # the normal quantile of 80% power
+
+
+def mover(d1: tuple[float, float, float], d2: tuple[float, float, float]) -> tuple[float, float, float]:
+    """The difference e1 − e2 of two independent estimates, each (value, low, high) with its own 95%
+    interval, and the MOVER interval built from theirs (Zou and Donner's method of variance
+    estimates recovery: Newcombe's method applied to any two intervals)."""
+    (e1, l1, u1), (e2, l2, u2) = d1, d2
+    d = e1 - e2
+    return (d, d - math.sqrt((e1 - l1) ** 2 + (u2 - e2) ** 2), d + math.sqrt((u1 - e1) ** 2 + (e2 - l2) ** 2))
+
+
+def games_needed(d: float, low: float, high: float, games: int, z: float = Z95) -> int | None:
+    """How many more games (of each version) would likely settle a difference not yet clear, at its
+    observed size: the sample size of a two-sided 5% test with 80% power, n = games · ((z₉₅ + z₈₀)·se / d)²,
+    with the standard error se read from the interval ((high − low) / 2z) and shrinking as 1/√games.
+    None when the interval already leaves out zero, when nothing differs, or with no interval."""
+    if low > 0 or high < 0 or d == 0 or games <= 0 or not math.isfinite(high - low):
+        return None
+    se = (high - low) / (2 * z)
+    need = games * ((z + Z80) * se / abs(d)) ** 2
+    return max(1, math.ceil(need - games))

@@ -6,11 +6,13 @@ so the same games give the same summary wherever they ran. `compare` sets two si
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from munchkin.balance.paired import PairedTally
 from munchkin.balance.record import CHARACTER_KINDS
-from munchkin.balance.stats import mean_diff, newcombe, quantile, wilson
-from munchkin.balance.tally import DECISION_BIN, FAR_BEHIND, Tally
+from munchkin.balance.stats import games_needed, mean_diff, mover, newcombe, quantile, wilson
+from munchkin.balance.tally import DECISION_BIN, FAR_BEHIND, CardTally, Tally
 
 FEW = 50  # a row resting on fewer seat-games (or fights) than this is flagged "few"
 DIGITS = 6  # rates are rounded so the JSON reads well; the counts beside them are exact
@@ -253,44 +255,138 @@ def summarize(t: Tally, about: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def compare(a: Tally, b: Tally) -> dict[str, Any]:
-    """Version B against version A: each difference (B − A) with its 95% interval."""
-    fa, fb = a.games - a.capped, b.games - b.capped
-    out: dict[str, Any] = {
-        "games": [a.games, b.games],
-        "seats": [
-            {"seat": i, **diff(b.wins_by_seat[i], fb, a.wins_by_seat[i], fa)} for i in range(min(a.players, b.players))
-        ],
-        "capped": diff(b.capped, b.games, a.capped, a.games),
-        "far_behind": diff(b.far_behind_games, b.games, a.far_behind_games, a.games),
-    }
-    sa = sum(k * v for k, v in a.turns.items())
-    sb = sum(k * v for k, v in b.turns.items())
-    d, lo, hi = mean_diff(sb, b.turns_sq, b.games, sa, a.turns_sq, a.games)
-    out["mean_turns"] = {
-        "a": _r(sa / a.games if a.games else 0.0),
-        "b": _r(sb / b.games if b.games else 0.0),
-        "diff": _r(d),
+def _improvement(t: Tally, k: str, which: str = "drawn") -> dict[str, Any] | None:
+    """A card's improvement when drawn (or held) in one version; None when nobody, or everybody, drew it."""
+    c = t.cards.get(k) or CardTally()
+    n1, k1 = (c.drawn, c.drawn_wins) if which == "drawn" else (c.held, c.held_wins)
+    n0 = t.seat_games - n1
+    if n1 == 0 or n0 <= 0:
+        return None
+    return diff(k1, n1, t.wins - k1, n0)
+
+
+def _change(d: tuple[float, float, float] | dict[str, Any] | None, games: int, paired: bool) -> dict[str, Any] | None:
+    """A difference B − A as the page gives it: rounded, whether its interval leaves out zero, whether
+    it was read game by game (paired), and when not yet clear the games likely needed to settle it."""
+    if d is None:
+        return None
+    if isinstance(d, dict):
+        d = (d["diff"], d["low"], d["high"])
+    v, lo, hi = d
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return {"diff": _r(v), "low": None, "high": None, "significant": False, "paired": paired, "games_needed": None}
+    return {
+        "diff": _r(v),
         "low": _r(lo),
         "high": _r(hi),
         "significant": bool(lo > 0 or hi < 0),
+        "paired": paired,
+        "games_needed": games_needed(v, lo, hi, games),
+    }
+
+
+def _triple(d: dict[str, Any] | None) -> tuple[float, float, float] | None:
+    return None if d is None else (d["diff"], d["low"], d["high"])
+
+
+def _both(ca: Any, cb: Any) -> tuple[float, float, float] | None:
+    if ca is None or cb is None:
+        return None
+    return mover(ca, cb)
+
+
+def _only_in(changed: list[dict[str, Any]] | None) -> dict[str, str]:
+    return {ch["id"]: ch["change"][-1] for ch in changed or [] if ch["change"] in ("only in A", "only in B")}
+
+
+def _order(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """Changed cards first, then the differences whose interval leaves out zero, largest first."""
+
+    def k(r: dict[str, Any]) -> tuple[bool, bool, float, str]:
+        ch = r[key]
+        return (not r["changed"], not (ch and ch["significant"]), -abs(ch["diff"]) if ch else 0.0, r["id"])
+
+    return sorted(rows, key=k)
+
+
+def compare(
+    a: Tally, b: Tally, paired: PairedTally | None = None, changed: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Version B against version A: each difference (B − A) with its 95% interval. With `paired` (the
+    same seeds played under both, counted game by game) the intervals of the figures it holds are
+    paired ones; `changed` (command.changed_cards) pins the designer's changed cards first."""
+    games = min(a.games, b.games)
+    pg = paired.games if paired else games
+    changed_ids = [ch["id"] for ch in changed or []]
+    only = _only_in(changed)
+    fa, fb = a.games - a.capped, b.games - b.capped
+
+    def pick(p: dict[str, Any] | None, unpaired: Any) -> dict[str, Any] | None:
+        """The paired difference where it is defined; the unpaired one where it is not, or where every
+        game gave the same difference (an interval of no width says only that too few events happened)."""
+        if p is not None and (p["high"] - p["low"] > 1e-6 or unpaired is None):
+            return _change(p, pg, True)
+        return _change(unpaired, games, False)
+
+    out: dict[str, Any] = {
+        "games": [a.games, b.games],
+        "paired_games": paired.games if paired else 0,
+        "seats": [
+            {
+                "seat": i,
+                "a": rate(a.wins_by_seat[i], fa),
+                "b": rate(b.wins_by_seat[i], fb),
+                **(pick(paired.seat(i) if paired else None, diff(b.wins_by_seat[i], fb, a.wins_by_seat[i], fa)) or {}),
+            }
+            for i in range(min(a.players, b.players))
+        ],
+    }
+    for key, index, ka, kb in (
+        ("capped", 1, a.capped, b.capped),
+        ("far_behind", 2, a.far_behind_games, b.far_behind_games),
+    ):
+        ch = pick(paired.figure(index) if paired else None, diff(kb, b.games, ka, a.games))
+        out[key] = {"a": rate(ka, a.games), "b": rate(kb, b.games), **(ch or {})}
+    pa, pb = a.players, b.players
+    edge_a = diff(a.wins_by_seat[0], fa, sum(a.wins_by_seat[1:]), fa * (pa - 1))
+    edge_b = diff(b.wins_by_seat[0], fb, sum(b.wins_by_seat[1:]), fb * (pb - 1))
+    out["first_player"] = {
+        "a": edge_a,
+        "b": edge_b,
+        "change": pick(paired.first_player_edge() if paired else None, _both(_triple(edge_b), _triple(edge_a))),
+    }
+    sa = sum(k * v for k, v in a.turns.items())
+    sb = sum(k * v for k, v in b.turns.items())
+    turns = pick(paired.figure(0) if paired else None, mean_diff(sb, b.turns_sq, b.games, sa, a.turns_sq, a.games))
+    out["mean_turns"] = {
+        "a": _r(sa / a.games if a.games else 0.0),
+        "b": _r(sb / b.games if b.games else 0.0),
+        **(turns or {}),
     }
     cards: list[dict[str, Any]] = []
-    for k in sorted(set(a.cards) | set(b.cards)):
+    for k in sorted(set(a.cards) | set(b.cards) | set(changed_ids)):
         info = b.info.get(k) or a.info.get(k)
         if info is None or info.kind == "house":
             continue
         ca, cb = a.cards.get(k), b.cards.get(k)
-        ka, na = (ca.drawn_wins, ca.drawn) if ca else (0, 0)
-        kb, nb = (cb.drawn_wins, cb.drawn) if cb else (0, 0)
+        ia, ib = _improvement(a, k), _improvement(b, k)
+        gone = only.get(k)
         cards.append(
             {
                 "id": k,
                 "name": info.name,
                 "kind": info.kind,
-                "drawn": [na, nb],
-                "win_when_drawn": [rate(ka, na)["rate"], rate(kb, nb)["rate"]],
-                "change": diff(kb, nb, ka, na),
+                "changed": k in changed_ids,
+                "only_in": gone,
+                "drawn": [ca.drawn if ca else 0, cb.drawn if cb else 0],
+                "win_when_drawn": [
+                    rate(ca.drawn_wins, ca.drawn) if ca else None,
+                    rate(cb.drawn_wins, cb.drawn) if cb else None,
+                ],
+                "improvement": [ia, ib],
+                "change": None
+                if gone
+                else pick(paired.improvement(k) if paired else None, _both(_triple(ib), _triple(ia))),
             }
         )
     monsters: list[dict[str, Any]] = []
@@ -299,30 +395,67 @@ def compare(a: Tally, b: Tally) -> dict[str, Any]:
         if info is None:
             continue
         ma, mb = a.monsters.get(k), b.monsters.get(k)
-        fa_, fb_ = (ma.fought if ma else 0), (mb.fought if mb else 0)
-        ka_ = min(fa_, (ma.killed_alone + ma.killed_helped) if ma else 0)
-        kb_ = min(fb_, (mb.killed_alone + mb.killed_helped) if mb else 0)
-        da, db = min(fa_, ma.deaths if ma else 0), min(fb_, mb.deaths if mb else 0)
-        monsters.append(
+        gone = only.get(k)
+        row: dict[str, Any] = {
+            "id": k,
+            "name": info.name,
+            "changed": k in changed_ids,
+            "only_in": gone,
+            "level": [x.level if x else None for x in (a.info.get(k), b.info.get(k))],
+            "fought": [ma.fought if ma else 0, mb.fought if mb else 0],
+        }
+        for fig, field_ in (("kill", None), ("death", "deaths"), ("escape", "escaped")):
+            counts = []
+            for m in (ma, mb):
+                f = m.fought if m else 0
+                x = (m.killed_alone + m.killed_helped if field_ is None else getattr(m, field_)) if m else 0
+                counts.append((min(f, x), f))
+            (ka, na), (kb, nb) = counts
+            row[f"{fig}_rate"] = [rate(ka, na), rate(kb, nb)]
+            unpaired = diff(kb, nb, ka, na) if na and nb else None
+            p = paired.monster(k, fig) if paired else None
+            row[f"{fig}_change"] = None if gone else pick(p, unpaired)
+        row["deaths"] = [ma.deaths if ma else 0, mb.deaths if mb else 0]
+        monsters.append(row)
+    characters: list[dict[str, Any]] = []
+    for k in sorted(set(a.cards) | set(b.cards)):
+        info = b.info.get(k) or a.info.get(k)
+        ca, cb = a.cards.get(k), b.cards.get(k)
+        if info is None or info.kind not in CHARACTER_KINDS or not ((ca and ca.held) or (cb and cb.held)):
+            continue
+        ha, hb = _improvement(a, k, "held"), _improvement(b, k, "held")
+        gone = only.get(k)
+        characters.append(
             {
                 "id": k,
                 "name": info.name,
-                "level": [x.level if x else None for x in (a.info.get(k), b.info.get(k))],
-                "fought": [fa_, fb_],
-                "kill_rate": [rate(ka_, fa_)["rate"], rate(kb_, fb_)["rate"]],
-                "kill_change": diff(kb_, fb_, ka_, fa_),
-                "death_change": diff(db, fb_, da, fa_),
+                "kind": info.kind,
+                "changed": k in changed_ids,
+                "only_in": gone,
+                "held": [ca.held if ca else 0, cb.held if cb else 0],
+                "win_when_held": [
+                    rate(ca.held_wins, ca.held) if ca else None,
+                    rate(cb.held_wins, cb.held) if cb else None,
+                ],
+                "against_not_held": [ha, hb],
+                "change": None
+                if gone
+                else pick(paired.improvement(k, "held") if paired else None, _both(_triple(hb), _triple(ha))),
             }
         )
-    out["cards"] = sorted(cards, key=lambda r: (not r["change"]["significant"], -abs(r["change"]["diff"]), r["id"]))
-    out["monsters"] = sorted(
-        monsters, key=lambda r: (not r["kill_change"]["significant"], -abs(r["kill_change"]["diff"]), r["id"])
-    )
+    out["cards"] = _order(cards, "change")
+    out["monsters"] = _order(monsters, "kill_change")
+    out["characters"] = _order(characters, "change")
+    out["pinned"] = changed_ids
+
+    def marked(rows: list[dict[str, Any]], key: str) -> int:
+        return sum(bool(r[key] and r[key]["significant"]) for r in rows)
+
     out["significant"] = {
-        "cards": sum(r["change"]["significant"] for r in cards),
-        "cards_of": len(cards),
-        "monsters": sum(r["kill_change"]["significant"] for r in monsters),
-        "monsters_of": len(monsters),
-        "seats": sum(r["significant"] for r in out["seats"]),
+        "cards": marked(cards, "change"),
+        "cards_of": sum(r["change"] is not None for r in cards),
+        "monsters": marked(monsters, "kill_change"),
+        "monsters_of": sum(r["kill_change"] is not None for r in monsters),
+        "seats": sum(bool(r.get("significant")) for r in out["seats"]),
     }
     return out

@@ -81,16 +81,13 @@ class Tally:
         self.turns_sq += r.turns * r.turns
         self.decisions[r.decisions // DECISION_BIN * DECISION_BIN] += 1
         self.decisions_sum += r.decisions
-        behind = False
         for rnd, lv in enumerate(r.levels[:MAX_ROUNDS]):
-            top = max(lv)
-            behind = behind or any(top - x >= FAR_BEHIND for x in lv)
             for seat, x in enumerate(lv):
                 c = self.levels.get((seat, rnd))
                 if c is None:
                     c = self.levels[(seat, rnd)] = Counter()
                 c[x] += 1
-        self.far_behind_games += behind
+        self.far_behind_games += far_behind(r)
         if r.final_levels:
             top = max(r.final_levels)
             self.far_behind_end += sum(top - x >= FAR_BEHIND for x in r.final_levels)
@@ -203,6 +200,11 @@ class Tally:
     @property
     def wins(self) -> int:
         return sum(self.wins_by_seat)
+
+
+def far_behind(r: GameRecord) -> bool:
+    """Whether a seat was FAR_BEHIND Levels below the leader at a round's start (of the rounds kept)."""
+    return any(max(lv) - x >= FAR_BEHIND for lv in r.levels[:MAX_ROUNDS] for x in lv)
 
 
 def _counts_out(c: Counter[int]) -> dict[str, int]:

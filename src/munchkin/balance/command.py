@@ -321,13 +321,20 @@ def version_differences(a: Version, b: Version) -> list[str]:
     if a.agents != b.agents:
         out.append(f"Agents: {', '.join(a.agents)} → {', '.join(b.agents)}")
     if a.set_files != b.set_files:
-
-        def folders(v: Version) -> str:
-            n = len(v.set_files)
-            return f"{n} designer folder{'s' if n != 1 else ''}" if n else "the published cards"
-
-        out.append(f"Cards: {folders(a)} → {folders(b)}")
+        out.append(f"Cards: {_cards_from(a)} → {_cards_from(b)}")
     return out
+
+
+def _cards_from(v: Version) -> str:
+    """Where a version's cards come from, in words: its designer folders by name (and short hash), or
+    the built-in cards."""
+    from munchkin.cards.loader import SHORT_HASH
+
+    dirs = (v.origin or {}).get("set_dirs") or []
+    if not dirs:
+        return f"{len(v.set_files)} designer folder(s)" if v.set_files else "the built-in cards"
+    named = ", ".join(f"{d.get('folder')} ({str(d.get('sha256'))[:SHORT_HASH]})" for d in dirs)
+    return f"the designer folder{'s' if len(dirs) > 1 else ''} {named}"
 
 
 def _label(v: Version, other: Version) -> str:
@@ -336,7 +343,7 @@ def _label(v: Version, other: Version) -> str:
     if v.options != other.options:
         parts.append(", ".join(f"{k}={val}" for k, val in v.options) or "default options")
     if v.set_files != other.set_files:
-        parts.append(f"{len(v.set_files)} designer set folder(s)" if v.set_files else "stock sets")
+        parts.append(_cards_from(v))
     if v.agents != other.agents:
         parts.append("agents " + ",".join(v.agents))
     return "; ".join(parts) or "as the other"

@@ -277,7 +277,11 @@ def _about(s: dict[str, Any], who: str = "") -> str:
         f"<p>{s['games']} games ({s['finished']} won, {s['capped']} stopped at the turn cap) of "
         f"<b>{_e(', '.join(v.get('sets', [])))}</b> at {s['players']} players, agents "
         f"{_e(', '.join(v.get('agents', [])))}; seeds {_seeds(a, s['games'])}; optional rules {_e(opts)}"
-        + (f"; {v['designer_sets']} designer set folder(s)" if v.get("designer_sets") else "")
+        + (
+            f"; {v['designer_sets']} designer folder{'s' if v['designer_sets'] > 1 else ''}"
+            if v.get("designer_sets")
+            else ""
+        )
         + ". Every rate comes with its 95% interval (Wilson) and the count behind it; rows resting on fewer "
         f"than {FEW} seat-games or fights are marked <span class=badge>few</span> and greyed, not hidden.</p>"
     ) + _origin_note(s, who)

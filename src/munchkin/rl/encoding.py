@@ -355,11 +355,12 @@ class Encoder:
             if mname.endswith(_MATE):
                 mates += 1
                 mname = mname[: -len(_MATE)]
-            cnt.append(mon + name[mname.lower()])
+            own = name[mname.lower()]
+            cnt.append(mon + own)
             treasures += m["treasures"]
             for part, _ in m["parts"][1:]:  # after its Level: Enhancers, modifiers in words, one-shots
                 f = name.get(part.lower())
-                if f is not None:
+                if f is not None and f != own:  # (a monster's own bonuses bear its name: Space Vampire)
                     cnt.append(on_mon + f)
         dopple = False
         for part, _ in fight["one_shots"]:

@@ -246,3 +246,14 @@ def test_a_deliberate_leak_is_caught(
     monkeypatch.setattr(Encoder, "encode", leaky)
     leaks, _, _ = hidden_card_check(Encoder(["deluxe"], 4), ["deluxe"], 4, 1)
     assert len(leaks) > 20, "a leaking encoder passed the hidden-card check"
+
+
+def test_the_docs_show_the_layout() -> None:
+    """docs/rl.md's Observation section carries the Deluxe 4-player table as the encoder lays it out."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    assert "## Observation" in doc
+    assert encoding.layout_markdown(Encoder(["deluxe"], 4)) in doc
+    for players in (3, 6):
+        assert f" {Encoder(['star', 'deluxe'], players).size} |" in doc

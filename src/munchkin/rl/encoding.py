@@ -443,3 +443,18 @@ _ID = itemgetter("id")  # a view's card -> its physical number
 _MATE = " (Mate)"  # how the combat breakdown names a Mate (engine/combat.py)
 _NSEAT = len(SEAT_SCALARS)
 _FIGHTER_AT, _HELPER_AT, _STRENGTH_AT = (SEAT_SCALARS.index(k) for k in ("fighter", "helper", "strength"))
+
+
+def layout_markdown(enc: Encoder) -> str:
+    """The layout as the table docs/rl.md shows: one row per kind of block (each seat's blocks on one
+    row, `seat{r}` for r = 0 .. players-1), with where the first starts, the length of each, and what
+    it holds and how it is scaled (`BLOCK_DOCS`)."""
+    rows: dict[str, list[tuple[int, int]]] = {}
+    for name, start, n in enc.layout():
+        key = re.sub(r"^seat\d+", "seat{r}", name)
+        rows.setdefault(key, []).append((start, n))
+    out = ["| block | first at | length | blocks | what, and how it is scaled |", "|---|---:|---:|---:|---|"]
+    for key, spans in rows.items():
+        out.append(f"| `{key}` | {spans[0][0]} | {spans[0][1]} | {len(spans)} | {BLOCK_DOCS[key]} |")
+    out.append(f"| total | | {enc.size} | {len(enc.layout())} | |")
+    return "\n".join(out)

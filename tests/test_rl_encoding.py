@@ -119,7 +119,7 @@ def test_the_vector_says_what_the_game_holds(sets: list[str]) -> None:
     players = 4
     enc = Encoder(sets, players)
     level = SEAT_SCALARS.index("level")
-    fights = 0
+    fights = cards_played = 0
     for g in play(sets, players, 5, turns=40):
         me = g.to_act[0] if g.to_act else 0
         v = enc.encode(g, me)
@@ -143,13 +143,20 @@ def test_the_vector_says_what_the_game_holds(sets: list[str]) -> None:
         if c is not None:
             fights += 1
             assert (block(enc, v, "fight.monsters") == by_definition(enc, g, [m.base for m in c.monsters])).all()
+            own = {g.cdef[m.base].idx for m in c.monsters}  # a monster's own bonuses are no card played
+            played = [e for m in c.monsters for e in m.enhancers] + [k for m in c.monsters for k, _ in m.oneshots]
+            played = [k for k in played if g.cdef[k].idx not in own]
+            side = [k for k, _, _ in c.side if g.cdef[k].idx not in own]
+            assert (block(enc, v, "fight.monster_cards") == by_definition(enc, g, played)).all()
+            assert (block(enc, v, "fight.side_cards") == by_definition(enc, g, side)).all()
+            cards_played += bool(played) + bool(side)
             who = block(enc, v, "fight.fighters")
             assert who[(c.fighter - me) % players] == 1
             if c.helper >= 0:
                 assert who[players + (c.helper - me) % players] == 1
         else:
             assert not block(enc, v, "combat").any() and not block(enc, v, "fight.monsters").any()
-    assert fights > 10
+    assert fights > 10 and cards_played > 0, (fights, cards_played)
 
 
 def test_an_offer_names_its_cards() -> None:

@@ -350,23 +350,27 @@ class Encoder:
         at, name, n, s0 = self._at, self._name, self.players, self._s0
         mon, on_mon, side = at["fight.monsters"], at["fight.monster_cards"], at["fight.side_cards"]
         mates = treasures = 0
-        for m in fight["monsters"]:
+        own = set()  # the monsters' own bonuses bear their names (Space Vampire, Space Cowboy, the Eep's
+        for m in fight["monsters"]:  # roll): no card played, and as many as the players make, so left out
             mname = m["monster"]
             if mname.endswith(_MATE):
                 mates += 1
                 mname = mname[: -len(_MATE)]
-            own = name[mname.lower()]
-            cnt.append(mon + own)
+            f = name[mname.lower()]
+            own.add(f)
+            cnt.append(mon + f)
             treasures += m["treasures"]
+        for m in fight["monsters"]:
             for part, _ in m["parts"][1:]:  # after its Level: Enhancers, modifiers in words, one-shots
                 f = name.get(part.lower())
-                if f is not None and f != own:  # (a monster's own bonuses bear its name: Space Vampire)
+                if f is not None and f not in own:
                     cnt.append(on_mon + f)
         dopple = False
         for part, _ in fight["one_shots"]:
             f = name.get(part.lower())
             if f is not None:
-                cnt.append(side + f)
+                if f not in own:
+                    cnt.append(side + f)
             elif part.startswith("Doppleganger"):
                 dopple = True
         b = at["combat"] - s0

@@ -350,15 +350,15 @@ class Encoder:
         at, name, n, s0 = self._at, self._name, self.players, self._s0
         mon, on_mon, side = at["fight.monsters"], at["fight.monster_cards"], at["fight.side_cards"]
         mates = treasures = 0
-        own = set()  # the monsters' own bonuses bear their names (Space Vampire, Space Cowboy, the Eep's
+        own: set[int] = set()  # the monsters' own bonuses bear their names (Space Vampire, Space Cowboy, the Eep's
         for m in fight["monsters"]:  # roll): no card played, and as many as the players make, so left out
             mname = m["monster"]
             if mname.endswith(_MATE):
                 mates += 1
                 mname = mname[: -len(_MATE)]
-            f = name[mname.lower()]
-            own.add(f)
-            cnt.append(mon + f)
+            f0 = name[mname.lower()]
+            own.add(f0)
+            cnt.append(mon + f0)
             treasures += m["treasures"]
         for m in fight["monsters"]:
             for part, _ in m["parts"][1:]:  # after its Level: Enhancers, modifiers in words, one-shots

@@ -197,7 +197,7 @@ def hidden_card_check(enc: Encoder, sets: list[str], players: int, seed: int) ->
     rng = random.Random(seed)
     leaks: list[str] = []
     changed = told = 0
-    for k, g in enumerate(play(sets, players, seed, turns=20)):
+    for k, g in enumerate(play(sets, players, seed, turns=40)):
         for seat in range(players):
             twin = g.determinize(seat, random.Random(rng.getrandbits(32)))
             if not (enc.encode(g, seat) == enc.encode(twin, seat)).all():
@@ -214,7 +214,9 @@ def hidden_card_check(enc: Encoder, sets: list[str], players: int, seed: int) ->
 
 
 @pytest.mark.parametrize(
-    ("sets", "players", "seed"), [(["deluxe"], 4, 1), (["harry-potter"], 3, 2), (["star", "deluxe"], 6, 3)]
+    ("sets", "players", "seed"),
+    [(["deluxe"], 4, 1), (["harry-potter"], 3, 2), (["good-bad"], 5, 4), (["star", "deluxe"], 6, 3)],
+    ids=["deluxe-4", "harry-potter-3", "good-bad-5", "star+deluxe-6"],
 )
 def test_a_seat_cannot_see_hidden_cards(sets: list[str], players: int, seed: int) -> None:
     leaks, changed, told = hidden_card_check(Encoder(sets, players), sets, players, seed)

@@ -191,10 +191,10 @@ class Encoder:
         at = {name: s for name, s, _ in self._layout}
         self._at = at
         self._s0 = at["seat0"]  # the scalar blocks, from here to the end
-        # where each seat's card zones and scalars start, by relative seat
         # each card block's table: physical card -> position in the vector (counts are gathered as
         # positions, by `map` over the view's cards, which costs less than a loop a card)
         self._tab = {name: [s + f for f in self._card] for name, s, n in self._layout if n == nd}
+        # by relative seat: its card zones' tables, where its scalars start
         self._zones = [[self._tab[f"seat{r}.{z}"] for z in SEAT_CARD_ZONES] for r in range(players)]
         self._seat = [at[f"seat{r}"] for r in range(players)]
         self._house = {h: len(SEAT_SCALARS) + i for i, h in enumerate(self.houses)}

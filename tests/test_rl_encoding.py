@@ -57,6 +57,8 @@ def by_definition(enc: Encoder, g: Game, cards: list[int]) -> np.ndarray:
 @pytest.mark.parametrize("sets", SETS, ids=IDS)
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_the_size_is_fixed_and_every_vector_finite_and_bounded(sets: list[str], players: int) -> None:
+    """The blocks tile the vector; every seat's vector, at every decision of two seeded games, has
+    the encoder's size and float32 values in [0, high], with one phase and one decision kind."""
     enc = Encoder(sets, players)
     layout = enc.layout()
     assert [s for _, s, _ in layout] == list(np.cumsum([0] + [n for _, _, n in layout])[:-1]), "blocks do not tile"
@@ -69,7 +71,7 @@ def test_the_size_is_fixed_and_every_vector_finite_and_bounded(sets: list[str], 
     for seed in (1, 2):
         for g in play(sets, players, seed + 10 * players):
             decisions += 1
-            for seat in {*g.to_act, decisions % players}:
+            for seat in range(players):
                 v = enc.encode(g, seat)
                 assert v.shape == (enc.size,) and v.dtype == np.float32
                 assert np.isfinite(v).all() and v.min() >= 0 and v.max() <= enc.high, (v.min(), v.max(), enc.high)

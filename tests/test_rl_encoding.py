@@ -114,16 +114,16 @@ def test_bad_input_is_named() -> None:
 
 
 # ------------------------------------------------------------------ what it says
-@pytest.mark.parametrize("sets", [["deluxe"], ["harry-potter"], ["star", "deluxe"]], ids=str)
+@pytest.mark.parametrize("sets", [["deluxe"], ["harry-potter"], ["good-bad"], ["star", "deluxe"]], ids=str)
 def test_the_vector_says_what_the_game_holds(sets: list[str]) -> None:
     """Read back against the game itself: the own hand, each relative seat's table, Level and turn,
     the fight's monsters and fighters, the decision kind."""
     players = 4
     enc = Encoder(sets, players)
     level = SEAT_SCALARS.index("level")
-    fights = cards_played = 0
-    for g in play(sets, players, 5, turns=40):
-        me = g.to_act[0] if g.to_act else 0
+    fights = cards_played = houses_seen = allies = 0
+    for k, g in enumerate(play(sets, players, 5, turns=40)):
+        me = k % players  # every seat in turn, acting or not
         v = enc.encode(g, me)
         assert (block(enc, v, "hand") == by_definition(enc, g, g.players[me].hand)).all()
         for r in range(players):
@@ -135,9 +135,18 @@ def test_the_vector_says_what_the_game_holds(sets: list[str]) -> None:
             character = p.races + p.classes + p.roles + p.proficiencies
             assert (block(enc, v, f"seat{r}.character") == by_definition(enc, g, character)).all()
             assert (block(enc, v, f"seat{r}.curses") == by_definition(enc, g, p.curses)).all()
+            assert (block(enc, v, f"seat{r}.sidekicks") == by_definition(enc, g, p.sidekicks)).all()
+            enhancers = list(p.enhancers)
+            assert (block(enc, v, f"seat{r}.item_enhancers") == by_definition(enc, g, enhancers)).all()
             seat = block(enc, v, f"seat{r}")
             assert seat[level] == np.float32(p.level / 10)
+            assert seat[SEAT_SCALARS.index("hand_size")] == np.float32(len(p.hand) / 10)
             assert seat[SEAT_SCALARS.index("active")] == (p.seat == g.active)
+            assert seat[SEAT_SCALARS.index("to_act")] == (p.seat in g.to_act)
+            houses = seat[len(SEAT_SCALARS) :]
+            assert list(houses) == [float(h == p.house) for h in enc.houses]
+            houses_seen += bool(p.house)
+            allies += bool(p.sidekicks) + bool(p.enhancers)  # (none in Deluxe but its one Hireling)
         discards = by_definition(enc, g, g.door_discard + g.treasure_discard)
         assert (block(enc, v, "discards") == discards).all()
         assert block(enc, v, "prompt")[PROMPT_KINDS.index(g.prompt.kind)] == 1
@@ -159,6 +168,8 @@ def test_the_vector_says_what_the_game_holds(sets: list[str]) -> None:
         else:
             assert not block(enc, v, "combat").any() and not block(enc, v, "fight.monsters").any()
     assert fights > 10 and cards_played > 0, (fights, cards_played)
+    assert bool(houses_seen) == (sets == ["harry-potter"])
+    assert bool(allies) == (sets != ["deluxe"]), "Sidekicks, Allies or Item Enhancers never in play"
 
 
 def test_an_offer_names_its_cards() -> None:

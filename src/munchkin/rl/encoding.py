@@ -333,13 +333,13 @@ class Encoder:
                 raise MunchkinError(f"the view has a {key!r} this encoding does not know: a new phase or decision?")
             sc[where - s0] = 1.0
         moment = view["moment"]
-        if "stage" in moment:
+        if "stage" in moment:  # a `main` decision: its stage is all the moment holds
             sc[self._stage[moment["stage"]] - s0] = 1.0
+        elif moment:
+            self._moment(moment, rel, [p["name"] for p in players], cnt, sc)
         fight = view["combat"]
         if fight:
             self._fight(fight, {p["name"]: rel[s] for s, p in enumerate(players)}, cnt, sc)
-        if moment:
-            self._moment(moment, rel, [p["name"] for p in players], cnt, sc)
 
         v = np.bincount(cnt, minlength=self.size).astype(np.float32) if cnt else np.zeros(self.size, np.float32)
         v[s0:] = sc

@@ -112,7 +112,7 @@ MOMENT_SEATS = ("victim", "runner", "dead", "asker")  # relative one-hots: a Cur
 BLOCK_DOCS: dict[str, str] = {
     "hand": "own hand: count per card definition",
     "seat{r}.equipped": "equipped Items, count per definition",
-    "seat{r}.carried": "Items carried but not equipped (those a Sidekick carries included)",
+    "seat{r}.carried": "Items in play but not equipped (carried), count per definition",
     "seat{r}.character": "Races, Classes, Roles and Proficiencies in play",
     "seat{r}.sidekicks": "Sidekicks and Hirelings in play",
     "seat{r}.curses": "Curses kept in play",

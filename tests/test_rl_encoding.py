@@ -18,6 +18,7 @@ from munchkin.agents.random_agent import RandomAgent
 from munchkin.engine import decisions as D
 from munchkin.engine.actions import MunchkinError
 from munchkin.engine.game import Game, Options, Setup
+from munchkin.engine.world import world
 from munchkin.rl import encoding
 from munchkin.rl.encoding import PHASES, PROMPT_KINDS, SEAT_CARD_ZONES, SEAT_SCALARS, Encoder
 
@@ -202,7 +203,13 @@ def test_an_offer_names_its_cards() -> None:
 
 
 # ------------------------------------------------------------------ hidden cards
-def hidden_card_check(enc: Encoder, sets: list[str], players: int, seed: int) -> tuple[list[str], int, int]:
+def hidden_card_check(
+    enc: Encoder,
+    sets: list[str],
+    players: int,
+    seed: int,
+    twin_of: Callable[[Game, int, random.Random], Game] | None = None,
+) -> tuple[list[str], int, int]:
     """At every decision, for each seat: its twin (`Game.determinize(seat, rng)`: every card the seat
     cannot know dealt anew) must give the seat the same vector. Returns the moments where it did not,
     how many times another seat's own hand differed between game and twin, and how many of those
@@ -212,7 +219,8 @@ def hidden_card_check(enc: Encoder, sets: list[str], players: int, seed: int) ->
     changed = told = 0
     for k, g in enumerate(play(sets, players, seed, turns=40)):
         for seat in range(players):
-            twin = g.determinize(seat, random.Random(rng.getrandbits(32)))
+            r = random.Random(rng.getrandbits(32))
+            twin = g.determinize(seat, r) if twin_of is None else twin_of(g, seat, r)
             if not (enc.encode(g, seat) == enc.encode(twin, seat)).all():
                 leaks.append(f"decision {k}, seat {seat}")
             other = (seat + 1 + k) % players
@@ -236,6 +244,12 @@ def test_a_seat_cannot_see_hidden_cards(sets: list[str], players: int, seed: int
     assert leaks == [], f"the vector changed with cards the seat cannot see: {leaks[:5]}"
     assert changed > 50, "the twins never changed another seat's hand: the check would show nothing"
     assert told == changed, "a seat's own hand changed and its vector did not"
+
+
+def test_a_seat_cannot_see_hidden_cards_in_an_agents_world() -> None:
+    """The same with the twin an agent is given (`engine.world.world`, dealt when read)."""
+    leaks, changed, told = hidden_card_check(Encoder(["deluxe"], 4), ["deluxe"], 4, 6, world)
+    assert leaks == [] and changed > 50 and told == changed, (leaks[:5], changed, told)
 
 
 def leak_a_hand(enc: Encoder, game: Game, seat: int, v: np.ndarray) -> None:

@@ -198,53 +198,84 @@ class Catalogue:
 
 
 class _Node:
-    __slots__ = ("children", "action")
+    """A node of a decision's trie: its children by index, the action it ends (if any), and the
+    actions still to be put below it (a verb's subtree is built when first looked into)."""
+
+    __slots__ = ("children", "action", "pending")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.action: Action | None = None
+        self.pending: list[Action] | None = None
 
 
 class Chooser:
     """One seat's legal actions at one decision, taken index by index: `mask()` the indices offered
     now, `choose(i)` one of them (the action once complete, else None), `prefix` the indices chosen."""
 
-    __slots__ = ("catalogue", "actions", "root", "node", "prefix")
+    __slots__ = ("catalogue", "actions", "root", "node", "prefix", "tok")
 
     def __init__(self, catalogue: Catalogue, game: Game, actions: Sequence[Action]) -> None:
         if not actions:
             raise MunchkinError("no legal action to choose from")
         self.catalogue = catalogue
         self.actions = list(actions)
-        tok = catalogue.card_tokens(game)
+        self.tok = catalogue.card_tokens(game)
         root = _Node()
-        for a, seq in zip(self.actions, catalogue.sequences(self.actions, tok), strict=True):
-            node = root
-            for t in seq:
-                nxt = node.children.get(t)
-                if nxt is None:
-                    nxt = node.children[t] = _Node()
-                node = nxt
-            if node.action is None:
-                node.action = a
+        verb = catalogue._verb
+        for a in self.actions:  # the verbs now; each verb's actions are read when it is looked into
+            t = verb[a.kind]
+            nxt = root.children.get(t)
+            if nxt is None:
+                nxt = root.children[t] = _Node()
+                nxt.pending = []
+            nxt.pending.append(a)  # type: ignore[union-attr]
         self.root = root
         self.node = root
         self.prefix: list[int] = []
         self._pass_through()
 
+    def _kids(self, node: _Node) -> dict[int, _Node]:
+        """A node's children, its pending actions put below it first."""
+        pending = node.pending
+        if pending is not None:
+            node.pending = None
+            for a, seq in zip(pending, self.catalogue.sequences(pending, self.tok), strict=True):
+                at = node
+                for t in seq[1:]:
+                    nxt = at.children.get(t)
+                    if nxt is None:
+                        nxt = at.children[t] = _Node()
+                    at = nxt
+                if at.action is None:
+                    at.action = a
+        return node.children
+
+    def fork(self) -> Chooser:
+        """A copy at the same node, sharing the trie (to look down another branch)."""
+        new = object.__new__(Chooser)
+        new.catalogue, new.actions, new.root, new.node = self.catalogue, self.actions, self.root, self.node
+        new.tok = self.tok
+        new.prefix = list(self.prefix)
+        return new
+
     def _pass_through(self) -> None:
         """Go on through nodes that offer no choice (a single child and no action of their own)."""
         node = self.node
-        while node.action is None and len(node.children) == 1:
-            (t, node), *_ = node.children.items()
+        while node.action is None:
+            kids = self._kids(node)
+            if len(kids) != 1:
+                break
+            (t, node), *_ = kids.items()
             self.prefix.append(t)
         self.node = node
 
     def offered(self) -> list[int]:
         """The indices offered now, in increasing order."""
         node = self.node
-        out = sorted(node.children)
-        if node.action is not None and node.children:
+        kids = self._kids(node)
+        out = sorted(kids)
+        if node.action is not None and kids:
             out.append(self.catalogue.DONE)
         return out
 
@@ -257,17 +288,18 @@ class Chooser:
     def complete(self) -> Action | None:
         """The action chosen, when the node reached ends one and offers nothing more."""
         node = self.node
-        return node.action if not node.children else None
+        return node.action if not self._kids(node) else None
 
     def choose(self, i: int) -> Action | None:
         """Take index `i` (ValueError if it is not offered); the action once it is complete, else None."""
         node = self.node
-        if i == self.catalogue.DONE and node.action is not None and node.children:
+        kids = self._kids(node)
+        if i == self.catalogue.DONE and node.action is not None and kids:
             self.prefix.append(i)
             self.node = _Node()
             self.node.action = node.action
             return node.action
-        nxt = node.children.get(i)
+        nxt = kids.get(i)
         if nxt is None:
             offered = ", ".join(f"{k} ({self.catalogue.describe(k)})" for k in self.offered()[:8])
             raise ValueError(f"action index {i} is not offered now; offered: {offered}")
@@ -280,22 +312,21 @@ class Chooser:
         """The indices an agent gives to take `action` from the start of this decision (the
         passed-through ones left out); ValueError if it is not one of the listed actions."""
         out: list[int] = []
-        node = self.root
         path: list[tuple[int, _Node]] = []
-        stack: list[tuple[_Node, list[tuple[int, _Node]]]] = [(node, path)]
+        stack: list[tuple[_Node, list[tuple[int, _Node]]]] = [(self.root, path)]
         while stack:  # depth-first search for the node holding the action
             node, path = stack.pop()
             if node.action == action:
                 break
-            stack += [(c, path + [(t, c)]) for t, c in node.children.items()]
+            stack += [(c, path + [(t, c)]) for t, c in self._kids(node).items()]
         else:
             raise ValueError(f"{action!r} is not among the listed actions")
         cur = self.root
         for t, nxt in path:
-            if cur.action is not None or len(cur.children) > 1:
+            if cur.action is not None or len(self._kids(cur)) > 1:
                 out.append(t)
             cur = nxt
-        if cur.children:
+        if self._kids(cur):
             out.append(self.catalogue.DONE)
         return out
 

@@ -308,11 +308,14 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         acting = self.chooser is not None and agent == self.agent_selection and not g.over
         prefix = self.chooser.prefix if acting and self.chooser is not None else ()
         obs = np.concatenate((enc, self.stage.features(g, seat, prefix)))
-        if acting and self.chooser is not None:
-            mask = self.chooser.mask()
-        else:
-            mask = np.zeros(self.catalogue.size, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": obs, "action_mask": self.action_mask(agent)}
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The agent's mask alone (no observation built): the indices offered to it now."""
+        ch = self.chooser
+        if ch is not None and agent == self.agent_selection and self.game is not None and not self.game.over:
+            return ch.mask()
+        return np.zeros(self.catalogue.size, dtype=np.int8)
 
     def render(self) -> str | None:
         """The events since the last render, as a spectator reads them."""

@@ -24,7 +24,7 @@ def play_random(e: raw_env, seed: int, limit: int = 100_000) -> int:
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0
-    for agent in e.agent_iter(limit):
+    for _ in e.agent_iter(limit):
         obs, _, term, trunc, _ = e.last()
         if term or trunc:
             e.step(None)

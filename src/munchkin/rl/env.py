@@ -122,7 +122,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
     """The AEC environment. `sets`: an edition or a mix ("star+deluxe" or a list); `players`: 3 to 6;
     `options`: the game's Options (or a dict of them: turn_cap, listen_at_the_door, ...); `reward`:
     "win" (+1 to each winner, 0 to the others) or "rank" (by Level: 1 first, 0 last); `any_time`:
-    offer a waited seat its any-time extras too."""
+    offer a waited seat its any-time extras too; `observation_key`: the name of the vector in the
+    observation dict ("observations" for RLlib's action-masking module)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "munchkin_v0", "is_parallelizable": False}
 
@@ -134,13 +135,17 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         reward: str = "win",
         any_time: bool = True,
         render_mode: str | None = None,
+        observation_key: str = "observation",
     ) -> None:
         super().__init__()
+        if observation_key == "action_mask" or not observation_key:
+            raise ValueError(f"observation_key must be a name other than 'action_mask', not {observation_key!r}")
+        self.observation_key = observation_key
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.sets = _sets(sets)
         self.game_options = _options(options)
@@ -155,12 +160,12 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         self.any_time_moves = any_time
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self.agents = []
+        self.agents: list[str] = []
         n = self.encoder.size + self.stage.size
         self._obs_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, (n,), np.float32),
+                    observation_key: spaces.Box(-np.inf, np.inf, (n,), np.float32),
                     "action_mask": spaces.Box(0, 1, (self.catalogue.size,), np.int8),
                 }
             )
@@ -266,7 +271,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         try:
             i = int(action)
         except (TypeError, ValueError):
-            raise ValueError(f"an action is an index of the catalogue (0 to {self.catalogue.size - 1}), not {action!r}")
+            raise ValueError(
+                f"an action is an index of the catalogue (0 to {self.catalogue.size - 1}), not {action!r}"
+            ) from None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         chosen = self.chooser.choose(i)
@@ -308,7 +315,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         acting = self.chooser is not None and agent == self.agent_selection and not g.over
         prefix = self.chooser.prefix if acting and self.chooser is not None else ()
         obs = np.concatenate((enc, self.stage.features(g, seat, prefix)))
-        return {"observation": obs, "action_mask": self.action_mask(agent)}
+        return {self.observation_key: obs, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The agent's mask alone (no observation built): the indices offered to it now."""

@@ -4,6 +4,7 @@ reachable, no index offered that leads nowhere), random masked play to the end, 
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import numpy as np
@@ -286,3 +287,28 @@ def test_smoke_training_policy_gradient() -> None:
             w += lr * (ret - 0.5) * np.outer(x, onehot - p)
         episodes += 1
     assert episodes >= 2 and not np.array_equal(w, w0)
+
+
+@pytest.mark.parametrize("sets", ["deluxe", "harry-potter", "star+deluxe"])
+def test_observation_and_mask_same_in_every_world_of_the_seat(sets: str) -> None:
+    """At each decision, the seat's observation (encoder and stage features) and its mask are the same
+    in a copy of the game whose hidden cards (other hands, the decks' order) were dealt anew."""
+    e = raw_env(sets=sets, players=4, options={"turn_cap": 40})
+    e.reset(seed=4)
+    rng, worlds = np.random.default_rng(4), random.Random(0)
+    checked = differed = 0
+    while e.game is not None and not e.game.over:
+        g, seat, agent = e.game, e.seat, e.agent_selection
+        assert e.chooser is not None
+        if len(e.chooser.prefix) <= 1:  # at the start of an action (or past one forced sub-choice)
+            w = g.determinize(seat, worlds)
+            differed += any(w.players[s].hand != g.players[s].hand for s in range(4) if s != seat)
+            prefix = e.chooser.prefix
+            mine = e.observe(agent)
+            theirs = np.concatenate((e.encoder.encode(w, seat), e.stage.features(w, seat, prefix)))
+            assert np.array_equal(mine["observation"], theirs)
+            fresh_g, fresh_w = Chooser(e.catalogue, g, e.legal(seat)), Chooser(e.catalogue, w, w.legal_actions(seat))
+            assert np.array_equal(fresh_g.mask(), fresh_w.mask())
+            checked += 1
+        e.step(int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]))))
+    assert checked > 20 and differed > 10

@@ -12,8 +12,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+from munchkin.engine.actions import Action
 from munchkin.engine.game import Options
-from munchkin.rl.catalogue import Catalogue, Chooser
+from munchkin.rl.catalogue import COMBINED, Catalogue, Chooser
 from munchkin.rl.env import env, raw_env
 from munchkin.rl.single import MunchkinSingle
 
@@ -127,7 +128,7 @@ def test_single_illegal_index() -> None:
         strict.step(bad)
 
 
-def explore(ch: Chooser, found: list[object], depth: int = 0) -> None:
+def explore(ch: Chooser, found: list[Action], depth: int = 0) -> None:
     """Every index offered from here: each must lead, through offered indices only, to a listed action."""
     offered = ch.offered()
     assert offered, "a node that offers nothing and ends no action: a dead end"
@@ -141,11 +142,11 @@ def explore(ch: Chooser, found: list[object], depth: int = 0) -> None:
             explore(f, found, depth + 1)
 
 
-@pytest.mark.parametrize("sets", EDITIONS)
-def test_catalogue_reaches_every_legal_action_and_no_dead_end(sets: str) -> None:
-    """At every decision of a few seeded games: every legal action the seat is offered has a sequence
-    of masked indices that yields exactly it, and every offered index leads to a legal action."""
-    decisions = 0
+def check_catalogue(sets: str) -> int:
+    """At every decision of two seeded games: every legal action the seat is offered has a sequence
+    of masked indices that yields exactly it, and every offered index leads to a legal action (a listed
+    one, or a combined move the listing leaves out); the number of combined moves offered."""
+    decisions = combined = 0
     for seed in (1, 2):
         e = raw_env(sets=sets, players=4, options={"turn_cap": 60})
         e.reset(seed=seed)
@@ -154,9 +155,17 @@ def test_catalogue_reaches_every_legal_action_and_no_dead_end(sets: str) -> None
             g, seat = e.game, e.seat
             acts = e.legal(seat)
             fresh = Chooser(e.catalogue, g, acts)
-            found: list[object] = []
+            found: list[Action] = []
             explore(fresh.fork(), found)
-            assert sorted(map(repr, found)) == sorted(map(repr, acts))  # each listed action exactly once
+            assert len(found) == len(set(found))  # no action reached twice
+            listed = set(acts)
+            assert listed <= set(found)  # every listed action
+            extra = [a for a in found if a not in listed]  # the combined moves: legal, unlisted
+            assert all(a.kind in COMBINED and g.is_legal(a) for a in extra)
+            combined += len(extra)
+            plain: list[Action] = []  # without the combined moves: the listing, exactly
+            explore(Chooser(e.catalogue, g, acts, combined=False), plain)
+            assert sorted(map(repr, plain)) == sorted(map(repr, acts))
             for a in acts:
                 seq = fresh.sequence_of(a)
                 c = fresh.fork()
@@ -169,6 +178,12 @@ def test_catalogue_reaches_every_legal_action_and_no_dead_end(sets: str) -> None
             decisions += 1
             e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
     assert decisions > 20
+    return combined
+
+
+@pytest.mark.parametrize("sets", EDITIONS)
+def test_catalogue_reaches_every_legal_action_and_no_dead_end(sets: str) -> None:
+    assert check_catalogue(sets) > 0  # combined moves were offered, and each was legal
 
 
 @pytest.mark.parametrize("sets", EDITIONS)

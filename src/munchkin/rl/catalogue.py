@@ -17,12 +17,15 @@ another's (a one-shot for the fighter, or with more cards), `done` ends the shor
 The legal actions of a decision are put in a trie of these sequences (`Chooser`): the mask offers the
 children of the node reached, so every index offered leads to a legal action and every listed legal
 action is reached by its own sequence. A node with a single child and no action of its own is passed
-through at once: no sub-choice without a choice is asked.
+through at once: no sub-choice without a choice is asked. Besides the listed actions the trie holds
+the combined moves the engine accepts unlisted (`combined_moves`): help deals offering several cards,
+Berserking, Turning or Flight with two or three discards, a theft paid with any card that may pay.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -197,30 +200,79 @@ class Catalogue:
         return out
 
 
+COMBINED = frozenset((A.ASK, A.BERSERK, A.TURNING, A.FLIGHT, A.STEAL))
+MAX_OFFER = 3  # the most cards a combined help deal offers
+
+
+def combined_moves(g: Game, listed: list[Action], tok: list[int]) -> list[Action]:
+    """The legal moves the engine's listing leaves out (`legal.verify_unlisted`) made of the listed ones
+    of one verb: a help deal offering up to MAX_OFFER of the cards listed singly, with or without one of
+    the listed Treasure offers; Berserking, Turning or Flight discarding two or three of the cards listed
+    singly in one action; a theft paid with any card that may pay for it. Their cards in increasing token
+    order, so each has one sequence; each one checked legal (`Game.is_legal`) but the help deals, whose
+    parts the listing already checked."""
+    kind = listed[0].kind
+    seat = listed[0].seat
+    have = set(listed)
+    out: list[Action] = []
+    if kind == A.ASK:
+        for target in dict.fromkeys(a.target for a in listed):
+            mine = [a for a in listed if a.target == target]
+            cards = sorted({a.cards[0] for a in mine if len(a.cards) == 1 and not a.n}, key=lambda c: tok[c])
+            treasure = [(a.n, a.flag) for a in mine if a.n and not a.cards]
+            for size in range(1, min(MAX_OFFER, len(cards)) + 1):
+                for chosen in combinations(cards, size):
+                    for n, flag in [(0, ""), *treasure]:
+                        a = Action(A.ASK, seat, -1, target, -1, chosen, n, flag)
+                        if a not in have:
+                            out.append(a)
+        return out
+    if kind == A.STEAL:
+        from munchkin.engine.legal import fuel
+
+        pay = sorted({tok[c]: c for c in reversed(fuel(g, g.players[seat]))}.items())
+        for card, target in dict.fromkeys((a.card, a.target) for a in listed):
+            for _, c in pay:
+                a = Action(A.STEAL, seat, card, target, -1, (c,), 0, "")
+                if a not in have and g.is_legal(a):
+                    out.append(a)
+        return out
+    singles = sorted({a.cards[0] for a in listed if len(a.cards) == 1}, key=lambda c: tok[c])
+    for size in (2, 3):
+        for chosen in combinations(singles, size):
+            a = Action(kind, seat, cards=chosen)
+            if g.is_legal(a):
+                out.append(a)
+    return out
+
+
 class _Node:
     """A node of a decision's trie: its children by index, the action it ends (if any), and the
     actions still to be put below it (a verb's subtree is built when first looked into)."""
 
-    __slots__ = ("children", "action", "pending")
+    __slots__ = ("children", "action", "pending", "verb")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.action: Action | None = None
         self.pending: list[Action] | None = None
+        self.verb = ""  # on the root's children: the verb, whose combined moves are added when built
 
 
 class Chooser:
     """One seat's legal actions at one decision, taken index by index: `mask()` the indices offered
     now, `choose(i)` one of them (the action once complete, else None), `prefix` the indices chosen."""
 
-    __slots__ = ("catalogue", "actions", "root", "node", "prefix", "tok")
+    __slots__ = ("catalogue", "actions", "root", "node", "prefix", "tok", "game", "combined")
 
-    def __init__(self, catalogue: Catalogue, game: Game, actions: Sequence[Action]) -> None:
+    def __init__(self, catalogue: Catalogue, game: Game, actions: Sequence[Action], combined: bool = True) -> None:
         if not actions:
             raise MunchkinError("no legal action to choose from")
         self.catalogue = catalogue
         self.actions = list(actions)
         self.tok = catalogue.card_tokens(game)
+        self.game = game
+        self.combined = combined  # add the combined moves the listing leaves out (`combined_moves`)
         root = _Node()
         verb = catalogue._verb
         for a in self.actions:  # the verbs now; each verb's actions are read when it is looked into
@@ -229,6 +281,7 @@ class Chooser:
             if nxt is None:
                 nxt = root.children[t] = _Node()
                 nxt.pending = []
+                nxt.verb = a.kind
             nxt.pending.append(a)  # type: ignore[union-attr]
         self.root = root
         self.node = root
@@ -240,6 +293,8 @@ class Chooser:
         pending = node.pending
         if pending is not None:
             node.pending = None
+            if node.verb in COMBINED and self.combined:
+                pending = pending + combined_moves(self.game, pending, self.tok)
             for a, seq in zip(pending, self.catalogue.sequences(pending, self.tok), strict=True):
                 at = node
                 for t in seq[1:]:
@@ -255,7 +310,7 @@ class Chooser:
         """A copy at the same node, sharing the trie (to look down another branch)."""
         new = object.__new__(Chooser)
         new.catalogue, new.actions, new.root, new.node = self.catalogue, self.actions, self.root, self.node
-        new.tok = self.tok
+        new.tok, new.game, new.combined = self.tok, self.game, self.combined
         new.prefix = list(self.prefix)
         return new
 

@@ -123,7 +123,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
     `options`: the game's Options (or a dict of them: turn_cap, listen_at_the_door, ...); `reward`:
     "win" (+1 to each winner, 0 to the others) or "rank" (by Level: 1 first, 0 last); `any_time`:
     offer a waited seat its any-time extras too; `observation_key`: the name of the vector in the
-    observation dict ("observations" for RLlib's action-masking module)."""
+    observation dict ("observations" for RLlib's action-masking module); `combined`: offer the combined
+    moves the engine accepts without listing them (help deals of several cards, Berserking with
+    several discards, ...; see `catalogue.combined_moves`)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "munchkin_v0", "is_parallelizable": False}
 
@@ -136,8 +138,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         any_time: bool = True,
         render_mode: str | None = None,
         observation_key: str = "observation",
+        combined: bool = True,
     ) -> None:
         super().__init__()
+        self.combined = combined
         if observation_key == "action_mask" or not observation_key:
             raise ValueError(f"observation_key must be a name other than 'action_mask', not {observation_key!r}")
         self.observation_key = observation_key
@@ -232,7 +236,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
             if len(acts) == 1:
                 g.apply(acts[0])
                 continue
-            self.chooser = Chooser(self.catalogue, g, acts)
+            self.chooser = Chooser(self.catalogue, g, acts, self.combined)
             self.agent_selection = self.possible_agents[seat]
             return
 

@@ -278,9 +278,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
             raise ValueError(
                 f"an action is an index of the catalogue (0 to {self.catalogue.size - 1}), not {action!r}"
             ) from None
+        chosen = self.chooser.choose(i)  # an index not offered raises here, changing nothing
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        chosen = self.chooser.choose(i)
         if chosen is not None:
             self.game.apply(chosen)
             self._settle()

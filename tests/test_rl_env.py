@@ -327,3 +327,17 @@ def test_observation_and_mask_same_in_every_world_of_the_seat(sets: str) -> None
             checked += 1
         e.step(int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]))))
     assert checked > 20 and differed > 10
+
+
+def test_single_seat_drawn_each_game_and_render() -> None:
+    """With seat=None the learner's seat is drawn from the episode's seed (so the same seed gives the
+    same seat); render("ansi") tells the events since the last render."""
+    s = MunchkinSingle(sets="star", players=4, seat=None, render_mode="ansi")
+    seats = {s.reset(seed=k)[1]["seat"] for k in range(12)}
+    assert len(seats) > 1
+    assert s.reset(seed=5)[1]["seat"] == s.reset(seed=5)[1]["seat"]
+    obs, info = s.reset(seed=5)
+    text = s.render()
+    assert text and "player_" in text
+    s.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert s.render() != text

@@ -19,8 +19,8 @@ ILLEGAL = ("end", "raise")
 
 
 class MunchkinSingle(gym.Env[dict[str, np.ndarray], np.int64]):
-    """The learner is `seat`; the other seats are played by `opponents` (one spec, or a list cycled
-    over the other seats in order). An index the mask does not offer: with `illegal="end"` the episode
+    """The learner is `seat` (None: a seat drawn at each reset, from the episode's seed); the other
+    seats are played by `opponents` (one spec, or a list cycled over the other seats in order). An index the mask does not offer: with `illegal="end"` the episode
     ends with `illegal_reward` (info "illegal": True), with `illegal="raise"` a ValueError. Rewards as
     the AEC environment's (`reward`: "win" or "rank"), given when the game ends."""
 
@@ -31,7 +31,7 @@ class MunchkinSingle(gym.Env[dict[str, np.ndarray], np.int64]):
         sets: str | Sequence[str] = "deluxe",
         players: int = 4,
         opponents: str | Sequence[str] = "random",
-        seat: int = 0,
+        seat: int | None = 0,
         options: Options | dict[str, Any] | None = None,
         reward: str = "win",
         any_time: bool = True,
@@ -56,10 +56,11 @@ class MunchkinSingle(gym.Env[dict[str, np.ndarray], np.int64]):
             any_time=any_time,
             render_mode="ansi" if render_mode == "ansi" else None,
         )
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
-        self.seat = seat
-        self.agent = self.env.possible_agents[seat]
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
+            raise ValueError(f"seat must be 0 to {players - 1} or None (drawn each game), not {seat!r}")
+        self.fixed_seat = seat
+        self.seat = seat or 0
+        self.agent = self.env.possible_agents[self.seat]
         self.specs = specs
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
@@ -74,6 +75,9 @@ class MunchkinSingle(gym.Env[dict[str, np.ndarray], np.int64]):
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31))
+        if self.fixed_seat is None:  # every seat has the same spaces: only which one plays changes
+            self.seat = int(self.np_random.integers(self.env.n_players))
+            self.agent = self.env.possible_agents[self.seat]
         for _ in range(100):  # a game the bots end before the learner has a choice is dealt again, seed + 1
             self.env.reset(seed=game_seed)
             others = [s for s in range(self.env.n_players) if s != self.seat]
@@ -86,7 +90,7 @@ class MunchkinSingle(gym.Env[dict[str, np.ndarray], np.int64]):
                 break
             game_seed += 1
         self._ended = False
-        return self.env.observe(self.agent), {"seed": game_seed}
+        return self.env.observe(self.agent), {"seed": game_seed, "seat": self.seat}
 
     def _play_bots(self) -> None:
         """The bots move until the game waits on the learner with a choice, or ends."""

@@ -20,9 +20,10 @@ ILLEGAL = ("end", "raise")
 
 class MunchkinSingle(gym.Env[dict[str, np.ndarray], np.int64]):
     """The learner is `seat` (None: a seat drawn at each reset, from the episode's seed); the other
-    seats are played by `opponents` (one spec, or a list cycled over the other seats in order). An index the mask does not offer: with `illegal="end"` the episode
-    ends with `illegal_reward` (info "illegal": True), with `illegal="raise"` a ValueError. Rewards as
-    the AEC environment's (`reward`: "win" or "rank"), given when the game ends."""
+    seats are played by `opponents` (one spec, or a list cycled over the other seats in order). An
+    index the mask does not offer: with `illegal="end"` the episode ends with `illegal_reward` (info
+    "illegal": True), with `illegal="raise"` a ValueError. Rewards as the AEC environment's
+    (`reward`: "win" or "rank"), given when the game ends."""
 
     metadata = {"render_modes": ["ansi"]}
 

@@ -12,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from munchkin.engine.actions import Action
+from munchkin.engine.actions import Action, MunchkinError
 from munchkin.engine.game import Options
 from munchkin.rl.catalogue import COMBINED, Catalogue, Chooser
 from munchkin.rl.env import env, raw_env
@@ -341,3 +341,25 @@ def test_single_seat_drawn_each_game_and_render() -> None:
     assert text and "player_" in text
     s.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert s.render() != text
+
+
+def test_docs_give_the_catalogue_sizes() -> None:
+    """docs/rl.md's table of N per edition and mix is the catalogue's (3 to 6 players)."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    rows = [line.split("|")[1:-1] for line in doc.splitlines() if line.startswith("| ")]
+    sizes = {r[0].strip(): [c.strip() for c in r[1:]] for r in rows if len(r) == 6 and r[1].strip().isdigit()}
+    assert {"deluxe", "star", "good-bad", "harry-potter", "star+deluxe"} <= set(sizes)
+    for name, cells in sizes.items():
+        sets = ["deluxe", "star", "good-bad", "harry-potter"] if name == "all four" else name.split("+")
+        cat = [Catalogue(sets, p) for p in (3, 4, 5, 6)]
+        assert cells == [str(len(cat[0].definitions))] + [str(c.size) for c in cat], name
+
+
+def test_a_game_of_other_sets_is_named() -> None:
+    e = raw_env(sets="star", players=4)
+    e.reset(seed=1)
+    assert e.game is not None
+    with pytest.raises(MunchkinError, match="not in the catalogue of deluxe"):
+        Chooser(Catalogue(["deluxe"], 4), e.game, e.legal(e.seat))

@@ -43,11 +43,11 @@ DICT_OBSERVATION_WARNINGS = {
 }
 
 
-def run_api_test(sets: str, players: int, cycles: int) -> None:
+def run_api_test(sets: str, players: int, cycles: int, **kw: object) -> None:
     """PettingZoo's api_test, failing on any warning but those of a Dict observation."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        api_test(env(sets=sets, players=players), num_cycles=cycles)
+        api_test(env(sets=sets, players=players, **kw), num_cycles=cycles)
     assert {str(w.message) for w in caught} <= DICT_OBSERVATION_WARNINGS
 
 
@@ -59,6 +59,10 @@ def test_pettingzoo_api(sets: str) -> None:
 @pytest.mark.parametrize("players", [3, 6])
 def test_pettingzoo_api_player_counts(players: int) -> None:
     run_api_test("deluxe", players, 200)
+
+
+def test_pettingzoo_api_other_options() -> None:
+    run_api_test("good-bad", 5, 200, any_time=False, reward="rank", combined=False, options={"turn_cap": 30})
 
 
 def test_seed_test() -> None:

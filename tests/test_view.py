@@ -213,3 +213,21 @@ def test_run_away_roll_without_modifiers_and_short() -> None:
     story = run_away_story(["Instant Wall"], [], [3])
     assert story[0] == "Ann rolls a 3 to run away from Harpies: not enough to escape (5 or more needed)."
     assert story[1] == "Harpies catches Ann!"
+
+
+def test_a_view_without_moves_is_the_view_less_its_moves() -> None:
+    """`view(seat, moves=False)` (the RL encoder's, whose mask stands for the moves) is the whole view
+    with `legal` and `any_time` left empty, nothing else changed."""
+    from munchkin.engine.game import Game, Setup
+
+    g = Game(Setup(["deluxe"], ["Ann", "Ben", "Cy"], 5))
+    for _ in range(200):
+        if g.over:
+            break
+        seat = g.to_act[0]
+        full, light = g.view(seat), g.view(seat, moves=False)
+        assert full["legal"] and light["legal"] == [] and light["any_time"] == []
+        assert {k: v for k, v in full.items() if k not in ("legal", "any_time")} == {
+            k: v for k, v in light.items() if k not in ("legal", "any_time")
+        }
+        g.apply(g.legal_actions(seat)[-1])

@@ -783,12 +783,13 @@ class Game(GameCore):
         return state_digest(self, history)
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, moves: bool = True) -> dict[str, Any]:
         """All that one seat may know: its hand, the table, the discards; no deck order.
-        `None` is a spectator: public information only."""
+        `None` is a spectator: public information only. With `moves` False, the seat's legal actions
+        are left out (`legal` and `any_time` empty), for a caller that lists them itself."""
         from munchkin.engine.view import seat_view
 
-        return seat_view(self, seat)
+        return seat_view(self, seat, moves)
 
 
 # How `clone` copies each attribute of a game; tests check that every attribute is named here.

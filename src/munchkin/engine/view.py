@@ -62,11 +62,13 @@ def player_public(g: Game, seat: int) -> dict[str, Any]:
     }
 
 
-def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
+def seat_view(g: Game, seat: int | None, moves: bool = True) -> dict[str, Any]:
     """Own hand; every table, Level and hand size; discard piles; deck sizes only; the seat's legal
-    actions (`any_time`: those besides answering; all of them for a seat not waited on).
+    actions (`any_time`: those besides answering; all of them for a seat not waited on), as texts
+    unless `moves` is False (a learner that has them as a mask: their texts cost a fifth of a view).
     A spectator (seat None) sees the same table with no hand and no actions."""
     hand = g.players[seat].hand if seat is not None else []
+    moves = moves and seat is not None and not g.over
     return {
         "you": seat,
         "turn": g.turn,
@@ -82,8 +84,8 @@ def seat_view(g: Game, seat: int | None) -> dict[str, Any]:
         "treasure_discard": [card_public(g, c) for c in g.treasure_discard],
         "combat": combat.combat_breakdown(g),
         "to_act": list(g.to_act),
-        "legal": [g.text(a) for a in g.legal_actions(seat)] if seat is not None and not g.over else [],
-        "any_time": [g.text(a) for a in g.any_time(seat)] if seat is not None and not g.over else [],
+        "legal": [g.text(a) for a in g.legal_actions(seat)] if moves and seat is not None else [],
+        "any_time": [g.text(a) for a in g.any_time(seat)] if moves and seat is not None else [],
         "prompt": g.prompt.kind,
         "races_in_game": g.has_races,
         "houses_in_game": bool(g.houses),

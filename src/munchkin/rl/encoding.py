@@ -237,7 +237,7 @@ class Encoder:
             )
         if not 0 <= seat < self.players:
             raise MunchkinError(f"seat {seat} is not one of the {self.players} seats")
-        return self.encode_view(game.view(seat))
+        return self.encode_view(game.view(seat, moves=False))  # the moves are the environment's mask
 
     # ------------------------------------------------------------------ the work
     def encode_view(self, view: dict[str, Any]) -> np.ndarray:

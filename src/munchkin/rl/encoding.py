@@ -39,6 +39,7 @@ from munchkin.engine import decisions as D
 from munchkin.engine.actions import MunchkinError
 from munchkin.engine.cards import build_houses, build_table, card_version
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from munchkin.engine.view import CombatNumbers, SeatNumbers, seat_numbers
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -202,6 +203,10 @@ class Encoder:
         self._prompt = {k: at["prompt"] + i for i, k in enumerate(PROMPT_KINDS)}
         self._stage = {s: at["stage"] + i for i, s in enumerate(STAGES)}
         self._action = {a: at["moment.action"] + i for i, a in enumerate(OFFER_ACTIONS)}
+        # the fight's cards as the view names them: physical card -> the feature of its name
+        self._named: list[int] = [self._name[defs[p].name.lower()] for p in physical]
+        # what `encode` made last for each seat, to redo only the card blocks that changed (_Memo)
+        self._memo: dict[int, _Memo] = {}
 
     # ------------------------------------------------------------------ contract
     def layout(self) -> list[tuple[str, int, int]]:
@@ -229,7 +234,8 @@ class Encoder:
         return list(named[base])
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
-        """The vector of what `seat` may know now: `encode_view(game.view(seat))`."""
+        """The vector of what `seat` may know now, equal to `encode_view(game.view(seat))`, made from
+        `engine.view.seat_numbers` (the same public fields without the view's dictionaries)."""
         if tuple(game.setup.sets) != self.sets or game.card_versions != self.versions:
             raise MunchkinError(
                 f"this encoder is for the sets {list(self.sets)} (cards of today), "
@@ -237,7 +243,159 @@ class Encoder:
             )
         if not 0 <= seat < self.players:
             raise MunchkinError(f"seat {seat} is not one of the {self.players} seats")
-        return self.encode_view(game.view(seat, moves=False))  # the moves are the environment's mask
+        return self.encode_numbers(seat_numbers(game, seat))
+
+    def encode_numbers(self, view: SeatNumbers) -> np.ndarray:
+        """The vector of a seat's view given as numbers (`engine.view.seat_numbers`), equal to
+        `encode_view` of the same moment's `Game.view(seat)`, at a fraction of the cost: no
+        dictionaries, and the card blocks kept from the seat's last vector where their cards are
+        the same (a table changes now and then, the discards only grow between shuffles)."""
+        n = self.players
+        players = view.players
+        me = view.you
+        if len(players) != n or not 0 <= me < n:
+            raise MunchkinError(f"this encoder is for a seat of {n} players, not {len(players)} (seat {me})")
+        memo = self._memo.get(me)
+        if memo is None:
+            memo = self._memo[me] = _Memo(self.size, n)
+        base = memo.base
+        s0 = self._s0
+        sc = [0.0] * (self.size - s0)  # the scalars (every block from `seat0` on)
+        rel = [(s - me) % n for s in range(n)]  # absolute seat -> relative
+
+        tab = self._tab
+        if view.hand != memo.hand:
+            _add(base, memo.hand_at, -1.0)
+            memo.hand = view.hand
+            memo.hand_at = list(map(tab["hand"].__getitem__, view.hand))
+            _add(base, memo.hand_at, 1.0)
+        active, to_act, winners = view.active, view.to_act, view.winners
+        for s, p in enumerate(players):
+            r = rel[s]
+            cards = p[:6]  # equipped, carried, character, sidekicks, curses, item_enhancers
+            if cards != memo.tables[s]:
+                _add(base, memo.tables_at[s], -1.0)
+                at: list[int] = []
+                for zone, ids in zip(self._zones[r], cards, strict=True):
+                    if ids:
+                        at.extend(map(zone.__getitem__, ids))
+                memo.tables[s], memo.tables_at[s] = cards, at
+                _add(base, at, 1.0)
+            b = self._seat[r] - s0
+            barred = p.barred
+            sc[b : b + _NSEAT] = (
+                min(p.level / 10, _MAX),
+                min(p.hand_size / 10, _MAX),
+                min(p.hand_limit / 10, _MAX),
+                p.sex == "female",
+                p.dead,
+                s == active,
+                s in to_act,
+                s in winners,
+                p.half_breed,
+                p.super_munchkin,
+                p.dual_role,
+                p.sex_changed,
+                "help" in barred,
+                "double_sale" in barred,
+                min(p.rank_total / 10, _MAX),
+                min(max(p.equipped_bonus, 0) / 10, _MAX),
+                min(p.unusable, _MAX),
+                min(p.cheats, _MAX),
+                min(p.sidekick_loads, _MAX),
+                0.0,  # fighter, helper and strength: set by the fight
+                0.0,
+                0.0,
+            )
+            if p.house:
+                sc[b + self._house[p.house.lower()]] = 1.0
+        discards = tab["discards"]
+        for i, pile in enumerate((view.door_discard, view.treasure_discard)):
+            old = memo.piles[i]
+            if pile == old:
+                continue
+            k = len(old)
+            if len(pile) > k and pile[:k] == old:  # cards discarded on top: add them
+                _add(base, list(map(discards.__getitem__, pile[k:])), 1.0)
+            else:
+                _add(base, list(map(discards.__getitem__, old)), -1.0)
+                _add(base, list(map(discards.__getitem__, pile)), 1.0)
+            memo.piles[i] = pile
+
+        # the game
+        at0 = self._at
+        b = at0["game"] - s0
+        door, treasure = self.decks["door"], self.decks["treasure"]
+        sc[b : b + len(GAME_SCALARS)] = (
+            view.over,
+            view.capped,
+            min(view.turn / 100, _MAX),
+            view.door_deck / door,
+            view.treasure_deck / treasure,
+            len(view.door_discard) / door,
+            len(view.treasure_discard) / treasure,
+        )
+        for table, key in ((self._phase, view.phase), (self._prompt, view.prompt)):
+            where = table.get(key)
+            if where is None:
+                raise MunchkinError(f"the view has a {key!r} this encoding does not know: a new phase or decision?")
+            sc[where - s0] = 1.0
+        cnt: list[int] = []  # the fight's and the moment's cards: few, and counted anew each time
+        moment = view.moment
+        if "stage" in moment:  # a `main` decision: its stage is all the moment holds
+            sc[self._stage[moment["stage"]] - s0] = 1.0
+        elif moment:
+            self._moment(moment, rel, view.names, cnt, sc)
+        if view.combat is not None:
+            self._fight_numbers(view.combat, rel, cnt, sc)
+        if cnt != memo.moment_at:
+            _add(base, memo.moment_at, -1.0)
+            _add(base, cnt, 1.0)
+            memo.moment_at = cnt
+        v = base.copy()
+        v[s0:] = sc
+        return v
+
+    def _fight_numbers(self, fight: CombatNumbers, rel: list[int], cnt: list[int], sc: list[float]) -> None:
+        """The fight as `_fight` reads it from the combat breakdown, from its numbers: cards by the
+        feature of their name (as the breakdown names them), seats relative."""
+        at, named, n, s0 = self._at, self._named, self.players, self._s0
+        mon, on_mon, side = at["fight.monsters"], at["fight.monster_cards"], at["fight.side_cards"]
+        mates = treasures = 0
+        own: set[int] = set()  # the monsters' own bonuses bear their names: left out, as in `_fight`
+        for card, mate, _, t in fight.monsters:
+            mates += mate
+            f0 = named[card]
+            own.add(f0)
+            cnt.append(mon + f0)
+            treasures += t
+        for _, _, played, _ in fight.monsters:
+            for k in played:
+                f = named[k]
+                if f not in own:
+                    cnt.append(on_mon + f)
+        for k in fight.one_shots:
+            f = named[k]
+            if f not in own:
+                cnt.append(side + f)
+        b = at["combat"] - s0
+        sc[b : b + len(COMBAT_SCALARS)] = (
+            1.0,
+            min(len(fight.monsters) / 4, _MAX),
+            min(mates / 4, _MAX),
+            min(max(fight.side_strength, 0) / _STRENGTH, _MAX),
+            min(max(fight.monster_strength, 0) / _STRENGTH, _MAX),
+            fight.fighters_winning,
+            min(treasures / 10, _MAX),
+            fight.doppleganger,
+        )
+        b = at["fight.fighters"] - s0
+        for i, (s, strength) in enumerate(fight.fighters):  # the fighter, then the helper
+            r = rel[s]
+            sc[b + i * n + r] = 1.0
+            seat = self._seat[r] - s0
+            sc[seat + (_FIGHTER_AT if i == 0 else _HELPER_AT)] = 1.0
+            sc[seat + _STRENGTH_AT] = min(max(strength, 0) / _STRENGTH, _MAX)
 
     # ------------------------------------------------------------------ the work
     def encode_view(self, view: dict[str, Any]) -> np.ndarray:
@@ -441,6 +599,30 @@ class Encoder:
             base = at[block]
             for m in self._names_re.finditer(words):
                 cnt.append(base + name[m.group(1).lower()])
+
+
+class _Memo:
+    """The card blocks of a seat's last vector and the cards they were counted from, by block."""
+
+    __slots__ = ("base", "hand", "hand_at", "tables", "tables_at", "piles", "moment_at")
+
+    def __init__(self, size: int, players: int) -> None:
+        self.base = np.zeros(size, np.float32)  # the card counts (the scalars are written anew)
+        self.hand: list[int] = []
+        self.hand_at: list[int] = []
+        self.tables: list[tuple[list[int], ...]] = [()] * players  # each player's card zones
+        self.tables_at: list[list[int]] = [[] for _ in range(players)]
+        self.piles: list[list[int]] = [[], []]  # the Door and Treasure discards
+        self.moment_at: list[int] = []  # the fight's and the moment's cards
+
+
+def _add(base: np.ndarray, at: list[int], k: float) -> None:
+    """Add `k` at each position of `at` (repeats add up): a loop for a few, numpy's for many."""
+    if len(at) < 12:
+        for i in at:
+            base[i] += k
+    else:
+        np.add.at(base, at, k)
 
 
 _ID = itemgetter("id")  # a view's card -> its physical number

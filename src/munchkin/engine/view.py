@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from munchkin.engine import characters, combat, rewards
+from munchkin.engine import decisions as D
 from munchkin.engine.events import Event, as_event
 
 if TYPE_CHECKING:
@@ -249,8 +250,6 @@ def moment(g: Game, seat: int | None) -> dict[str, Any]:
     """What the engine is asking now, as facts a seat may know: the public ones (the stage of a turn,
     a Curse about to strike, a Run Away roll, a body to loot) for everyone; those of a question put
     to this seat (a card drawn face-up, an offer or a call for help, a card's choice) for it alone."""
-    from munchkin.engine import decisions as D
-
     pr = g.prompt
     out: dict[str, Any] = {}
     if isinstance(pr, D.Main):

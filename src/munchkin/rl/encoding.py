@@ -39,7 +39,7 @@ from munchkin.engine import decisions as D
 from munchkin.engine.actions import MunchkinError
 from munchkin.engine.cards import build_houses, build_table, card_version
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from munchkin.engine.view import CombatNumbers, SeatNumbers, seat_numbers
+from munchkin.engine.view import CombatNumbers, PlayerNumbers, SeatNumbers, seat_numbers
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -282,33 +282,11 @@ class Encoder:
                 memo.tables[s], memo.tables_at[s] = cards, at
                 _add(base, at, 1.0)
             b = self._seat[r] - s0
-            barred = p.barred
-            sc[b : b + _NSEAT] = (
-                min(p.level / 10, _MAX),
-                min(p.hand_size / 10, _MAX),
-                min(p.hand_limit / 10, _MAX),
-                p.sex == "female",
-                p.dead,
-                s == active,
-                s in to_act,
-                s in winners,
-                p.half_breed,
-                p.super_munchkin,
-                p.dual_role,
-                p.sex_changed,
-                "help" in barred,
-                "double_sale" in barred,
-                min(p.rank_total / 10, _MAX),
-                min(max(p.equipped_bonus, 0) / 10, _MAX),
-                min(p.unusable, _MAX),
-                min(p.cheats, _MAX),
-                min(p.sidekick_loads, _MAX),
-                0.0,  # fighter, helper and strength: set by the fight
-                0.0,
-                0.0,
-            )
-            if p.house:
-                sc[b + self._house[p.house.lower()]] = 1.0
+            key = (p[6:], s == active, s in to_act, s in winners)  # all the seat's scalars but the fight's
+            row = memo.rows[s]
+            if row is None or row[0] != key:
+                row = memo.rows[s] = (key, self._seat_row(p, *key[1:]))
+            sc[b : b + len(row[1])] = row[1]
         discards = tab["discards"]
         for i, pile in enumerate((view.door_discard, view.treasure_discard)):
             old = memo.piles[i]
@@ -355,6 +333,37 @@ class Encoder:
         v = base.copy()
         v[s0:] = sc
         return v
+
+    def _seat_row(self, p: PlayerNumbers, active: bool, to_act: bool, winner: bool) -> list[float]:
+        """A seat's scalars (`SEAT_SCALARS` and the House one-hot) but the fight's, as `encode_view` has them."""
+        barred = p.barred
+        row = [
+            min(p.level / 10, _MAX),
+            min(p.hand_size / 10, _MAX),
+            min(p.hand_limit / 10, _MAX),
+            p.sex == "female",
+            p.dead,
+            active,
+            to_act,
+            winner,
+            p.half_breed,
+            p.super_munchkin,
+            p.dual_role,
+            p.sex_changed,
+            "help" in barred,
+            "double_sale" in barred,
+            min(p.rank_total / 10, _MAX),
+            min(max(p.equipped_bonus, 0) / 10, _MAX),
+            min(p.unusable, _MAX),
+            min(p.cheats, _MAX),
+            min(p.sidekick_loads, _MAX),
+            0.0,  # fighter, helper and strength: set by the fight
+            0.0,
+            0.0,
+        ] + [0.0] * len(self.houses)
+        if p.house:
+            row[self._house[p.house.lower()]] = 1.0
+        return row
 
     def _fight_numbers(self, fight: CombatNumbers, rel: list[int], cnt: list[int], sc: list[float]) -> None:
         """The fight as `_fight` reads it from the combat breakdown, from its numbers: cards by the
@@ -604,7 +613,7 @@ class Encoder:
 class _Memo:
     """The card blocks of a seat's last vector and the cards they were counted from, by block."""
 
-    __slots__ = ("base", "hand", "hand_at", "tables", "tables_at", "piles", "moment_at")
+    __slots__ = ("base", "hand", "hand_at", "tables", "tables_at", "rows", "piles", "moment_at")
 
     def __init__(self, size: int, players: int) -> None:
         self.base = np.zeros(size, np.float32)  # the card counts (the scalars are written anew)
@@ -612,6 +621,7 @@ class _Memo:
         self.hand_at: list[int] = []
         self.tables: list[tuple[list[int], ...]] = [()] * players  # each player's card zones
         self.tables_at: list[list[int]] = [[] for _ in range(players)]
+        self.rows: list[tuple[tuple[Any, ...], list[float]] | None] = [None] * players  # each seat's scalars
         self.piles: list[list[int]] = [[], []]  # the Door and Treasure discards
         self.moment_at: list[int] = []  # the fight's and the moment's cards
 

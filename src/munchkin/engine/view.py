@@ -164,16 +164,20 @@ class SeatNumbers(NamedTuple):
 def player_numbers(g: Game, seat: int) -> PlayerNumbers:
     """`player_public(g, seat)` as numbers: the same public fields, no dictionaries."""
     p = g.players[seat]
-    equipped = [c for c in p.items if c in p.equipped]
     bonus = unusable = 0
-    for c in equipped:
-        if characters.can_use(g, p, c):
-            bonus += characters.item_bonus(g, p, c)
-        else:
-            unusable += 1
+    if p.equipped:  # (each test below skips the work for the empty case, the most common)
+        equipped = [c for c in p.items if c in p.equipped]
+        carried = [c for c in p.items if c not in p.equipped]
+        for c in equipped:
+            if characters.can_use(g, p, c):
+                bonus += characters.item_bonus(g, p, c)
+            else:
+                unusable += 1
+    else:
+        equipped, carried = [], list(p.items)
     return PlayerNumbers(
         equipped,
-        [c for c in p.items if c not in p.equipped],
+        carried,
         p.races + p.classes + p.roles + p.proficiencies,
         list(p.sidekicks),
         list(p.curses),
@@ -185,14 +189,14 @@ def player_numbers(g: Game, seat: int) -> PlayerNumbers:
         p.super_munchkin >= 0,
         p.dual_role >= 0,
         p.sex_changed,
-        sorted(p.barred),
-        characters.rank_total(g, p),
+        sorted(p.barred) if p.barred else [],
+        characters.rank_total(g, p) if p.proficiencies else 0,
         len(p.hand),
         characters.hand_limit(g, p),
         bonus,
         unusable,
         len(p.cheats),
-        sum(k in p.carried for k in p.sidekicks),
+        sum(k in p.carried for k in p.sidekicks) if p.carried else 0,
         g.houses[p.house].name if p.house else None,
     )
 

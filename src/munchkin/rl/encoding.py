@@ -207,6 +207,8 @@ class Encoder:
         self._named: list[int] = [self._name[defs[p].name.lower()] for p in physical]
         # what `encode` made last for each seat, to redo only the card blocks that changed (_Memo)
         self._memo: dict[int, _Memo] = {}
+        self._g0 = at["game"]  # where the scalars after the seats' start
+        self._nseat = len(self._seat_scalars)
 
     # ------------------------------------------------------------------ contract
     def layout(self) -> list[tuple[str, int, int]]:
@@ -258,10 +260,12 @@ class Encoder:
         memo = self._memo.get(me)
         if memo is None:
             memo = self._memo[me] = _Memo(self.size, n)
-        base = memo.base
-        s0 = self._s0
-        sc = [0.0] * (self.size - s0)  # the scalars (every block from `seat0` on)
+        base = memo.base  # the card blocks and the seats' scalars
+        g0 = self._g0
+        sc = [0.0] * (self.size - g0)  # the scalars after the seats' (every block from `game` on)
         rel = [(s - me) % n for s in range(n)]  # absolute seat -> relative
+        fight = view.combat
+        fought = {s: (i, strength) for i, (s, strength) in enumerate(fight.fighters)} if fight else {}
 
         tab = self._tab
         if view.hand != memo.hand:
@@ -281,12 +285,11 @@ class Encoder:
                         at.extend(map(zone.__getitem__, ids))
                 memo.tables[s], memo.tables_at[s] = cards, at
                 _add(base, at, 1.0)
-            b = self._seat[r] - s0
-            key = (p[6:], s == active, s in to_act, s in winners)  # all the seat's scalars but the fight's
-            row = memo.rows[s]
-            if row is None or row[0] != key:
-                row = memo.rows[s] = (key, self._seat_row(p, *key[1:]))
-            sc[b : b + len(row[1])] = row[1]
+            shown = (p[6:], s == active, s in to_act, s in winners, fought.get(s))  # all the seat's scalars
+            if memo.rows[s] != shown:
+                memo.rows[s] = shown
+                b = self._seat[r]
+                base[b : b + self._nseat] = self._seat_row(p, *shown[1:])
         discards = tab["discards"]
         for i, pile in enumerate((view.door_discard, view.treasure_discard)):
             old = memo.piles[i]
@@ -301,12 +304,11 @@ class Encoder:
             memo.piles[i] = pile
 
         # the game
-        at0 = self._at
-        b = at0["game"] - s0
+        b = 0  # the game's scalars: the first after the seats'
         door, treasure = self.decks["door"], self.decks["treasure"]
         sc[b : b + len(GAME_SCALARS)] = (
-            view.over,
-            view.capped,
+            float(view.over),
+            float(view.capped),
             min(view.turn / 100, _MAX),
             view.door_deck / door,
             view.treasure_deck / treasure,
@@ -317,41 +319,44 @@ class Encoder:
             where = table.get(key)
             if where is None:
                 raise MunchkinError(f"the view has a {key!r} this encoding does not know: a new phase or decision?")
-            sc[where - s0] = 1.0
+            sc[where - g0] = 1.0
         cnt: list[int] = []  # the fight's and the moment's cards: few, and counted anew each time
         moment = view.moment
         if "stage" in moment:  # a `main` decision: its stage is all the moment holds
-            sc[self._stage[moment["stage"]] - s0] = 1.0
+            sc[self._stage[moment["stage"]] - g0] = 1.0
         elif moment:
-            self._moment(moment, rel, view.names, cnt, sc)
-        if view.combat is not None:
-            self._fight_numbers(view.combat, rel, cnt, sc)
+            self._moment(moment, rel, view.names, cnt, sc, g0)
+        if fight is not None:
+            self._fight_numbers(fight, rel, cnt, sc)
         if cnt != memo.moment_at:
             _add(base, memo.moment_at, -1.0)
             _add(base, cnt, 1.0)
             memo.moment_at = cnt
         v = base.copy()
-        v[s0:] = sc
+        v[g0:] = sc
         return v
 
-    def _seat_row(self, p: PlayerNumbers, active: bool, to_act: bool, winner: bool) -> list[float]:
-        """A seat's scalars (`SEAT_SCALARS` and the House one-hot) but the fight's, as `encode_view` has them."""
+    def _seat_row(
+        self, p: PlayerNumbers, active: bool, to_act: bool, winner: bool, fought: tuple[int, int] | None
+    ) -> list[float]:
+        """A seat's scalars (`SEAT_SCALARS` and the House one-hot) as `encode_view` has them; `fought`:
+        (0 the fighter or 1 the helper, combat strength) in a fight."""
         barred = p.barred
         row = [
             min(p.level / 10, _MAX),
             min(p.hand_size / 10, _MAX),
             min(p.hand_limit / 10, _MAX),
-            p.sex == "female",
-            p.dead,
-            active,
-            to_act,
-            winner,
-            p.half_breed,
-            p.super_munchkin,
-            p.dual_role,
-            p.sex_changed,
-            "help" in barred,
-            "double_sale" in barred,
+            float(p.sex == "female"),
+            float(p.dead),
+            float(active),
+            float(to_act),
+            float(winner),
+            float(p.half_breed),
+            float(p.super_munchkin),
+            float(p.dual_role),
+            float(p.sex_changed),
+            float("help" in barred),
+            float("double_sale" in barred),
             min(p.rank_total / 10, _MAX),
             min(max(p.equipped_bonus, 0) / 10, _MAX),
             min(p.unusable, _MAX),
@@ -363,12 +368,15 @@ class Encoder:
         ] + [0.0] * len(self.houses)
         if p.house:
             row[self._house[p.house.lower()]] = 1.0
+        if fought is not None:
+            row[_FIGHTER_AT if fought[0] == 0 else _HELPER_AT] = 1.0
+            row[_STRENGTH_AT] = min(max(fought[1], 0) / _STRENGTH, _MAX)
         return row
 
     def _fight_numbers(self, fight: CombatNumbers, rel: list[int], cnt: list[int], sc: list[float]) -> None:
         """The fight as `_fight` reads it from the combat breakdown, from its numbers: cards by the
         feature of their name (as the breakdown names them), seats relative."""
-        at, named, n, s0 = self._at, self._named, self.players, self._s0
+        at, named, n, g0 = self._at, self._named, self.players, self._g0
         mon, on_mon, side = at["fight.monsters"], at["fight.monster_cards"], at["fight.side_cards"]
         mates = treasures = 0
         own: set[int] = set()  # the monsters' own bonuses bear their names: left out, as in `_fight`
@@ -387,24 +395,20 @@ class Encoder:
             f = named[k]
             if f not in own:
                 cnt.append(side + f)
-        b = at["combat"] - s0
+        b = at["combat"] - g0
         sc[b : b + len(COMBAT_SCALARS)] = (
             1.0,
             min(len(fight.monsters) / 4, _MAX),
             min(mates / 4, _MAX),
             min(max(fight.side_strength, 0) / _STRENGTH, _MAX),
             min(max(fight.monster_strength, 0) / _STRENGTH, _MAX),
-            fight.fighters_winning,
+            float(fight.fighters_winning),
             min(treasures / 10, _MAX),
-            fight.doppleganger,
+            float(fight.doppleganger),
         )
-        b = at["fight.fighters"] - s0
-        for i, (s, strength) in enumerate(fight.fighters):  # the fighter, then the helper
-            r = rel[s]
-            sc[b + i * n + r] = 1.0
-            seat = self._seat[r] - s0
-            sc[seat + (_FIGHTER_AT if i == 0 else _HELPER_AT)] = 1.0
-            sc[seat + _STRENGTH_AT] = min(max(strength, 0) / _STRENGTH, _MAX)
+        b = at["fight.fighters"] - g0
+        for i, (s, _) in enumerate(fight.fighters):  # the fighter, then the helper (their rows: `_seat_row`)
+            sc[b + i * n + rel[s]] = 1.0
 
     # ------------------------------------------------------------------ the work
     def encode_view(self, view: dict[str, Any]) -> np.ndarray:
@@ -560,10 +564,18 @@ class Encoder:
             sc[seat + _STRENGTH_AT] = min(max(f["strength"], 0) / _STRENGTH, _MAX)
 
     def _moment(
-        self, moment: dict[str, Any], rel: list[int], names: list[str], cnt: list[int], sc: list[float]
+        self,
+        moment: dict[str, Any],
+        rel: list[int],
+        names: list[str],
+        cnt: list[int],
+        sc: list[float],
+        origin: int | None = None,
     ) -> None:
-        """What the engine asks now (`engine.view.moment`): its card, seats, die, and an offer's cards."""
-        at, n, s0 = self._at, self.players, self._s0
+        """What the engine asks now (`engine.view.moment`): its card, seats, die, and an offer's cards;
+        `sc` holds the scalars from `origin` on (from `seat0`'s by default)."""
+        at, n = self._at, self.players
+        s0 = self._s0 if origin is None else origin
         c = moment.get("card") or moment.get("monster")
         if c is not None:
             cnt.append(at["moment.card"] + self._card[c["id"]])
@@ -621,7 +633,7 @@ class _Memo:
         self.hand_at: list[int] = []
         self.tables: list[tuple[list[int], ...]] = [()] * players  # each player's card zones
         self.tables_at: list[list[int]] = [[] for _ in range(players)]
-        self.rows: list[tuple[tuple[Any, ...], list[float]] | None] = [None] * players  # each seat's scalars
+        self.rows: list[tuple[Any, ...] | None] = [None] * players  # what each seat's scalars show
         self.piles: list[list[int]] = [[], []]  # the Door and Treasure discards
         self.moment_at: list[int] = []  # the fight's and the moment's cards
 

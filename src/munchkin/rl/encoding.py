@@ -1,6 +1,7 @@
 """The observation of one seat as a fixed-length vector (issue 36): its own hand and table by card
 definition, every player's public table, Levels, the fight's numbers, deck and discard sizes, and the
-seats relative to it. Read from `Game.view(seat)` alone, so it holds nothing the seat may not know.
+seats relative to it. Read from what `Game.view(seat)` shows alone (as numbers: `engine.view.seat_numbers`),
+so it holds nothing the seat may not know.
 
 CONTRACT (shared by the `rlobs` and `rlenv` helpers; keep these names and signatures):
 
@@ -10,15 +11,17 @@ CONTRACT (shared by the `rlobs` and `rlenv` helpers; keep these names and signat
         size: int                       # length of every vector this encoder makes
         definitions: list[str]          # the card definitions' ids, in feature order (identity: CardDef.idx)
         def encode(self, game: Game, seat: int) -> numpy.ndarray   # float32, shape (size,)
-            # reads ONLY game.view(seat) plus the static card table (physical card -> definition), never
+            # reads ONLY what game.view(seat) shows (engine.view.seat_numbers, the same public fields as
+            # numbers) plus the static card table (physical card -> definition), never
             # another seat's hand, the decks' order or the RNG
         def layout(self) -> list[tuple[str, int, int]]             # (block name, start, length), for docs/rl.md
 
 The environment appends its own features (the decision kind, the sub-choice stage) after these.
 
-Besides the contract: `encode_view(view)` encodes a view already made (`encode` is `game.view(seat)`
-then `encode_view`), `high` bounds every value (all lie in [0, high]), `scalar_names(block)` names the
-features of a scalar block, and `BLOCK_DOCS` says what each block holds and how it is scaled (docs/rl.md).
+Besides the contract: `encode_view(view)` encodes a view already made (`encode` equals `game.view(seat)`
+then `encode_view`, made from `seat_numbers` by `encode_numbers` at a fraction of the cost), `high`
+bounds every value (all lie in [0, high]), `scalar_names(block)` names the features of a scalar block,
+and `BLOCK_DOCS` says what each block holds and how it is scaled (docs/rl.md).
 
 Seats are relative: seat block `seat0` is the observer, `seat1` the player on its left (the next to
 play), and so on. A card block holds one count per card definition (cards of the same name and kind
@@ -147,7 +150,9 @@ _MAX = 5.0  # the largest a scaled scalar may get (a Level of 50, a strength of 
 
 class Encoder:
     """One seat's view of a game as a float32 vector of a size fixed by the sets and the player count.
-    Index maps are built once here, so `encode` only adds up what the view lists."""
+    Index maps are built once here, so `encode` only adds up what the view lists. `encode` keeps, for
+    each seat, its last vector and the cards and numbers it was made from (checked by content, not by
+    game: any game of these sets may be encoded in any order)."""
 
     def __init__(self, sets: Sequence[str], players: int) -> None:
         if isinstance(sets, str) or not sets:

@@ -280,6 +280,10 @@ class Encoder:
             _add(base, memo.hand_at, 1.0)
         active, to_act, winners = view.active, view.to_act, view.winners
         for s, p in enumerate(players):
+            shown = (p, s == active, s in to_act, s in winners, fought.get(s))  # all the seat shows
+            if memo.rows[s] == shown:  # most seats, most of the time
+                continue
+            memo.rows[s] = shown
             r = rel[s]
             cards = p[:6]  # equipped, carried, character, sidekicks, curses, item_enhancers
             if cards != memo.tables[s]:
@@ -290,11 +294,8 @@ class Encoder:
                         at.extend(map(zone.__getitem__, ids))
                 memo.tables[s], memo.tables_at[s] = cards, at
                 _add(base, at, 1.0)
-            shown = (p[6:], s == active, s in to_act, s in winners, fought.get(s))  # all the seat's scalars
-            if memo.rows[s] != shown:
-                memo.rows[s] = shown
-                b = self._seat[r]
-                base[b : b + self._nseat] = self._seat_row(p, *shown[1:])
+            b = self._seat[r]
+            base[b : b + self._nseat] = self._seat_row(p, *shown[1:])
         discards = tab["discards"]
         for i, pile in enumerate((view.door_discard, view.treasure_discard)):
             old = memo.piles[i]

@@ -202,6 +202,49 @@ def test_an_offer_names_its_cards() -> None:
     assert min(seen["give"], seen["trade"], seen["ask"], seen["ask with cards"]) > 0, seen
 
 
+# ------------------------------------------------------------------ the fast path
+@pytest.mark.parametrize(
+    ("sets", "players", "seed"),
+    [
+        (["deluxe"], 4, 21),
+        (["star"], 3, 22),
+        (["good-bad"], 5, 23),
+        (["harry-potter"], 6, 24),
+        (["star", "deluxe"], 4, 25),
+        (["deluxe", "star", "good-bad", "harry-potter"], 3, 26),
+    ],
+    ids=["deluxe-4", "star-3", "good-bad-5", "harry-potter-6", "star+deluxe-4", "all-3"],
+)
+def test_encode_is_the_encoding_of_the_view(sets: list[str], players: int, seed: int) -> None:
+    """`encode(game, seat)`, made from `engine.view.seat_numbers` and kept from the seat's last vector
+    where its cards are unchanged, equals `encode_view(game.view(seat))` at every decision, for the
+    seat waited on and for others in turn (so a seat's kept blocks are met after other moves), one
+    encoder across two games (what it keeps is checked against the cards, not the game)."""
+    enc, ref = Encoder(sets, players), Encoder(sets, players)
+    rng = random.Random(seed)
+    seen = Counter()
+    for game_seed in (seed, seed + 100):
+        for k, g in enumerate(play(sets, players, game_seed, turns=40)):
+            seats = [g.to_act[0] if g.to_act else 0, rng.randrange(players)]
+            for seat in seats:
+                got, want = enc.encode(g, seat), ref.encode_view(g.view(seat, moves=False))
+                bad = np.flatnonzero(got != want)
+                assert bad.size == 0, f"game {game_seed}, decision {k}, seat {seat}: {bad[:10]} differ"
+                assert got.dtype == np.float32 and got.shape == (enc.size,)
+            seen["fight" if g.combat is not None else "no fight"] += 1
+            seen[g.prompt.kind] += 1
+    assert seen["fight"] > 20 and seen["offer"] + seen["help"] > 0, seen
+
+
+def test_a_vector_changed_by_its_caller_changes_nothing_kept() -> None:
+    """`encode` gives a new array each time: writing into it leaves the next vector as it should be."""
+    enc = Encoder(["deluxe"], 4)
+    for k, g in enumerate(play(["deluxe"], 4, 5, turns=10)):
+        v = enc.encode(g, k % 4)
+        assert (v == enc.encode_view(g.view(k % 4, moves=False))).all()
+        v[:] = 3.0
+
+
 # ------------------------------------------------------------------ hidden cards
 def hidden_card_check(
     enc: Encoder,

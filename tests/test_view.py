@@ -231,3 +231,73 @@ def test_a_view_without_moves_is_the_view_less_its_moves() -> None:
             k: v for k, v in light.items() if k not in ("legal", "any_time")
         }
         g.apply(g.legal_actions(seat)[-1])
+
+
+def _ids(cards: list[dict[str, Any]]) -> list[int]:
+    return sorted(c["id"] for c in cards)
+
+
+@pytest.mark.parametrize(
+    ("sets", "players", "seed"),
+    [(["deluxe"], 4, 11), (["good-bad"], 3, 12), (["harry-potter"], 5, 13), (["star", "deluxe"], 6, 14)],
+    ids=["deluxe-4", "good-bad-3", "harry-potter-5", "star+deluxe-6"],
+)
+def test_seat_numbers_show_what_the_view_shows(sets: list[str], players: int, seed: int) -> None:
+    """`seat_numbers(g, seat)`, the view as numbers for a learner's encoder, holds at every decision
+    of a random game, for every seat, exactly what `seat_view(g, seat, moves=False)` shows: the
+    own hand, each table's cards and numbers, the discards, deck sizes, the fight and the moment."""
+    from munchkin.engine.view import seat_numbers
+
+    g = Game(Setup(sets, NAMES[:players], seed, Options(turn_cap=40)))
+    rng = random.Random(seed)
+    fights = 0
+    while True:
+        for seat in range(players):
+            v, nums = g.view(seat, moves=False), seat_numbers(g, seat)
+            assert nums.hand == [c["id"] for c in v["hand"]]
+            assert nums.names == [p["name"] for p in v["players"]]
+            for key in ("you", "turn", "active", "phase", "over", "capped", "winners", "to_act", "prompt"):
+                assert getattr(nums, key) == v[key], key
+            for key in ("door_deck", "treasure_deck", "moment"):
+                assert getattr(nums, key) == v[key], key
+            assert nums.door_discard == [c["id"] for c in v["door_discard"]]
+            assert nums.treasure_discard == [c["id"] for c in v["treasure_discard"]]
+            for p, pv in zip(nums.players, v["players"], strict=True):
+                assert sorted(p.equipped) == _ids(pv["equipped"]) and sorted(p.carried) == _ids(pv["carried"])
+                character = pv["races"] + pv["classes"] + pv["roles"] + pv["proficiencies"]
+                assert sorted(p.character) == _ids(character)
+                for zone in ("sidekicks", "curses", "item_enhancers"):
+                    assert sorted(getattr(p, zone)) == _ids(pv[zone]), zone
+                for key in ("level", "sex", "dead", "half_breed", "super_munchkin", "dual_role", "sex_changed"):
+                    assert getattr(p, key) == pv[key], key
+                for key in ("barred", "rank_total", "hand_size", "hand_limit", "house"):
+                    assert getattr(p, key) == pv[key], key
+                assert p.equipped_bonus == sum(c["bonus"] for c in pv["equipped"] if c["usable"])
+                assert p.unusable == sum(not c["usable"] for c in pv["equipped"])
+                assert p.cheats == len(pv["cheats"])
+                assert p.sidekick_loads == sum(k["carrying"] is not None for k in pv["sidekicks"])
+            fight, breakdown = nums.combat, v["combat"]
+            assert (fight is None) == (not breakdown)
+            if fight is not None:
+                fights += 1
+                assert [(NAMES[s], st) for s, st in fight.fighters] == [
+                    (f["player"], f["strength"]) for f in breakdown["fighters"]
+                ]
+                assert [g.cdef[m].name + (" (Mate)" if mate else "") for m, mate, _, _ in fight.monsters] == [
+                    m["monster"] for m in breakdown["monsters"]
+                ]
+                assert [t for *_, t in fight.monsters] == [m["treasures"] for m in breakdown["monsters"]]
+                for (_, _, played, _), m in zip(fight.monsters, breakdown["monsters"], strict=True):
+                    names = {name for name, _ in m["parts"]}
+                    assert all(g.cdef[k].name in names for k in played)
+                side = [name for name, _ in breakdown["one_shots"]]
+                assert [g.cdef[k].name for k in fight.one_shots] == side[: len(fight.one_shots)]
+                assert fight.doppleganger == any(s.startswith("Doppleganger (") for s in side)
+                for key in ("side_strength", "monster_strength", "fighters_winning"):
+                    assert getattr(fight, key) == breakdown[key], key
+        if g.over:
+            break
+        s = g.to_act[0]
+        acts = g.legal_actions(s)
+        g.apply(acts[rng.randrange(len(acts))])
+    assert fights > 10, "no fight was compared"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from munchkin.engine import characters, combat
+from munchkin.engine import characters, combat, rewards
+from munchkin.engine import decisions as D
 from munchkin.engine.events import Event, as_event
 
 if TYPE_CHECKING:
@@ -98,12 +99,161 @@ def seat_view(g: Game, seat: int | None, moves: bool = True) -> dict[str, Any]:
     }
 
 
+class PlayerNumbers(NamedTuple):
+    """One player's public table as `player_public` shows it, as card numbers and plain values."""
+
+    equipped: list[int]  # equipped Items
+    carried: list[int]  # Items in play, not equipped
+    character: list[int]  # Races, Classes, Roles, Proficiencies
+    sidekicks: list[int]
+    curses: list[int]
+    item_enhancers: list[int]
+    level: int
+    sex: str
+    dead: bool
+    half_breed: bool
+    super_munchkin: bool
+    dual_role: bool
+    sex_changed: bool
+    barred: list[str]
+    rank_total: int
+    hand_size: int
+    hand_limit: int
+    equipped_bonus: int  # the equipped Items' bonuses that count (those the player may use)
+    unusable: int  # equipped Items the player may not use
+    cheats: int  # the Items and Sidekicks a Cheat! is on
+    sidekick_loads: int  # Sidekicks carrying an Item
+    house: str | None
+
+
+class CombatNumbers(NamedTuple):
+    """The fight as `combat.combat_breakdown` shows it, without the words: cards as numbers, seats."""
+
+    fighters: list[tuple[int, int]]  # (seat, combat strength): the fighter, then the helper
+    monsters: list[tuple[int, bool, list[int], int]]  # (card, a Mate, cards played on it, Treasures)
+    one_shots: list[int]  # cards played for the fighters' side
+    doppleganger: bool  # the breakdown shows the side's one-shots doubled
+    side_strength: int
+    monster_strength: int
+    fighters_winning: bool
+
+
+class SeatNumbers(NamedTuple):
+    """What `seat_view(g, seat, moves=False)` shows a seat, as numbers for a learner's encoder."""
+
+    you: int
+    names: list[str]  # the players' names, by seat
+    turn: int
+    active: int
+    phase: str
+    over: bool
+    capped: bool
+    winners: list[int]
+    to_act: list[int]
+    prompt: str
+    hand: list[int]  # the seat's own hand
+    players: list[PlayerNumbers]
+    door_deck: int  # sizes only
+    treasure_deck: int
+    door_discard: list[int]
+    treasure_discard: list[int]
+    combat: CombatNumbers | None
+    moment: dict[str, Any]  # as `moment(g, seat)`
+
+
+def player_numbers(g: Game, seat: int) -> PlayerNumbers:
+    """`player_public(g, seat)` as numbers: the same public fields, no dictionaries."""
+    p = g.players[seat]
+    bonus = unusable = 0
+    if p.equipped:  # (each test below skips the work for the empty case, the most common)
+        equipped = [c for c in p.items if c in p.equipped]
+        carried = [c for c in p.items if c not in p.equipped]
+        for c in equipped:
+            if characters.can_use(g, p, c):
+                bonus += characters.item_bonus(g, p, c)
+            else:
+                unusable += 1
+    else:
+        equipped, carried = [], list(p.items)
+    return PlayerNumbers(
+        equipped,
+        carried,
+        p.races + p.classes + p.roles + p.proficiencies,
+        list(p.sidekicks),
+        list(p.curses),
+        list(p.enhancers),
+        p.level,
+        p.sex,
+        p.dead,
+        p.half_breed >= 0,
+        p.super_munchkin >= 0,
+        p.dual_role >= 0,
+        p.sex_changed,
+        sorted(p.barred) if p.barred else [],
+        characters.rank_total(g, p) if p.proficiencies else 0,
+        len(p.hand),
+        characters.hand_limit(g, p),
+        bonus,
+        unusable,
+        len(p.cheats),
+        sum(k in p.carried for k in p.sidekicks) if p.carried else 0,
+        g.houses[p.house].name if p.house else None,
+    )
+
+
+def combat_numbers(g: Game) -> CombatNumbers | None:
+    """`combat.combat_breakdown(g)` as numbers, None out of a fight: the strengths, the cards in it."""
+    c = g.combat
+    if c is None:
+        return None
+    fighters = [(f, combat.char_strength(g, c, g.players[f])) for f in c.fighters()]
+    monsters = [
+        (m.base, bool(m.mate_of), [*m.enhancers, *(k for k, _ in m.oneshots)], rewards.monster_treasures(g, c, m))
+        for m in c.monsters
+    ]
+    side = [k for (k, _, _) in c.side]
+    return CombatNumbers(
+        fighters,
+        monsters,
+        side,
+        c.doppleganger >= 0 and bool(side) and not combat.level_only(g, c),
+        combat.side_strength(g, c),
+        combat.monsters_strength(g, c),
+        combat.fighters_win(g, c),
+    )
+
+
+def seat_numbers(g: Game, seat: int) -> SeatNumbers:
+    """What `seat_view(g, seat, moves=False)` shows `seat`, as card numbers and plain values: its own
+    hand, every public table, the discards, deck sizes, the fight and the moment. For a learner's
+    encoder that would otherwise spend most of its time building and reading the view's dictionaries;
+    it reads the same public fields as `seat_view`, and no other hand, deck order or chance."""
+    return SeatNumbers(
+        seat,
+        [p.name for p in g.players],
+        g.turn,
+        g.active,
+        g.phase,
+        g.over,
+        g.capped,
+        list(g.winners),
+        list(g.to_act),
+        g.prompt.kind,
+        list(g.players[seat].hand),
+        [player_numbers(g, s) for s in range(len(g.players))],
+        len(g.door_deck),
+        len(g.treasure_deck),
+        list(g.door_discard),
+        list(g.treasure_discard),
+        combat_numbers(g),
+        moment(g, seat),
+    )
+
+
 def moment(g: Game, seat: int | None) -> dict[str, Any]:
     """What the engine is asking now, as facts a seat may know: the public ones (the stage of a turn,
     a Curse about to strike, a Run Away roll, a body to loot) for everyone; those of a question put
     to this seat (a card drawn face-up, an offer or a call for help, a card's choice) for it alone."""
-    from munchkin.engine import decisions as D
-
     pr = g.prompt
     out: dict[str, Any] = {}
     if isinstance(pr, D.Main):

@@ -1,6 +1,7 @@
 """The observation of one seat as a fixed-length vector (issue 36): its own hand and table by card
 definition, every player's public table, Levels, the fight's numbers, deck and discard sizes, and the
-seats relative to it. Read from `Game.view(seat)` alone, so it holds nothing the seat may not know.
+seats relative to it. Read from what `Game.view(seat)` shows alone (as numbers: `engine.view.seat_numbers`),
+so it holds nothing the seat may not know.
 
 CONTRACT (shared by the `rlobs` and `rlenv` helpers; keep these names and signatures):
 
@@ -10,15 +11,17 @@ CONTRACT (shared by the `rlobs` and `rlenv` helpers; keep these names and signat
         size: int                       # length of every vector this encoder makes
         definitions: list[str]          # the card definitions' ids, in feature order (identity: CardDef.idx)
         def encode(self, game: Game, seat: int) -> numpy.ndarray   # float32, shape (size,)
-            # reads ONLY game.view(seat) plus the static card table (physical card -> definition), never
+            # reads ONLY what game.view(seat) shows (engine.view.seat_numbers, the same public fields as
+            # numbers) plus the static card table (physical card -> definition), never
             # another seat's hand, the decks' order or the RNG
         def layout(self) -> list[tuple[str, int, int]]             # (block name, start, length), for docs/rl.md
 
 The environment appends its own features (the decision kind, the sub-choice stage) after these.
 
-Besides the contract: `encode_view(view)` encodes a view already made (`encode` is `game.view(seat)`
-then `encode_view`), `high` bounds every value (all lie in [0, high]), `scalar_names(block)` names the
-features of a scalar block, and `BLOCK_DOCS` says what each block holds and how it is scaled (docs/rl.md).
+Besides the contract: `encode_view(view)` encodes a view already made (`encode` equals `game.view(seat)`
+then `encode_view`, made from `seat_numbers` by `encode_numbers` at a fraction of the cost), `high`
+bounds every value (all lie in [0, high]), `scalar_names(block)` names the features of a scalar block,
+and `BLOCK_DOCS` says what each block holds and how it is scaled (docs/rl.md).
 
 Seats are relative: seat block `seat0` is the observer, `seat1` the player on its left (the next to
 play), and so on. A card block holds one count per card definition (cards of the same name and kind
@@ -39,6 +42,7 @@ from munchkin.engine import decisions as D
 from munchkin.engine.actions import MunchkinError
 from munchkin.engine.cards import build_houses, build_table, card_version
 from munchkin.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from munchkin.engine.view import CombatNumbers, PlayerNumbers, SeatNumbers, seat_numbers
 
 if TYPE_CHECKING:
     from munchkin.engine.game import Game
@@ -146,7 +150,9 @@ _MAX = 5.0  # the largest a scaled scalar may get (a Level of 50, a strength of 
 
 class Encoder:
     """One seat's view of a game as a float32 vector of a size fixed by the sets and the player count.
-    Index maps are built once here, so `encode` only adds up what the view lists."""
+    Index maps are built once here, so `encode` only adds up what the view lists. `encode` keeps, for
+    each seat, its last vector and the cards and numbers it was made from (checked by content, not by
+    game: any game of these sets may be encoded in any order)."""
 
     def __init__(self, sets: Sequence[str], players: int) -> None:
         if isinstance(sets, str) or not sets:
@@ -202,6 +208,12 @@ class Encoder:
         self._prompt = {k: at["prompt"] + i for i, k in enumerate(PROMPT_KINDS)}
         self._stage = {s: at["stage"] + i for i, s in enumerate(STAGES)}
         self._action = {a: at["moment.action"] + i for i, a in enumerate(OFFER_ACTIONS)}
+        # the fight's cards as the view names them: physical card -> the feature of its name
+        self._named: list[int] = [self._name[defs[p].name.lower()] for p in physical]
+        # what `encode` made last for each seat, to redo only the card blocks that changed (_Memo)
+        self._memo: dict[int, _Memo] = {}
+        self._g0 = at["game"]  # where the scalars after the seats' start
+        self._nseat = len(self._seat_scalars)
 
     # ------------------------------------------------------------------ contract
     def layout(self) -> list[tuple[str, int, int]]:
@@ -229,7 +241,8 @@ class Encoder:
         return list(named[base])
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
-        """The vector of what `seat` may know now: `encode_view(game.view(seat))`."""
+        """The vector of what `seat` may know now, equal to `encode_view(game.view(seat))`, made from
+        `engine.view.seat_numbers` (the same public fields without the view's dictionaries)."""
         if tuple(game.setup.sets) != self.sets or game.card_versions != self.versions:
             raise MunchkinError(
                 f"this encoder is for the sets {list(self.sets)} (cards of today), "
@@ -237,7 +250,171 @@ class Encoder:
             )
         if not 0 <= seat < self.players:
             raise MunchkinError(f"seat {seat} is not one of the {self.players} seats")
-        return self.encode_view(game.view(seat, moves=False))  # the moves are the environment's mask
+        return self.encode_numbers(seat_numbers(game, seat))
+
+    def encode_numbers(self, view: SeatNumbers) -> np.ndarray:
+        """The vector of a seat's view given as numbers (`engine.view.seat_numbers`), equal to
+        `encode_view` of the same moment's `Game.view(seat)`, at a fraction of the cost: no
+        dictionaries, and the card blocks kept from the seat's last vector where their cards are
+        the same (a table changes now and then, the discards only grow between shuffles)."""
+        n = self.players
+        players = view.players
+        me = view.you
+        if len(players) != n or not 0 <= me < n:
+            raise MunchkinError(f"this encoder is for a seat of {n} players, not {len(players)} (seat {me})")
+        memo = self._memo.get(me)
+        if memo is None:
+            memo = self._memo[me] = _Memo(self.size, n)
+        base = memo.base  # the card blocks and the seats' scalars
+        g0 = self._g0
+        sc = [0.0] * (self.size - g0)  # the scalars after the seats' (every block from `game` on)
+        rel = [(s - me) % n for s in range(n)]  # absolute seat -> relative
+        fight = view.combat
+        fought = {s: (i, strength) for i, (s, strength) in enumerate(fight.fighters)} if fight else {}
+
+        tab = self._tab
+        if view.hand != memo.hand:
+            _add(base, memo.hand_at, -1.0)
+            memo.hand = view.hand
+            memo.hand_at = list(map(tab["hand"].__getitem__, view.hand))
+            _add(base, memo.hand_at, 1.0)
+        active, to_act, winners = view.active, view.to_act, view.winners
+        for s, p in enumerate(players):
+            shown = (p, s == active, s in to_act, s in winners, fought.get(s))  # all the seat shows
+            if memo.rows[s] == shown:  # most seats, most of the time
+                continue
+            memo.rows[s] = shown
+            r = rel[s]
+            cards = p[:6]  # equipped, carried, character, sidekicks, curses, item_enhancers
+            if cards != memo.tables[s]:
+                _add(base, memo.tables_at[s], -1.0)
+                at: list[int] = []
+                for zone, ids in zip(self._zones[r], cards, strict=True):
+                    if ids:
+                        at.extend(map(zone.__getitem__, ids))
+                memo.tables[s], memo.tables_at[s] = cards, at
+                _add(base, at, 1.0)
+            b = self._seat[r]
+            base[b : b + self._nseat] = self._seat_row(p, *shown[1:])
+        discards = tab["discards"]
+        for i, pile in enumerate((view.door_discard, view.treasure_discard)):
+            old = memo.piles[i]
+            if pile == old:
+                continue
+            k = len(old)
+            if len(pile) > k and pile[:k] == old:  # cards discarded on top: add them
+                _add(base, list(map(discards.__getitem__, pile[k:])), 1.0)
+            else:
+                _add(base, list(map(discards.__getitem__, old)), -1.0)
+                _add(base, list(map(discards.__getitem__, pile)), 1.0)
+            memo.piles[i] = pile
+
+        # the game
+        b = 0  # the game's scalars: the first after the seats'
+        door, treasure = self.decks["door"], self.decks["treasure"]
+        sc[b : b + len(GAME_SCALARS)] = (
+            float(view.over),
+            float(view.capped),
+            min(view.turn / 100, _MAX),
+            view.door_deck / door,
+            view.treasure_deck / treasure,
+            len(view.door_discard) / door,
+            len(view.treasure_discard) / treasure,
+        )
+        for table, key in ((self._phase, view.phase), (self._prompt, view.prompt)):
+            where = table.get(key)
+            if where is None:
+                raise MunchkinError(f"the view has a {key!r} this encoding does not know: a new phase or decision?")
+            sc[where - g0] = 1.0
+        cnt: list[int] = []  # the fight's and the moment's cards: few, and counted anew each time
+        moment = view.moment
+        if "stage" in moment:  # a `main` decision: its stage is all the moment holds
+            sc[self._stage[moment["stage"]] - g0] = 1.0
+        elif moment:
+            self._moment(moment, rel, view.names, cnt, sc, g0)
+        if fight is not None:
+            self._fight_numbers(fight, rel, cnt, sc)
+        if cnt != memo.moment_at:
+            _add(base, memo.moment_at, -1.0)
+            _add(base, cnt, 1.0)
+            memo.moment_at = cnt
+        v = base.copy()
+        v[g0:] = sc
+        return v
+
+    def _seat_row(
+        self, p: PlayerNumbers, active: bool, to_act: bool, winner: bool, fought: tuple[int, int] | None
+    ) -> list[float]:
+        """A seat's scalars (`SEAT_SCALARS` and the House one-hot) as `encode_view` has them; `fought`:
+        (0 the fighter or 1 the helper, combat strength) in a fight."""
+        barred = p.barred
+        row = [
+            min(p.level / 10, _MAX),
+            min(p.hand_size / 10, _MAX),
+            min(p.hand_limit / 10, _MAX),
+            float(p.sex == "female"),
+            float(p.dead),
+            float(active),
+            float(to_act),
+            float(winner),
+            float(p.half_breed),
+            float(p.super_munchkin),
+            float(p.dual_role),
+            float(p.sex_changed),
+            float("help" in barred),
+            float("double_sale" in barred),
+            min(p.rank_total / 10, _MAX),
+            min(max(p.equipped_bonus, 0) / 10, _MAX),
+            min(p.unusable, _MAX),
+            min(p.cheats, _MAX),
+            min(p.sidekick_loads, _MAX),
+            0.0,  # fighter, helper and strength: set by the fight
+            0.0,
+            0.0,
+        ] + [0.0] * len(self.houses)
+        if p.house:
+            row[self._house[p.house.lower()]] = 1.0
+        if fought is not None:
+            row[_FIGHTER_AT if fought[0] == 0 else _HELPER_AT] = 1.0
+            row[_STRENGTH_AT] = min(max(fought[1], 0) / _STRENGTH, _MAX)
+        return row
+
+    def _fight_numbers(self, fight: CombatNumbers, rel: list[int], cnt: list[int], sc: list[float]) -> None:
+        """The fight as `_fight` reads it from the combat breakdown, from its numbers: cards by the
+        feature of their name (as the breakdown names them), seats relative."""
+        at, named, n, g0 = self._at, self._named, self.players, self._g0
+        mon, on_mon, side = at["fight.monsters"], at["fight.monster_cards"], at["fight.side_cards"]
+        mates = treasures = 0
+        own: set[int] = set()  # the monsters' own bonuses bear their names: left out, as in `_fight`
+        for card, mate, _, t in fight.monsters:
+            mates += mate
+            f0 = named[card]
+            own.add(f0)
+            cnt.append(mon + f0)
+            treasures += t
+        for _, _, played, _ in fight.monsters:
+            for k in played:
+                f = named[k]
+                if f not in own:
+                    cnt.append(on_mon + f)
+        for k in fight.one_shots:
+            f = named[k]
+            if f not in own:
+                cnt.append(side + f)
+        b = at["combat"] - g0
+        sc[b : b + len(COMBAT_SCALARS)] = (
+            1.0,
+            min(len(fight.monsters) / 4, _MAX),
+            min(mates / 4, _MAX),
+            min(max(fight.side_strength, 0) / _STRENGTH, _MAX),
+            min(max(fight.monster_strength, 0) / _STRENGTH, _MAX),
+            float(fight.fighters_winning),
+            min(treasures / 10, _MAX),
+            float(fight.doppleganger),
+        )
+        b = at["fight.fighters"] - g0
+        for i, (s, _) in enumerate(fight.fighters):  # the fighter, then the helper (their rows: `_seat_row`)
+            sc[b + i * n + rel[s]] = 1.0
 
     # ------------------------------------------------------------------ the work
     def encode_view(self, view: dict[str, Any]) -> np.ndarray:
@@ -393,10 +570,18 @@ class Encoder:
             sc[seat + _STRENGTH_AT] = min(max(f["strength"], 0) / _STRENGTH, _MAX)
 
     def _moment(
-        self, moment: dict[str, Any], rel: list[int], names: list[str], cnt: list[int], sc: list[float]
+        self,
+        moment: dict[str, Any],
+        rel: list[int],
+        names: list[str],
+        cnt: list[int],
+        sc: list[float],
+        origin: int | None = None,
     ) -> None:
-        """What the engine asks now (`engine.view.moment`): its card, seats, die, and an offer's cards."""
-        at, n, s0 = self._at, self.players, self._s0
+        """What the engine asks now (`engine.view.moment`): its card, seats, die, and an offer's cards;
+        `sc` holds the scalars from `origin` on (from `seat0`'s by default)."""
+        at, n = self._at, self.players
+        s0 = self._s0 if origin is None else origin
         c = moment.get("card") or moment.get("monster")
         if c is not None:
             cnt.append(at["moment.card"] + self._card[c["id"]])
@@ -441,6 +626,31 @@ class Encoder:
             base = at[block]
             for m in self._names_re.finditer(words):
                 cnt.append(base + name[m.group(1).lower()])
+
+
+class _Memo:
+    """The card blocks of a seat's last vector and the cards they were counted from, by block."""
+
+    __slots__ = ("base", "hand", "hand_at", "tables", "tables_at", "rows", "piles", "moment_at")
+
+    def __init__(self, size: int, players: int) -> None:
+        self.base = np.zeros(size, np.float32)  # the card counts (the scalars are written anew)
+        self.hand: list[int] = []
+        self.hand_at: list[int] = []
+        self.tables: list[tuple[list[int], ...]] = [()] * players  # each player's card zones
+        self.tables_at: list[list[int]] = [[] for _ in range(players)]
+        self.rows: list[tuple[Any, ...] | None] = [None] * players  # what each seat's scalars show
+        self.piles: list[list[int]] = [[], []]  # the Door and Treasure discards
+        self.moment_at: list[int] = []  # the fight's and the moment's cards
+
+
+def _add(base: np.ndarray, at: list[int], k: float) -> None:
+    """Add `k` at each position of `at` (repeats add up): a loop for a few, numpy's for many."""
+    if len(at) < 12:
+        for i in at:
+            base[i] += k
+    else:
+        np.add.at(base, at, k)
 
 
 _ID = itemgetter("id")  # a view's card -> its physical number

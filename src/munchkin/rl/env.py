@@ -103,19 +103,27 @@ class Stage:
             out[st["main_stage"] + stage] = 1.0
         if seat in game.deciding():
             out[st["own_decision"]] = 1.0
+        self.add_prefix(out, 0, prefix)
+        return out
+
+    def add_prefix(self, out: np.ndarray, at: int, prefix: Sequence[int]) -> None:
+        """Write the sub-choices taken so far into `out`, whose stage features start at `at` and hold
+        none yet: `features(game, seat, prefix)` is `features(game, seat, ())` with these added."""
+        if not prefix:
+            return
+        st = self.start
         cat = self.catalogue
         for t in prefix:
             b, j = cat.block(t)
             if b == "verb":
-                out[st["verb"] + j] = 1.0
+                out[at + st["verb"] + j] = 1.0
             elif b == "target":
-                out[st["target"] + j] = 1.0
+                out[at + st["target"] + j] = 1.0
             elif b in ("card", "monster", "with"):
-                out[st["cards"] + j] += 1.0
+                out[at + st["cards"] + j] += 1.0
             elif b == "n":
-                out[st["n"]] = j / 10.0
-        out[st["depth"]] = len(prefix) / 8.0
-        return out
+                out[at + st["n"]] = j / 10.0
+        out[at + st["depth"]] = len(prefix) / 8.0
 
 
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped environment)
@@ -313,12 +321,15 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         if self._encoded_at != g.version:
             self._encoded = {}
             self._encoded_at = g.version
-        enc = self._encoded.get(seat)
-        if enc is None:
-            enc = self._encoded[seat] = self.encoder.encode(g, seat)
+        base = self._encoded.get(seat)  # the encoder's vector and the stage features of no sub-choice
+        if base is None:
+            base = self._encoded[seat] = np.concatenate(
+                (self.encoder.encode(g, seat), self.stage.features(g, seat, ()))
+            )
         acting = self.chooser is not None and agent == self.agent_selection and not g.over
         prefix = self.chooser.prefix if acting and self.chooser is not None else ()
-        obs = np.concatenate((enc, self.stage.features(g, seat, prefix)))
+        obs = base.copy()
+        self.stage.add_prefix(obs, self.encoder.size, prefix)
         return {self.observation_key: obs, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> np.ndarray:

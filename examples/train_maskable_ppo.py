@@ -8,7 +8,8 @@ curve with Wilson 95% intervals, and a PNG plots the win rate against par (1/4).
 
 Not run in CI. Needs the `rl-train` extra (sb3-contrib, torch); see docs/rl.md, "Worked example".
 
-    python examples/train_maskable_ppo.py --minutes 40 --eval-every 20000 --eval-games 100 --out runs/ppo
+    python examples/train_maskable_ppo.py --minutes 40 --eval-every 100000 --eval-games 80 --final-games 200 \
+        --seed 0 --out runs/ppo
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ class MunchkinSingle(gym.Env[dict[str, np.ndarray], np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The mask of the indices offered now (as sb3-contrib's MaskablePPO asks for it)."""
-        return self.env.observe(self.agent)["action_mask"].astype(bool)
+        return self.env.action_mask(self.agent).astype(bool)  # the mask alone: no observation built again
 
     def render(self) -> str | None:  # type: ignore[override]
         if self.render_mode != "ansi":

@@ -805,26 +805,7 @@ def html_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str
         "those who did not, in each version; the change is B − A of it. Your changed cards first, then the "
         "changes whose interval leaves out zero.</p><div class=scroll>"
     )
-    body.append(
-        _table(
-            "cards",
-            ["card", "kind", "drawn A / B", "improvement A", "B", "change", "games needed"],
-            [
-                [
-                    _e(r["name"]) + _changed_badge(r),
-                    _e(_kind(r["kind"])),
-                    f"{r['drawn'][0]} / {r['drawn'][1]}",
-                    _imp(r["improvement"][0]),
-                    _imp(r["improvement"][1]),
-                    _missing(r) if r["only_in"] else _chg(r["change"]),
-                    _e(_need(r["change"])),
-                ]
-                for r in c["cards"]
-            ],
-            [min(r["drawn"]) < FEW and not r["changed"] for r in c["cards"]],
-            [r["changed"] for r in c["cards"]],
-        )
-    )
+    body.append(_improvement_table("cards", c["cards"], "drawn", "improvement", "improvement A"))
     body.append("</div>")
     chars = c.get("characters") or []
     if chars:
@@ -833,27 +814,31 @@ def html_compare(c: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str
             "<p class=note>The win rate of the players who had the card in play less that of the others, in each "
             "version, and its change.</p>"
         )
-        body.append(
-            _table(
-                "characters",
-                ["card", "kind", "held A / B", "against the others A", "B", "change", "games needed"],
-                [
-                    [
-                        _e(r["name"]) + _changed_badge(r),
-                        _e(_kind(r["kind"])),
-                        f"{r['held'][0]} / {r['held'][1]}",
-                        _imp(r["against_not_held"][0]),
-                        _imp(r["against_not_held"][1]),
-                        _missing(r) if r["only_in"] else _chg(r["change"]),
-                        _e(_need(r["change"])),
-                    ]
-                    for r in chars
-                ],
-                [min(r["held"]) < FEW and not r["changed"] for r in chars],
-                [r["changed"] for r in chars],
-            )
-        )
+        body.append(_improvement_table("characters", chars, "held", "against_not_held", "against the others A"))
     return _page("Munchkin balance comparison", body)
+
+
+def _improvement_table(cls: str, rows: list[dict[str, Any]], count: str, figure: str, heading: str) -> str:
+    """A compare table of cards by an improvement (`figure`: when drawn, or when held) in A and in B and its
+    change, each row resting on `count` seat-games in each version; changed cards marked and highlighted."""
+    return _table(
+        cls,
+        ["card", "kind", f"{count} A / B", heading, "B", "change", "games needed"],
+        [
+            [
+                _e(r["name"]) + _changed_badge(r),
+                _e(_kind(r["kind"])),
+                f"{r[count][0]} / {r[count][1]}",
+                _imp(r[figure][0]),
+                _imp(r[figure][1]),
+                _missing(r) if r["only_in"] else _chg(r["change"]),
+                _e(_need(r["change"])),
+            ]
+            for r in rows
+        ],
+        [min(r[count]) < FEW and not r["changed"] for r in rows],
+        [r["changed"] for r in rows],
+    )
 
 
 def _change_cols(ch: dict[str, Any] | None) -> list[Any]:

@@ -328,6 +328,30 @@ def compare(
             return _change(p, pg, True)
         return _change(unpaired, games, False)
 
+    def card_row(k: str, info: Any, which: str, figure: str) -> dict[str, Any]:
+        """A card's row: its seat-games `which` ("drawn", or "held" in play) in each version, its win rate
+        then, its improvement (`figure`) in each and the change (none for a card in one version only)."""
+        ca, cb = a.cards.get(k), b.cards.get(k)
+        ia, ib = _improvement(a, k, which), _improvement(b, k, which)
+        gone = only.get(k)
+        wins = f"{which}_wins"
+        return {
+            "id": k,
+            "name": info.name,
+            "kind": info.kind,
+            "changed": k in changed_ids,
+            "only_in": gone,
+            which: [getattr(ca, which) if ca else 0, getattr(cb, which) if cb else 0],
+            f"win_when_{which}": [
+                rate(getattr(ca, wins), getattr(ca, which)) if ca else None,
+                rate(getattr(cb, wins), getattr(cb, which)) if cb else None,
+            ],
+            figure: [ia, ib],
+            "change": None
+            if gone
+            else pick(paired.improvement(k, which) if paired else None, _both(_triple(ib), _triple(ia))),
+        }
+
     out: dict[str, Any] = {
         "games": [a.games, b.games],
         "paired_games": paired.games if paired else 0,
@@ -368,27 +392,7 @@ def compare(
         info = b.info.get(k) or a.info.get(k)
         if info is None or info.kind == "house":
             continue
-        ca, cb = a.cards.get(k), b.cards.get(k)
-        ia, ib = _improvement(a, k), _improvement(b, k)
-        gone = only.get(k)
-        cards.append(
-            {
-                "id": k,
-                "name": info.name,
-                "kind": info.kind,
-                "changed": k in changed_ids,
-                "only_in": gone,
-                "drawn": [ca.drawn if ca else 0, cb.drawn if cb else 0],
-                "win_when_drawn": [
-                    rate(ca.drawn_wins, ca.drawn) if ca else None,
-                    rate(cb.drawn_wins, cb.drawn) if cb else None,
-                ],
-                "improvement": [ia, ib],
-                "change": None
-                if gone
-                else pick(paired.improvement(k) if paired else None, _both(_triple(ib), _triple(ia))),
-            }
-        )
+        cards.append(card_row(k, info, "drawn", "improvement"))
     monsters: list[dict[str, Any]] = []
     for k in sorted(set(a.monsters) | set(b.monsters)):
         info = b.info.get(k) or a.info.get(k)
@@ -423,26 +427,7 @@ def compare(
         ca, cb = a.cards.get(k), b.cards.get(k)
         if info is None or info.kind not in CHARACTER_KINDS or not ((ca and ca.held) or (cb and cb.held)):
             continue
-        ha, hb = _improvement(a, k, "held"), _improvement(b, k, "held")
-        gone = only.get(k)
-        characters.append(
-            {
-                "id": k,
-                "name": info.name,
-                "kind": info.kind,
-                "changed": k in changed_ids,
-                "only_in": gone,
-                "held": [ca.held if ca else 0, cb.held if cb else 0],
-                "win_when_held": [
-                    rate(ca.held_wins, ca.held) if ca else None,
-                    rate(cb.held_wins, cb.held) if cb else None,
-                ],
-                "against_not_held": [ha, hb],
-                "change": None
-                if gone
-                else pick(paired.improvement(k, "held") if paired else None, _both(_triple(hb), _triple(ha))),
-            }
-        )
+        characters.append(card_row(k, info, "held", "against_not_held"))
     out["cards"] = _order(cards, "change")
     out["monsters"] = _order(monsters, "kill_change")
     out["characters"] = _order(characters, "change")

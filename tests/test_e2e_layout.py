@@ -176,10 +176,14 @@ def test_on_a_phone_reading_a_card_leaves_the_moves_and_filtering_is_its_own_ste
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.on("websocket", frames.attach)
             page.goto(link)
-            play_until(
+            st = play_until(
                 page, frames, lambda st: own_decision(st) and st["view"]["active"] == 0 and bool(st["view"]["combat"])
             )
             expect(page.locator("#actions button.menu-group, #actions button.action").first).to_be_visible()
+            first = st["view"]["combat"]["monsters"][0]["monster"]  # issue 35: the header names the fight
+            expect(page.locator("#phase")).to_contain_text(f"Fighting {first}")
+            page.evaluate("scrollTo(0, 0)")
+            page.screenshot(path=str(ARTIFACTS / "layout-phone-fight-header.png"))
             before = page.evaluate(MOVES_JS)
             assert not before["filtered"] and any("Ask for help" in b for b in before["buttons"]), before
             face = page.locator("#card-face")

@@ -31,133 +31,137 @@ from munchkin.engine.game import Game, Setup
 from munchkin.rl.env import raw_env
 
 
-def engine_rate(sets: list[str], players: int, seconds: float, seed: int) -> dict[str, Any]:
-    """Random legal actions on the bare engine, game after game from `seed` on."""
-    clock = time.process_time
-    start = clock()
-    decisions = games = 0
-    s = seed
-    while clock() - start < seconds:
-        g = Game(Setup(list(sets), [f"player_{i}" for i in range(players)], s))
-        rng = random.Random(s)
-        while not g.over:
-            seat = g.to_act[0]
-            acts = g.legal_actions(seat)
-            g.apply(acts[rng.randrange(len(acts))])
-        decisions += g.decisions
-        games += 1
-        s += 1
-    el = clock() - start
-    return {"decisions": decisions, "games": games, "seconds": el, "decisions_per_second": decisions / el}
+def engine_game(sets: list[str], players: int, seed: int) -> int:
+    """One game of random legal actions on the bare engine; its decisions."""
+    g = Game(Setup(list(sets), [f"player_{i}" for i in range(players)], seed))
+    rng = random.Random(seed)
+    while not g.over:
+        seat = g.to_act[0]
+        acts = g.legal_actions(seat)
+        g.apply(acts[rng.randrange(len(acts))])
+    return g.decisions
 
 
-def env_rate(
-    sets: list[str],
-    players: int,
-    seconds: float,
-    seed: int,
-    observe: bool = True,
-    logs: list[Any] | None = None,
-    numpy_choice: bool = False,
-) -> dict[str, Any]:
-    """Random masked indices through the AEC environment, game after game from `seed` on (`observe`:
-    the observation built at every step, else the mask alone); each game's setup and actions are
-    added to `logs` when given."""
-    e = raw_env(sets=sets, players=players)
+def env_game(e: raw_env, seed: int, observe: bool = True, numpy_choice: bool = False) -> tuple[int, Game]:
+    """One game of random masked indices through the AEC environment (`observe`: the observation
+    built at every step, else the mask alone); its steps and the game."""
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    pick = random.Random(seed)
+    steps = 0
+    for agent in e.agent_iter():
+        if observe:
+            obs, _, term, trunc, _ = e.last()
+            mask = obs["action_mask"] if not (term or trunc) else None
+        else:
+            _, _, term, trunc, _ = e.last(observe=False)
+            mask = e.action_mask(agent)
+        if term or trunc:
+            e.step(None)
+            continue
+        offered = np.flatnonzero(mask)
+        e.step(int(rng.choice(offered)) if numpy_choice else int(offered[pick.randrange(len(offered))]))
+        steps += 1
+    assert e.game is not None
+    return steps, e.game
+
+
+def replay_game(setup: Setup, acts: list[Any]) -> int:
+    """A game replayed on the bare engine (each seat's legal actions listed, then the action); its decisions."""
+    g = Game(setup)
+    for a in acts:
+        g.legal_actions(a.seat)
+        g.apply(a)
+    return g.decisions
+
+
+def measure(sets: list[str], players: int, seconds: float, seed: int, numpy_choice: bool = False) -> dict[str, Any]:
+    """The four loops interleaved game by game (seed after seed, each loop on the same seed), so that a
+    machine whose speed drifts slows them alike; CPU time of each, until each has had `seconds`."""
     clock = time.process_time
-    start = clock()
-    steps = decisions = games = 0
+    obs_env = raw_env(sets=sets, players=players)
+    bare_env = raw_env(sets=sets, players=players)
+    t = dict.fromkeys(("engine", "env", "mask", "replay"), 0.0)
+    n = dict.fromkeys(("engine", "env_steps", "env_decisions", "mask_steps", "mask_decisions", "replay"), 0)
+    games = 0
     s = seed
-    while clock() - start < seconds:
-        e.reset(seed=s)
-        rng = np.random.default_rng(s)
-        pick = random.Random(s)
-        for agent in e.agent_iter():
-            if observe:
-                obs, _, term, trunc, _ = e.last()
-                mask = obs["action_mask"] if not (term or trunc) else None
-            else:
-                _, _, term, trunc, _ = e.last(observe=False)
-                mask = e.action_mask(agent)
-            if term or trunc:
-                e.step(None)
-                continue
-            offered = np.flatnonzero(mask)
-            e.step(int(rng.choice(offered)) if numpy_choice else int(offered[pick.randrange(len(offered))]))
-            steps += 1
-        g = e.game
-        assert g is not None
-        decisions += g.decisions
+    while min(t.values()) < seconds:
+        t0 = clock()
+        n["engine"] += engine_game(sets, players, s)
+        t1 = clock()
+        steps, g = env_game(obs_env, s, True, numpy_choice)
+        t2 = clock()
+        n["env_steps"] += steps
+        n["env_decisions"] += g.decisions
+        steps, g = env_game(bare_env, s, False, numpy_choice)
+        t3 = clock()
+        n["mask_steps"] += steps
+        n["mask_decisions"] += g.decisions
+        setup, acts = g.setup, [x[1] for x in g.log if x[0] == "act"]
+        t4 = clock()
+        n["replay"] += replay_game(setup, acts)
+        t5 = clock()
+        t["engine"] += t1 - t0
+        t["env"] += t2 - t1
+        t["mask"] += t3 - t2
+        t["replay"] += t5 - t4
         games += 1
         s += 1
-        if logs is not None:
-            logs.append((g.setup, [x[1] for x in g.log if x[0] == "act"]))
-    el = clock() - start
+
+    def rate(key: str, clock_key: str) -> float:
+        return n[key] / t[clock_key]
+
     return {
-        "steps": steps,
-        "decisions": decisions,
         "games": games,
-        "seconds": el,
-        "steps_per_second": steps / el,
-        "decisions_per_second": decisions / el,
-        "catalogue": e.catalogue.size,
+        "catalogue": obs_env.catalogue.size,
+        "seconds": t,
+        "counts": n,
+        "engine_decisions_per_second": rate("engine", "engine"),
+        "env_steps_per_second": rate("env_steps", "env"),
+        "env_decisions_per_second": rate("env_decisions", "env"),
+        "mask_steps_per_second": rate("mask_steps", "mask"),
+        "mask_decisions_per_second": rate("mask_decisions", "mask"),
+        "replay_decisions_per_second": rate("replay", "replay"),
     }
-
-
-def replay_rate(logs: list[Any]) -> dict[str, Any]:
-    """The env's games replayed on the bare engine (each seat's legal actions listed, then the action)."""
-    clock = time.process_time
-    start = clock()
-    decisions = 0
-    for setup, acts in logs:
-        g = Game(setup)
-        for a in acts:
-            g.legal_actions(a.seat)
-            g.apply(a)
-        decisions += g.decisions
-    el = clock() - start
-    return {"decisions": decisions, "games": len(logs), "seconds": el, "decisions_per_second": decisions / el}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", default="deluxe", help="an edition or a mix joined by + (default deluxe)")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seconds", type=float, default=8.0, help="CPU seconds for each of the two (default 8)")
+    ap.add_argument("--seconds", type=float, default=8.0, help="CPU seconds for each of the four loops (default 8)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
     ap.add_argument("--numpy-choice", action="store_true", help="draw the env's index by numpy's Generator.choice")
     a = ap.parse_args()
     sets = a.sets.split("+")
-    eng = engine_rate(sets, a.players, a.seconds, a.seed)
-    env = env_rate(sets, a.players, a.seconds, a.seed, numpy_choice=a.numpy_choice)
-    logs: list[Any] = []
-    bare = env_rate(sets, a.players, a.seconds, a.seed, observe=False, logs=logs, numpy_choice=a.numpy_choice)
-    rep = replay_rate(logs)
+    m = measure(sets, a.players, a.seconds, a.seed, a.numpy_choice)
+    eng, replay = m["engine_decisions_per_second"], m["replay_decisions_per_second"]
     out = {
         "sets": a.sets,
         "players": a.players,
-        "engine": eng,
-        "env": env,
-        "env_mask_only": bare,
-        "engine_on_env_games": rep,
-        "ratio_steps": env["steps_per_second"] / eng["decisions_per_second"],
-        "ratio_decisions": env["decisions_per_second"] / eng["decisions_per_second"],
-        "ratio_steps_mask_only": bare["steps_per_second"] / eng["decisions_per_second"],
-        "ratio_same_games": bare["decisions_per_second"] / rep["decisions_per_second"],
+        **m,
+        "ratio_steps": m["env_steps_per_second"] / eng,
+        "ratio_decisions": m["env_decisions_per_second"] / eng,
+        "ratio_steps_mask_only": m["mask_steps_per_second"] / eng,
+        "ratio_steps_same_games": m["env_steps_per_second"] / replay,
+        "ratio_same_games": m["mask_decisions_per_second"] / replay,
     }
     if a.json:
         print(json.dumps(out))
         return
+    n = m["counts"]
     print(
-        f"{a.sets}, {a.players} players, N = {env['catalogue']}\n"
-        f"  engine: {eng['decisions_per_second']:,.0f} decisions/s ({eng['games']} games)\n"
-        f"  env:    {env['steps_per_second']:,.0f} steps/s, {env['decisions_per_second']:,.0f} decisions/s "
-        f"({env['games']} games, {env['steps'] / max(env['decisions'], 1):.2f} steps a decision)\n"
-        f"  env, mask only: {bare['steps_per_second']:,.0f} steps/s, {bare['decisions_per_second']:,.0f} decisions/s\n"
-        f"  engine replaying those games: {rep['decisions_per_second']:,.0f} decisions/s\n"
+        f"{a.sets}, {a.players} players, N = {m['catalogue']}, {m['games']} games of each loop, interleaved\n"
+        f"  engine: {eng:,.0f} decisions/s\n"
+        f"  env:    {m['env_steps_per_second']:,.0f} steps/s, {m['env_decisions_per_second']:,.0f} decisions/s "
+        f"({n['env_steps'] / max(n['env_decisions'], 1):.2f} steps a decision)\n"
+        f"  env, mask only: {m['mask_steps_per_second']:,.0f} steps/s, "
+        f"{m['mask_decisions_per_second']:,.0f} decisions/s\n"
+        f"  engine replaying the env's games: {replay:,.0f} decisions/s\n"
         f"  ratio env steps/s to engine decisions/s: {out['ratio_steps']:.2f} (mask only "
-        f"{out['ratio_steps_mask_only']:.2f}); env decisions/s to engine decisions/s: {out['ratio_decisions']:.2f}; "
+        f"{out['ratio_steps_mask_only']:.2f}); to the engine on the env's games: {out['ratio_steps_same_games']:.2f}; "
+        f"env decisions/s to engine decisions/s: {out['ratio_decisions']:.2f}; "
         f"on the same games (mask only): {out['ratio_same_games']:.2f}"
     )
 

@@ -237,6 +237,24 @@ def _ids(cards: list[dict[str, Any]]) -> list[int]:
     return sorted(c["id"] for c in cards)
 
 
+def _moment_as_shown(g: Game, numbers: dict[str, object]) -> dict[str, object]:
+    """`moment_numbers` told as `moment` tells it: cards as their faces, a deal in words."""
+    from munchkin.engine.actions import Action
+    from munchkin.engine.view import card_public
+
+    out = dict(numbers)
+    for key in ("card", "monster"):
+        if key in out:
+            out[key] = card_public(g, out[key])  # type: ignore[arg-type]
+    deal = out.pop("deal", None)
+    if isinstance(deal, Action):
+        text = g.text(deal)
+        out["text"] = text
+        if g.prompt.kind == "help" and deal.kind != "volunteer":
+            out["offer"] = text.split(" offering ", 1)[1] if " offering " in text else None
+    return out
+
+
 @pytest.mark.parametrize(
     ("sets", "players", "seed"),
     [(["deluxe"], 4, 11), (["good-bad"], 3, 12), (["harry-potter"], 5, 13), (["star", "deluxe"], 6, 14)],
@@ -258,8 +276,9 @@ def test_seat_numbers_show_what_the_view_shows(sets: list[str], players: int, se
             assert nums.names == [p["name"] for p in v["players"]]
             for key in ("you", "turn", "active", "phase", "over", "capped", "winners", "to_act", "prompt"):
                 assert getattr(nums, key) == v[key], key
-            for key in ("door_deck", "treasure_deck", "moment"):
+            for key in ("door_deck", "treasure_deck"):
                 assert getattr(nums, key) == v[key], key
+            assert _moment_as_shown(g, nums.moment) == v["moment"]
             assert nums.door_discard == [c["id"] for c in v["door_discard"]]
             assert nums.treasure_discard == [c["id"] for c in v["treasure_discard"]]
             for p, pv in zip(nums.players, v["players"], strict=True):
@@ -270,7 +289,8 @@ def test_seat_numbers_show_what_the_view_shows(sets: list[str], players: int, se
                     assert sorted(getattr(p, zone)) == _ids(pv[zone]), zone
                 for key in ("level", "sex", "dead", "half_breed", "super_munchkin", "dual_role", "sex_changed"):
                     assert getattr(p, key) == pv[key], key
-                for key in ("barred", "rank_total", "hand_size", "hand_limit", "house"):
+                assert list(p.barred) == pv["barred"]
+                for key in ("rank_total", "hand_size", "hand_limit", "house"):
                     assert getattr(p, key) == pv[key], key
                 assert p.equipped_bonus == sum(c["bonus"] for c in pv["equipped"] if c["usable"])
                 assert p.unusable == sum(not c["usable"] for c in pv["equipped"])

@@ -115,7 +115,7 @@ class PlayerNumbers(NamedTuple):
     super_munchkin: bool
     dual_role: bool
     sex_changed: bool
-    barred: list[str]
+    barred: tuple[str, ...]
     rank_total: int
     hand_size: int
     hand_limit: int
@@ -158,7 +158,7 @@ class SeatNumbers(NamedTuple):
     door_discard: list[int]
     treasure_discard: list[int]
     combat: CombatNumbers | None
-    moment: dict[str, Any]  # as `moment(g, seat)`
+    moment: dict[str, Any]  # as `moment_numbers(g, seat)`
 
 
 def player_numbers(g: Game, seat: int) -> PlayerNumbers:
@@ -189,7 +189,7 @@ def player_numbers(g: Game, seat: int) -> PlayerNumbers:
         p.super_munchkin >= 0,
         p.dual_role >= 0,
         p.sex_changed,
-        sorted(p.barred) if p.barred else [],
+        tuple(sorted(p.barred)) if p.barred else (),
         characters.rank_total(g, p) if p.proficiencies else 0,
         len(p.hand),
         characters.hand_limit(g, p),
@@ -206,7 +206,7 @@ def combat_numbers(g: Game) -> CombatNumbers | None:
     c = g.combat
     if c is None:
         return None
-    fighters = [(f, combat.char_strength(g, c, g.players[f])) for f in c.fighters()]
+    fighters, side_strength, monster_strength, winning = combat.standing(g, c)
     monsters = [
         (m.base, bool(m.mate_of), [*m.enhancers, *(k for k, _ in m.oneshots)], rewards.monster_treasures(g, c, m))
         for m in c.monsters
@@ -217,9 +217,9 @@ def combat_numbers(g: Game) -> CombatNumbers | None:
         monsters,
         side,
         c.doppleganger >= 0 and bool(side) and not combat.level_only(g, c),
-        combat.side_strength(g, c),
-        combat.monsters_strength(g, c),
-        combat.fighters_win(g, c),
+        side_strength,
+        monster_strength,
+        winning,
     )
 
 
@@ -246,8 +246,26 @@ def seat_numbers(g: Game, seat: int) -> SeatNumbers:
         list(g.door_discard),
         list(g.treasure_discard),
         combat_numbers(g),
-        moment(g, seat),
+        moment_numbers(g, seat),
     )
+
+
+def moment_numbers(g: Game, seat: int) -> dict[str, Any]:
+    """`moment(g, seat)` as numbers: the same keys and values, but a card is its number (not its
+    face), and an offer or a call for help put to this seat is its action (`deal`, the move whose
+    words `moment` gives as `text`: its cards, Treasures and seats) in place of the words."""
+    pr = g.prompt
+    if isinstance(pr, D.Main):
+        return {"stage": pr.stage}
+    mine = seat in pr.seats
+    if mine and isinstance(pr, D.Help | D.Offer):
+        d = pr.ask if isinstance(pr, D.Help) else pr.offer
+        return {"seat": d.seat, "action": d.kind, "deal": d}
+    out = moment(g, seat)
+    for key in ("card", "monster"):
+        if key in out:
+            out[key] = out[key]["id"]
+    return out
 
 
 def moment(g: Game, seat: int | None) -> dict[str, Any]:

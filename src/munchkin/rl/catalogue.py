@@ -100,9 +100,12 @@ class Catalogue:
         self.lengths = dict(zip(BLOCKS, sizes, strict=True))
         self.size = at
         self.DONE = self.start["done"]
+        self.no_mask = np.zeros(self.size, dtype=np.int8)  # nothing offered (copied, never written)
         self._verb = {v: self.start["verb"] + k for k, v in enumerate(VERBS)}
         self._flag = {f: self.start["flag"] + k for k, f in enumerate(FLAGS)}
         self._tables: tuple[list[CardDef], list[int]] | None = None  # the last game's card table
+        self._sequences: dict[Action, tuple[int, ...]] = {}  # base sequences, for `_sequences_tok`
+        self._sequences_tok: list[int] = []
 
     # ------------------------------------------------------------------ reading
     def layout(self) -> list[tuple[str, int, int]]:
@@ -178,8 +181,20 @@ class Catalogue:
         return tuple(out)
 
     def sequences(self, actions: Sequence[Action], tok: list[int]) -> list[tuple[int, ...]]:
-        """The full sequence of each of a decision's actions: those that would read alike get a rank."""
-        base = [self.sequence(a, tok) for a in actions]
+        """The full sequence of each of a decision's actions: those that would read alike get a rank.
+        Each action's base sequence is kept (the same actions come back decision after decision),
+        for as long as the card table is the same."""
+        kept = self._sequences
+        if tok is not self._sequences_tok:
+            if tok != self._sequences_tok or len(kept) > _SEQUENCES_KEPT:
+                kept.clear()
+            self._sequences_tok = tok
+        base = []
+        for a in actions:
+            b = kept.get(a)
+            if b is None:
+                b = kept[a] = self.sequence(a, tok)
+            base.append(b)
         seen: dict[tuple[int, ...], int] = {}
         for b in base:
             seen[b] = seen.get(b, 0) + 1
@@ -200,6 +215,7 @@ class Catalogue:
         return out
 
 
+_SEQUENCES_KEPT = 50_000  # base sequences `sequences` keeps before it forgets them all
 COMBINED = frozenset((A.ASK, A.BERSERK, A.TURNING, A.FLIGHT, A.STEAL))
 MAX_OFFER = 3  # the most cards a combined help deal offers
 
@@ -336,8 +352,9 @@ class Chooser:
 
     def mask(self) -> np.ndarray:
         """The mask of the indices offered now (int8, 1 = offered)."""
-        m = np.zeros(self.catalogue.size, dtype=np.int8)
-        m[self.offered()] = 1
+        m = self.catalogue.no_mask.copy()
+        for i in self.offered():  # a few: one at a time costs less than numpy's fancy indexing
+            m[i] = 1
         return m
 
     def complete(self) -> Action | None:

@@ -214,6 +214,17 @@ class Encoder:
         self._memo: dict[int, _Memo] = {}
         self._g0 = at["game"]  # where the scalars after the seats' start
         self._nseat = len(self._seat_scalars)
+        # each seat's row of scalars by what it shows (its numbers, whether active, waited on, a winner,
+        # fighting): rows recur, a player's numbers changing now and then (kept up to _ROWS_KEPT)
+        self._rows: dict[tuple[Any, ...], np.ndarray] = {}
+        self._rel = [[(s - me) % players for s in range(players)] for me in range(players)]  # by observer
+        self._fight_at = (
+            at["fight.monsters"],
+            at["fight.monster_cards"],
+            at["fight.side_cards"],
+            at["combat"] - self._g0,
+            at["fight.fighters"] - self._g0,
+        )
 
     # ------------------------------------------------------------------ contract
     def layout(self) -> list[tuple[str, int, int]]:
@@ -240,9 +251,10 @@ class Encoder:
             raise MunchkinError(f"{block!r} is not a scalar block of this encoding")
         return list(named[base])
 
-    def encode(self, game: Game, seat: int) -> np.ndarray:
+    def encode(self, game: Game, seat: int, room: int = 0) -> np.ndarray:
         """The vector of what `seat` may know now, equal to `encode_view(game.view(seat))`, made from
-        `engine.view.seat_numbers` (the same public fields without the view's dictionaries)."""
+        `engine.view.seat_numbers` (the same public fields without the view's dictionaries); `room`:
+        that many zeros after it, for a caller's own features (the environment's stage)."""
         if tuple(game.setup.sets) != self.sets or game.card_versions != self.versions:
             raise MunchkinError(
                 f"this encoder is for the sets {list(self.sets)} (cards of today), "
@@ -250,25 +262,27 @@ class Encoder:
             )
         if not 0 <= seat < self.players:
             raise MunchkinError(f"seat {seat} is not one of the {self.players} seats")
-        return self.encode_numbers(seat_numbers(game, seat))
+        return self.encode_numbers(seat_numbers(game, seat), room)
 
-    def encode_numbers(self, view: SeatNumbers) -> np.ndarray:
+    def encode_numbers(self, view: SeatNumbers, room: int = 0) -> np.ndarray:
         """The vector of a seat's view given as numbers (`engine.view.seat_numbers`), equal to
         `encode_view` of the same moment's `Game.view(seat)`, at a fraction of the cost: no
         dictionaries, and the card blocks kept from the seat's last vector where their cards are
-        the same (a table changes now and then, the discards only grow between shuffles)."""
+        the same (a table changes now and then, the discards only grow between shuffles). The
+        scalars (each seat's row, kept while what it shows is unchanged, then the game's) go into the
+        vector in one copy; `room` zeros follow it."""
         n = self.players
         players = view.players
         me = view.you
         if len(players) != n or not 0 <= me < n:
             raise MunchkinError(f"this encoder is for a seat of {n} players, not {len(players)} (seat {me})")
         memo = self._memo.get(me)
-        if memo is None:
-            memo = self._memo[me] = _Memo(self.size, n)
-        base = memo.base  # the card blocks and the seats' scalars
+        if memo is None or len(memo.base) != self.size + room:
+            memo = self._memo[me] = _Memo(self.size + room, n)
+        base = memo.base  # the vector as last made: its card blocks and seat rows are kept
         g0 = self._g0
         sc = [0.0] * (self.size - g0)  # the scalars after the seats' (every block from `game` on)
-        rel = [(s - me) % n for s in range(n)]  # absolute seat -> relative
+        rel = self._rel[me]  # absolute seat -> relative
         fight = view.combat
         fought = {s: (i, strength) for i, (s, strength) in enumerate(fight.fighters)} if fight else {}
 
@@ -294,8 +308,14 @@ class Encoder:
                         at.extend(map(zone.__getitem__, ids))
                 memo.tables[s], memo.tables_at[s] = cards, at
                 _add(base, at, 1.0)
+            shows = (p[6:], *shown[1:])  # the seat's numbers and marks: all its row shows
+            row = self._rows.get(shows)
+            if row is None:
+                if len(self._rows) >= _ROWS_KEPT:
+                    self._rows.clear()
+                row = self._rows[shows] = np.array(self._seat_row(p, *shown[1:]), np.float32)
             b = self._seat[r]
-            base[b : b + self._nseat] = self._seat_row(p, *shown[1:])
+            base[b : b + self._nseat] = row
         discards = tab["discards"]
         for i, pile in enumerate((view.door_discard, view.treasure_discard)):
             old = memo.piles[i]
@@ -331,16 +351,15 @@ class Encoder:
         if "stage" in moment:  # a `main` decision: its stage is all the moment holds
             sc[self._stage[moment["stage"]] - g0] = 1.0
         elif moment:
-            self._moment(moment, rel, view.names, cnt, sc, g0)
+            self._moment_numbers(moment, rel, cnt, sc)
         if fight is not None:
             self._fight_numbers(fight, rel, cnt, sc)
         if cnt != memo.moment_at:
             _add(base, memo.moment_at, -1.0)
             _add(base, cnt, 1.0)
             memo.moment_at = cnt
-        v = base.copy()
-        v[g0:] = sc
-        return v
+        base[g0 : self.size] = sc
+        return base.copy()
 
     def _seat_row(
         self, p: PlayerNumbers, active: bool, to_act: bool, winner: bool, fought: tuple[int, int] | None
@@ -379,20 +398,66 @@ class Encoder:
             row[_STRENGTH_AT] = min(max(fought[1], 0) / _STRENGTH, _MAX)
         return row
 
+    def _moment_numbers(self, moment: dict[str, Any], rel: list[int], cnt: list[int], sc: list[float]) -> None:
+        """The moment as `_moment` reads it from `engine.view.moment`, from `moment_numbers`: a card
+        by its number, an offer's cards from its action (`deal`) by the feature of their names."""
+        at, n, g0 = self._at, self.players, self._g0
+        c = moment.get("card")
+        if c is None:
+            c = moment.get("monster")
+        if c is not None:
+            cnt.append(at["moment.card"] + self._card[c])
+        b = at["moment.seats"] - g0
+        for i, key in enumerate(MOMENT_SEATS):
+            s = moment.get("seat" if key == "asker" else key)
+            if s is not None:
+                sc[b + i * n + rel[s]] = 1.0
+        b = at["moment"] - g0
+        if "die" in moment:
+            sc[b] = moment["die"] / 6
+            sc[b + 1] = min(max(moment["total"], 0) / 10, _MAX)
+            sc[b + 2] = moment["escapes"]
+        deal = moment.get("deal")
+        if deal is None:
+            return
+        where = self._action.get(deal.kind)
+        if where is not None:
+            sc[where - g0] = 1.0
+        named = self._named
+        if deal.kind == "ask":  # the cards offered, then some or all of the Treasures
+            offered: Sequence[int] = deal.cards
+            asked: Sequence[int] = ()
+            if deal.n:
+                if deal.flag == "all":
+                    sc[b + 4] = 1.0
+                else:
+                    sc[b + 3] = min(deal.n / 5, _MAX)
+        elif deal.kind == "trade":  # its card for the other's cards
+            offered, asked = (deal.card,), deal.cards
+        elif deal.kind == "give":
+            offered, asked = (deal.card,), ()
+        else:
+            return
+        base = at["moment.offered"]
+        cnt.extend(base + named[k] for k in offered)
+        base = at["moment.asked"]
+        cnt.extend(base + named[k] for k in asked)
+
     def _fight_numbers(self, fight: CombatNumbers, rel: list[int], cnt: list[int], sc: list[float]) -> None:
         """The fight as `_fight` reads it from the combat breakdown, from its numbers: cards by the
         feature of their name (as the breakdown names them), seats relative."""
-        at, named, n, g0 = self._at, self._named, self.players, self._g0
-        mon, on_mon, side = at["fight.monsters"], at["fight.monster_cards"], at["fight.side_cards"]
+        named = self._named
+        mon, on_mon, side, b, fb = self._fight_at  # where its blocks start (scalars: from `game` on)
         mates = treasures = 0
         own: set[int] = set()  # the monsters' own bonuses bear their names: left out, as in `_fight`
-        for card, mate, _, t in fight.monsters:
+        monsters = fight.monsters
+        for card, mate, _, t in monsters:
             mates += mate
             f0 = named[card]
             own.add(f0)
             cnt.append(mon + f0)
             treasures += t
-        for _, _, played, _ in fight.monsters:
+        for _, _, played, _ in monsters:
             for k in played:
                 f = named[k]
                 if f not in own:
@@ -401,10 +466,9 @@ class Encoder:
             f = named[k]
             if f not in own:
                 cnt.append(side + f)
-        b = at["combat"] - g0
-        sc[b : b + len(COMBAT_SCALARS)] = (
+        sc[b : b + _NCOMBAT] = (  # COMBAT_SCALARS
             1.0,
-            min(len(fight.monsters) / 4, _MAX),
+            min(len(monsters) / 4, _MAX),
             min(mates / 4, _MAX),
             min(max(fight.side_strength, 0) / _STRENGTH, _MAX),
             min(max(fight.monster_strength, 0) / _STRENGTH, _MAX),
@@ -412,9 +476,9 @@ class Encoder:
             min(treasures / 10, _MAX),
             float(fight.doppleganger),
         )
-        b = at["fight.fighters"] - g0
+        n = self.players
         for i, (s, _) in enumerate(fight.fighters):  # the fighter, then the helper (their rows: `_seat_row`)
-            sc[b + i * n + rel[s]] = 1.0
+            sc[fb + i * n + rel[s]] = 1.0
 
     # ------------------------------------------------------------------ the work
     def encode_view(self, view: dict[str, Any]) -> np.ndarray:
@@ -629,12 +693,13 @@ class Encoder:
 
 
 class _Memo:
-    """The card blocks of a seat's last vector and the cards they were counted from, by block."""
+    """A seat's last vector (with the caller's room after it) and what its card blocks were counted
+    from, by block, and what each seat's row of scalars showed."""
 
     __slots__ = ("base", "hand", "hand_at", "tables", "tables_at", "rows", "piles", "moment_at")
 
     def __init__(self, size: int, players: int) -> None:
-        self.base = np.zeros(size, np.float32)  # the card counts (the scalars are written anew)
+        self.base = np.zeros(size, np.float32)  # the last vector (its scalars after the seats' written anew)
         self.hand: list[int] = []
         self.hand_at: list[int] = []
         self.tables: list[tuple[list[int], ...]] = [()] * players  # each player's card zones
@@ -654,8 +719,10 @@ def _add(base: np.ndarray, at: list[int], k: float) -> None:
 
 
 _ID = itemgetter("id")  # a view's card -> its physical number
+_ROWS_KEPT = 20_000  # seat rows kept by `encode_numbers` before it forgets them all
 _MATE = " (Mate)"  # how the combat breakdown names a Mate (engine/combat.py)
 _NSEAT = len(SEAT_SCALARS)
+_NCOMBAT = len(COMBAT_SCALARS)
 _FIGHTER_AT, _HELPER_AT, _STRENGTH_AT = (SEAT_SCALARS.index(k) for k in ("fighter", "helper", "strength"))
 
 

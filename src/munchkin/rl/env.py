@@ -88,23 +88,32 @@ class Stage:
             at += n
         self.start = {name: a for name, a, _ in self.blocks}
         self.size = at
-        self._kind = {x: i for i, x in enumerate(DECISION_KINDS)}
-        self._stage = {x: i for i, x in enumerate(MAIN_STAGES)}
+        # where each decision kind's and each stage's feature is, from the block's start
+        self._kind = {x: self.start["decision"] + i for i, x in enumerate(DECISION_KINDS)}
+        self._main = self._kind["main"]
+        self._stage = {x: self.start["main_stage"] + i for i, x in enumerate(MAIN_STAGES)}
+        self._own = self.start["own_decision"]
 
     def features(self, game: Game, seat: int, prefix: Sequence[int]) -> np.ndarray:
+        """The stage features alone, as a vector of `size`."""
         out = np.zeros(self.size, dtype=np.float32)
-        st = self.start
+        self.write(out, 0, game, seat, prefix)
+        return out
+
+    def write(self, out: np.ndarray, at: int, game: Game, seat: int, prefix: Sequence[int]) -> None:
+        """Write the stage features into `out` from `at` on, where it holds zeros."""
         prompt = game.prompt
         k = self._kind.get(prompt.kind)
         if k is not None:
-            out[st["decision"] + k] = 1.0
-        stage = self._stage.get(getattr(prompt, "stage", ""))
-        if prompt.kind == "main" and stage is not None:
-            out[st["main_stage"] + stage] = 1.0
+            out[at + k] = 1.0
+            if k == self._main:
+                stage = self._stage.get(getattr(prompt, "stage", ""))
+                if stage is not None:
+                    out[at + stage] = 1.0
         if seat in game.deciding():
-            out[st["own_decision"]] = 1.0
-        self.add_prefix(out, 0, prefix)
-        return out
+            out[at + self._own] = 1.0
+        if prefix:
+            self.add_prefix(out, at, prefix)
 
     def add_prefix(self, out: np.ndarray, at: int, prefix: Sequence[int]) -> None:
         """Write the sub-choices taken so far into `out`, whose stage features start at `at` and hold
@@ -288,12 +297,13 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
             ) from None
         chosen = self.chooser.choose(i)  # an index not offered raises here, changing nothing
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         if chosen is not None:
             self.game.apply(chosen)
             self._settle()
-            self._finish()
-        self._accumulate_rewards()
+            if self.game.over:  # the only step that gives rewards (all 0 before it)
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._finish()
+                self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -302,11 +312,12 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         agent = self.agent_selection
         assert self.game is not None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         self.game.apply(action)
         self._settle()
-        self._finish()
-        self._accumulate_rewards()
+        if self.game.over:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._finish()
+            self._accumulate_rewards()
 
     # ------------------------------------------------------------------ observing
     @property
@@ -323,9 +334,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
             self._encoded_at = g.version
         base = self._encoded.get(seat)  # the encoder's vector and the stage features of no sub-choice
         if base is None:
-            base = self._encoded[seat] = np.concatenate(
-                (self.encoder.encode(g, seat), self.stage.features(g, seat, ()))
-            )
+            base = self._encoded[seat] = self.encoder.encode(g, seat, self.stage.size)
+            self.stage.write(base, self.encoder.size, g, seat, ())
         acting = self.chooser is not None and agent == self.agent_selection and not g.over
         prefix = self.chooser.prefix if acting and self.chooser is not None else ()
         obs = base.copy()

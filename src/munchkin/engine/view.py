@@ -102,12 +102,12 @@ def seat_view(g: Game, seat: int | None, moves: bool = True) -> dict[str, Any]:
 class PlayerNumbers(NamedTuple):
     """One player's public table as `player_public` shows it, as card numbers and plain values."""
 
-    equipped: list[int]  # equipped Items
-    carried: list[int]  # Items in play, not equipped
-    character: list[int]  # Races, Classes, Roles, Proficiencies
-    sidekicks: list[int]
-    curses: list[int]
-    item_enhancers: list[int]
+    equipped: tuple[int, ...]  # equipped Items
+    carried: tuple[int, ...]  # Items in play, not equipped
+    character: tuple[int, ...]  # Races, Classes, Roles, Proficiencies
+    sidekicks: tuple[int, ...]
+    curses: tuple[int, ...]
+    item_enhancers: tuple[int, ...]
     level: int
     sex: str
     dead: bool
@@ -162,43 +162,51 @@ class SeatNumbers(NamedTuple):
 
 
 def player_numbers(g: Game, seat: int) -> PlayerNumbers:
-    """`player_public(g, seat)` as numbers: the same public fields, no dictionaries."""
+    """`player_public(g, seat)` as numbers: the same public fields, no dictionaries. Card zones are
+    tuples (an empty one costs nothing to make), and the record is made without its keyword parsing:
+    a learner's encoder asks for every player at every decision."""
     p = g.players[seat]
     bonus = unusable = 0
     if p.equipped:  # (each test below skips the work for the empty case, the most common)
-        equipped = [c for c in p.items if c in p.equipped]
-        carried = [c for c in p.items if c not in p.equipped]
+        equipped = tuple([c for c in p.items if c in p.equipped])
+        carried = tuple([c for c in p.items if c not in p.equipped])
         for c in equipped:
             if characters.can_use(g, p, c):
                 bonus += characters.item_bonus(g, p, c)
             else:
                 unusable += 1
     else:
-        equipped, carried = [], list(p.items)
-    return PlayerNumbers(
-        equipped,
-        carried,
-        p.races + p.classes + p.roles + p.proficiencies,
-        list(p.sidekicks),
-        list(p.curses),
-        list(p.enhancers),
-        p.level,
-        p.sex,
-        p.dead,
-        p.half_breed >= 0,
-        p.super_munchkin >= 0,
-        p.dual_role >= 0,
-        p.sex_changed,
-        tuple(sorted(p.barred)) if p.barred else (),
-        characters.rank_total(g, p) if p.proficiencies else 0,
-        len(p.hand),
-        characters.hand_limit(g, p),
-        bonus,
-        unusable,
-        len(p.cheats),
-        sum(k in p.carried for k in p.sidekicks) if p.carried else 0,
-        g.houses[p.house].name if p.house else None,
+        equipped, carried = (), tuple(p.items)
+    return _new_tuple(
+        PlayerNumbers,
+        (
+            equipped,
+            carried,
+            (*p.races, *p.classes, *p.roles, *p.proficiencies),
+            tuple(p.sidekicks),
+            tuple(p.curses),
+            tuple(p.enhancers),
+            p.level,
+            p.sex,
+            p.dead,
+            p.half_breed >= 0,
+            p.super_munchkin >= 0,
+            p.dual_role >= 0,
+            p.sex_changed,
+            tuple(sorted(p.barred)) if p.barred else (),
+            characters.rank_total(g, p) if p.proficiencies else 0,
+            len(p.hand),
+            characters.hand_limit(g, p),
+            bonus,
+            unusable,
+            len(p.cheats),
+            sum(k in p.carried for k in p.sidekicks) if p.carried else 0,
+            g.houses[p.house].name if p.house else None,
+        ),
     )
+
+
+_new_tuple = tuple.__new__  # a NamedTuple made from its fields at once
 
 
 def combat_numbers(g: Game) -> CombatNumbers | None:
@@ -207,10 +215,12 @@ def combat_numbers(g: Game) -> CombatNumbers | None:
     if c is None:
         return None
     fighters, side_strength, monster_strength, winning = combat.standing(g, c)
-    monsters = [
-        (m.base, bool(m.mate_of), [*m.enhancers, *(k for k, _ in m.oneshots)], rewards.monster_treasures(g, c, m))
-        for m in c.monsters
-    ]
+    monsters = []
+    for m in c.monsters:
+        played = list(m.enhancers)
+        if m.oneshots:
+            played += [k for k, _ in m.oneshots]
+        monsters.append((m.base, bool(m.mate_of), played, rewards.monster_treasures(g, c, m)))
     side = [k for (k, _, _) in c.side]
     return CombatNumbers(
         fighters,

@@ -266,13 +266,14 @@ class _Node:
     """A node of a decision's trie: its children by index, the action it ends (if any), and the
     actions still to be put below it (a verb's subtree is built when first looked into)."""
 
-    __slots__ = ("children", "action", "pending", "verb")
+    __slots__ = ("children", "action", "pending", "verb", "depth")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.action: Action | None = None
         self.pending: list[Action] | None = None
-        self.verb = ""  # on the root's children: the verb, whose combined moves are added when built
+        self.verb = ""  # on nodes with actions pending: their verb, whose combined moves are added when built
+        self.depth = 1  # how many indices lead here from the root (a verb's node: 1)
 
 
 class Chooser:
@@ -309,17 +310,35 @@ class Chooser:
         pending = node.pending
         if pending is not None:
             node.pending = None
+            if node.verb == A.ASK and self.combined and node.depth == 1:
+                return self._by_target(node, pending)
             if node.verb in COMBINED and self.combined:
                 pending = pending + combined_moves(self.game, pending, self.tok)
+            depth = node.depth
             for a, seq in zip(pending, self.catalogue.sequences(pending, self.tok), strict=True):
                 at = node
-                for t in seq[1:]:
+                for t in seq[depth:]:
                     nxt = at.children.get(t)
                     if nxt is None:
                         nxt = at.children[t] = _Node()
                     at = nxt
                 if at.action is None:
                     at.action = a
+        return node.children
+
+    def _by_target(self, node: _Node, pending: list[Action]) -> dict[int, _Node]:
+        """The calls for help of a verb's node, put below it by whom they ask (an ASK's index after
+        its verb), each target's deals and their combinations made when that target is looked into:
+        the same trie as made at once, without the combinations of the targets not chosen."""
+        cat = self.catalogue
+        t0, n = cat.start["target"], cat.players
+        for a in pending:
+            t = t0 + (a.target - a.seat) % n
+            nxt = node.children.get(t)
+            if nxt is None:
+                nxt = node.children[t] = _Node()
+                nxt.pending, nxt.verb, nxt.depth = [], A.ASK, 2
+            nxt.pending.append(a)  # type: ignore[union-attr]
         return node.children
 
     def fork(self) -> Chooser:
@@ -333,9 +352,9 @@ class Chooser:
     def _pass_through(self) -> None:
         """Go on through nodes that offer no choice (a single child and no action of their own)."""
         node = self.node
-        while node.action is None:
-            kids = self._kids(node)
-            if len(kids) != 1:
+        while True:
+            kids = self._kids(node)  # (first: a node's own action may be among what it holds pending)
+            if node.action is not None or len(kids) != 1:
                 break
             (t, node), *_ = kids.items()
             self.prefix.append(t)
@@ -388,9 +407,10 @@ class Chooser:
         stack: list[tuple[_Node, list[tuple[int, _Node]]]] = [(self.root, path)]
         while stack:  # depth-first search for the node holding the action
             node, path = stack.pop()
+            kids = self._kids(node)  # (first, as in `_pass_through`)
             if node.action == action:
                 break
-            stack += [(c, path + [(t, c)]) for t, c in self._kids(node).items()]
+            stack += [(c, path + [(t, c)]) for t, c in kids.items()]
         else:
             raise ValueError(f"{action!r} is not among the listed actions")
         cur = self.root

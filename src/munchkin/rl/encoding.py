@@ -217,6 +217,7 @@ class Encoder:
         # each seat's row of scalars by what it shows (its numbers, whether active, waited on, a winner,
         # fighting): rows recur, a player's numbers changing now and then (kept up to _ROWS_KEPT)
         self._rows: dict[tuple[Any, ...], np.ndarray] = {}
+        self._checked: object = None  # the setup of the last game `encode` found to be of these sets
         self._rel = [[(s - me) % players for s in range(players)] for me in range(players)]  # by observer
         self._fight_at = (
             at["fight.monsters"],
@@ -251,26 +252,30 @@ class Encoder:
             raise MunchkinError(f"{block!r} is not a scalar block of this encoding")
         return list(named[base])
 
-    def encode(self, game: Game, seat: int, room: int = 0) -> np.ndarray:
+    def encode(self, game: Game, seat: int, room: int = 0, copy: bool = True) -> np.ndarray:
         """The vector of what `seat` may know now, equal to `encode_view(game.view(seat))`, made from
         `engine.view.seat_numbers` (the same public fields without the view's dictionaries); `room`:
-        that many zeros after it, for a caller's own features (the environment's stage)."""
-        if tuple(game.setup.sets) != self.sets or game.card_versions != self.versions:
-            raise MunchkinError(
-                f"this encoder is for the sets {list(self.sets)} (cards of today), "
-                f"not {list(game.setup.sets)} of versions {game.card_versions}"
-            )
+        that many more places after it, for a caller's own features (the environment's stage).
+        Without `copy`, the encoder's own kept vector: the caller may write the room, must change
+        nothing before it, and must not keep it past the next `encode` for this seat."""
+        if game.setup is not self._checked:  # (a game's setup and cards never change: checked once)
+            if tuple(game.setup.sets) != self.sets or game.card_versions != self.versions:
+                raise MunchkinError(
+                    f"this encoder is for the sets {list(self.sets)} (cards of today), "
+                    f"not {list(game.setup.sets)} of versions {game.card_versions}"
+                )
+            self._checked = game.setup
         if not 0 <= seat < self.players:
             raise MunchkinError(f"seat {seat} is not one of the {self.players} seats")
-        return self.encode_numbers(seat_numbers(game, seat), room)
+        return self.encode_numbers(seat_numbers(game, seat), room, copy)
 
-    def encode_numbers(self, view: SeatNumbers, room: int = 0) -> np.ndarray:
+    def encode_numbers(self, view: SeatNumbers, room: int = 0, copy: bool = True) -> np.ndarray:
         """The vector of a seat's view given as numbers (`engine.view.seat_numbers`), equal to
         `encode_view` of the same moment's `Game.view(seat)`, at a fraction of the cost: no
         dictionaries, and the card blocks kept from the seat's last vector where their cards are
         the same (a table changes now and then, the discards only grow between shuffles). The
         scalars (each seat's row, kept while what it shows is unchanged, then the game's) go into the
-        vector in one copy; `room` zeros follow it."""
+        vector in one copy; `room` zeros follow it (`copy` as in `encode`)."""
         n = self.players
         players = view.players
         me = view.you
@@ -359,7 +364,9 @@ class Encoder:
             _add(base, cnt, 1.0)
             memo.moment_at = cnt
         base[g0 : self.size] = sc
-        return base.copy()
+        if room:
+            base[self.size :] = 0.0  # (a caller given the kept vector may have written its room)
+        return base.copy() if copy else base
 
     def _seat_row(
         self, p: PlayerNumbers, active: bool, to_act: bool, winner: bool, fought: tuple[int, int] | None
@@ -702,7 +709,7 @@ class _Memo:
         self.base = np.zeros(size, np.float32)  # the last vector (its scalars after the seats' written anew)
         self.hand: list[int] = []
         self.hand_at: list[int] = []
-        self.tables: list[tuple[list[int], ...]] = [()] * players  # each player's card zones
+        self.tables: list[tuple[tuple[int, ...], ...]] = [()] * players  # each player's card zones
         self.tables_at: list[list[int]] = [[] for _ in range(players)]
         self.rows: list[tuple[Any, ...] | None] = [None] * players  # what each seat's scalars show
         self.piles: list[list[int]] = [[], []]  # the Door and Treasure discards

@@ -181,6 +181,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         self.any_time_moves = any_time
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         n = self.encoder.size + self.stage.size
         self._obs_spaces = {
@@ -328,18 +329,23 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         g = self.game
         assert g is not None
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            raise ValueError(f"no agent {agent!r} here: the agents are {', '.join(self.possible_agents)}")
         if self._encoded_at != g.version:
             self._encoded = {}
             self._encoded_at = g.version
         base = self._encoded.get(seat)  # the encoder's vector and the stage features of no sub-choice
         if base is None:
-            base = self._encoded[seat] = self.encoder.encode(g, seat, self.stage.size)
+            # the encoder's kept vector, not a copy (each observation is copied from it below): valid
+            # while the game stays at this version, as the cache is
+            base = self._encoded[seat] = self.encoder.encode(g, seat, self.stage.size, copy=False)
             self.stage.write(base, self.encoder.size, g, seat, ())
         acting = self.chooser is not None and agent == self.agent_selection and not g.over
         prefix = self.chooser.prefix if acting and self.chooser is not None else ()
         obs = base.copy()
-        self.stage.add_prefix(obs, self.encoder.size, prefix)
+        if prefix:
+            self.stage.add_prefix(obs, self.encoder.size, prefix)
         return {self.observation_key: obs, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> np.ndarray:

@@ -59,7 +59,7 @@ def env_game(e: raw_env, seed: int, observe: bool = True, numpy_choice: bool = F
         if term or trunc:
             e.step(None)
             continue
-        offered = np.flatnonzero(mask)
+        offered = mask.nonzero()[0]
         e.step(int(rng.choice(offered)) if numpy_choice else int(offered[pick.randrange(len(offered))]))
         steps += 1
     assert e.game is not None

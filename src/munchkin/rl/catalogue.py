@@ -314,6 +314,9 @@ class Chooser:
                 return self._by_target(node, pending)
             if node.verb in COMBINED and self.combined:
                 pending = pending + combined_moves(self.game, pending, self.tok)
+            elif len(pending) == 1:  # one action below: it ends here (the indices to it would only be passed
+                node.action = pending[0]  # through, the action complete at once, before any observation)
+                return node.children
             depth = node.depth
             for a, seq in zip(pending, self.catalogue.sequences(pending, self.tok), strict=True):
                 at = node

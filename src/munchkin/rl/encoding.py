@@ -289,7 +289,7 @@ class Encoder:
         sc = [0.0] * (self.size - g0)  # the scalars after the seats' (every block from `game` on)
         rel = self._rel[me]  # absolute seat -> relative
         fight = view.combat
-        fought = {s: (i, strength) for i, (s, strength) in enumerate(fight.fighters)} if fight else {}
+        fought = {s: (i, strength) for i, (s, strength) in enumerate(fight.fighters)} if fight else None
 
         tab = self._tab
         if view.hand != memo.hand:
@@ -298,11 +298,13 @@ class Encoder:
             memo.hand_at = list(map(tab["hand"].__getitem__, view.hand))
             _add(base, memo.hand_at, 1.0)
         active, to_act, winners = view.active, view.to_act, view.winners
+        rows = memo.rows
         for s, p in enumerate(players):
-            shown = (p, s == active, s in to_act, s in winners, fought.get(s))  # all the seat shows
-            if memo.rows[s] == shown:  # most seats, most of the time
+            was = rows[s]
+            shown = (p, s == active, s in to_act, s in winners, fought.get(s) if fought else None)  # all it shows
+            if was == shown:  # most seats, most of the time
                 continue
-            memo.rows[s] = shown
+            rows[s] = shown
             r = rel[s]
             cards = p[:6]  # equipped, carried, character, sidekicks, curses, item_enhancers
             if cards != memo.tables[s]:

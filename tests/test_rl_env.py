@@ -367,3 +367,26 @@ def test_a_game_of_other_sets_is_named() -> None:
     assert e.game is not None
     with pytest.raises(MunchkinError, match="not in the catalogue of deluxe"):
         Chooser(Catalogue(["deluxe"], 4), e.game, e.legal(e.seat))
+
+
+def test_the_stage_features_of_every_index_taken() -> None:
+    """Each catalogue index taken shows in the stage features as its block says: a verb or a target
+    set to 1, a card (card, monster, with) counted, Treasures `n` as n/10, a flag, rank or "done"
+    as nothing but the depth; an index taken twice (two copies of a card) counts 2."""
+    e = raw_env(sets="star+deluxe", players=5)
+    e.reset(seed=1)
+    assert e.game is not None
+    cat, st = e.catalogue, e.stage
+    at = {name: a for name, a, _ in st.blocks}
+    base = st.features(e.game, 0, ())
+    for t in range(cat.size):
+        block, j = cat.block(t)
+        want = np.zeros(st.size, np.float32)
+        if block in ("verb", "target"):
+            want[at[block] + j] = 1.0
+        elif block in ("card", "monster", "with"):
+            want[at["cards"] + j] = 2.0
+        elif block == "n":
+            want[at["n"]] = j / 10.0
+        want[at["depth"]] = 2 / 8.0
+        assert np.array_equal(st.features(e.game, 0, (t, t)) - base, want), (t, block, j)

@@ -93,6 +93,22 @@ class Stage:
         self._main = self._kind["main"]
         self._stage = {x: self.start["main_stage"] + i for i, x in enumerate(MAIN_STAGES)}
         self._own = self.start["own_decision"]
+        # what each catalogue index taken adds: (feature, value it is set to), value -1 for a card
+        # (counted), feature -1 for none (a flag, a rank, done)
+        self._feature: list[tuple[int, float]] = []
+        st = self.start
+        for t in range(catalogue.size):
+            b, j = catalogue.block(t)
+            if b == "verb":
+                self._feature.append((st["verb"] + j, 1.0))
+            elif b == "target":
+                self._feature.append((st["target"] + j, 1.0))
+            elif b in ("card", "monster", "with"):
+                self._feature.append((st["cards"] + j, -1.0))
+            elif b == "n":
+                self._feature.append((st["n"], j / 10.0))
+            else:
+                self._feature.append((-1, 0.0))
 
     def features(self, game: Game, seat: int, prefix: Sequence[int]) -> np.ndarray:
         """The stage features alone, as a vector of `size`."""
@@ -120,19 +136,15 @@ class Stage:
         none yet: `features(game, seat, prefix)` is `features(game, seat, ())` with these added."""
         if not prefix:
             return
-        st = self.start
-        cat = self.catalogue
+        feature = self._feature
         for t in prefix:
-            b, j = cat.block(t)
-            if b == "verb":
-                out[at + st["verb"] + j] = 1.0
-            elif b == "target":
-                out[at + st["target"] + j] = 1.0
-            elif b in ("card", "monster", "with"):
-                out[at + st["cards"] + j] += 1.0
-            elif b == "n":
-                out[at + st["n"]] = j / 10.0
-        out[at + st["depth"]] = len(prefix) / 8.0
+            where, value = feature[t]
+            if where >= 0:
+                if value >= 0:
+                    out[at + where] = value
+                else:  # a card: counted
+                    out[at + where] += 1.0
+        out[at + self.start["depth"]] = len(prefix) / 8.0
 
 
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped environment)

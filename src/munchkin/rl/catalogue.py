@@ -286,20 +286,22 @@ class Chooser:
         if not actions:
             raise MunchkinError("no legal action to choose from")
         self.catalogue = catalogue
-        self.actions = list(actions)
+        self.actions = actions if isinstance(actions, list) else list(actions)  # (read, never changed)
         self.tok = catalogue.card_tokens(game)
         self.game = game
         self.combined = combined  # add the combined moves the listing leaves out (`combined_moves`)
         root = _Node()
+        children = root.children
         verb = catalogue._verb
         for a in self.actions:  # the verbs now; each verb's actions are read when it is looked into
             t = verb[a.kind]
-            nxt = root.children.get(t)
+            nxt = children.get(t)
             if nxt is None:
-                nxt = root.children[t] = _Node()
-                nxt.pending = []
+                nxt = children[t] = _Node()
+                nxt.pending = [a]
                 nxt.verb = a.kind
-            nxt.pending.append(a)  # type: ignore[union-attr]
+            else:
+                nxt.pending.append(a)  # type: ignore[union-attr]
         self.root = root
         self.node = root
         self.prefix: list[int] = []

@@ -13,6 +13,10 @@
   the engine's random games) replayed action by action on the bare engine, listing each seat's legal
   actions as the engine loop does: what the engine alone spends on the very decisions the env made.
 
+The four loops take turns game by game, each on the same seed, until each has had `--seconds` of CPU
+time: a machine whose speed drifts (a shared one does, by a tenth or more within a minute) slows
+them alike, and the ratios hold where rates measured one after another would not.
+
     .venv/bin/python benchmarks/rl_speed.py --seconds 10 --sets deluxe
     .venv/bin/python benchmarks/rl_speed.py --sets star+deluxe --json
 """

@@ -31,10 +31,11 @@ across the sets of a mix are one definition, as `CardDef.idx` has it).
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -285,18 +286,18 @@ class Encoder:
         if memo is None or len(memo.base) != self.size + room:
             memo = self._memo[me] = _Memo(self.size + room, n)
         base = memo.base  # the vector as last made: its card blocks and seat rows are kept
+        cells = memo.cells  # the same, cell by cell (for the counts)
         g0 = self._g0
-        sc = [0.0] * (self.size - g0)  # the scalars after the seats' (every block from `game` on)
         rel = self._rel[me]  # absolute seat -> relative
         fight = view.combat
         fought = {s: (i, strength) for i, (s, strength) in enumerate(fight.fighters)} if fight else None
 
         tab = self._tab
         if view.hand != memo.hand:
-            _add(base, memo.hand_at, -1.0)
+            _add(cells, memo.hand_at, -1.0)
             memo.hand = view.hand
             memo.hand_at = list(map(tab["hand"].__getitem__, view.hand))
-            _add(base, memo.hand_at, 1.0)
+            _add(cells, memo.hand_at, 1.0)
         active, to_act, winners = view.active, view.to_act, view.winners
         rows = memo.rows
         for s, p in enumerate(players):
@@ -308,13 +309,13 @@ class Encoder:
             r = rel[s]
             cards = p[:6]  # equipped, carried, character, sidekicks, curses, item_enhancers
             if cards != memo.tables[s]:
-                _add(base, memo.tables_at[s], -1.0)
+                _add(cells, memo.tables_at[s], -1.0)
                 at: list[int] = []
                 for zone, ids in zip(self._zones[r], cards, strict=True):
                     if ids:
                         at.extend(map(zone.__getitem__, ids))
                 memo.tables[s], memo.tables_at[s] = cards, at
-                _add(base, at, 1.0)
+                _add(cells, at, 1.0)
             shows = (p[6:], *shown[1:])  # the seat's numbers and marks: all its row shows
             row = self._rows.get(shows)
             if row is None:
@@ -330,23 +331,28 @@ class Encoder:
                 continue
             k = len(old)
             if len(pile) > k and pile[:k] == old:  # cards discarded on top: add them
-                _add(base, list(map(discards.__getitem__, pile[k:])), 1.0)
+                _add(cells, list(map(discards.__getitem__, pile[k:])), 1.0)
             else:
-                _add(base, list(map(discards.__getitem__, old)), -1.0)
-                _add(base, list(map(discards.__getitem__, pile)), 1.0)
+                _add(cells, list(map(discards.__getitem__, old)), -1.0)
+                _add(cells, list(map(discards.__getitem__, pile)), 1.0)
             memo.piles[i] = pile
 
-        # the game
-        b = 0  # the game's scalars: the first after the seats'
+        # the game: the scalars after the seats' (every block from `game` on), written anew into the
+        # vector itself, cell by cell
+        base[g0 : self.size] = 0.0
+        sc = cells[g0 : self.size]
         door, treasure = self.decks["door"], self.decks["treasure"]
-        sc[b : b + len(GAME_SCALARS)] = (
-            float(view.over),
-            float(view.capped),
-            min(view.turn / 100, _MAX),
-            view.door_deck / door,
-            view.treasure_deck / treasure,
-            len(view.door_discard) / door,
-            len(view.treasure_discard) / treasure,
+        sc[: len(GAME_SCALARS)] = array(
+            "f",
+            (
+                float(view.over),
+                float(view.capped),
+                min(view.turn / 100, _MAX),
+                view.door_deck / door,
+                view.treasure_deck / treasure,
+                len(view.door_discard) / door,
+                len(view.treasure_discard) / treasure,
+            ),
         )
         for table, key in ((self._phase, view.phase), (self._prompt, view.prompt)):
             where = table.get(key)
@@ -362,10 +368,9 @@ class Encoder:
         if fight is not None:
             self._fight_numbers(fight, rel, cnt, sc)
         if cnt != memo.moment_at:
-            _add(base, memo.moment_at, -1.0)
-            _add(base, cnt, 1.0)
+            _add(cells, memo.moment_at, -1.0)
+            _add(cells, cnt, 1.0)
             memo.moment_at = cnt
-        base[g0 : self.size] = sc
         if room:
             base[self.size :] = 0.0  # (a caller given the kept vector may have written its room)
         return base.copy() if copy else base
@@ -407,7 +412,7 @@ class Encoder:
             row[_STRENGTH_AT] = min(max(fought[1], 0) / _STRENGTH, _MAX)
         return row
 
-    def _moment_numbers(self, moment: dict[str, Any], rel: list[int], cnt: list[int], sc: list[float]) -> None:
+    def _moment_numbers(self, moment: dict[str, Any], rel: list[int], cnt: list[int], sc: memoryview[float]) -> None:
         """The moment as `_moment` reads it from `engine.view.moment`, from `moment_numbers`: a card
         by its number, an offer's cards from its action (`deal`) by the feature of their names."""
         at, n, g0 = self._at, self.players, self._g0
@@ -452,7 +457,7 @@ class Encoder:
         base = at["moment.asked"]
         cnt.extend(base + named[k] for k in asked)
 
-    def _fight_numbers(self, fight: CombatNumbers, rel: list[int], cnt: list[int], sc: list[float]) -> None:
+    def _fight_numbers(self, fight: CombatNumbers, rel: list[int], cnt: list[int], sc: memoryview[float]) -> None:
         """The fight as `_fight` reads it from the combat breakdown, from its numbers: cards by the
         feature of their name (as the breakdown names them), seats relative."""
         named = self._named
@@ -475,15 +480,18 @@ class Encoder:
             f = named[k]
             if f not in own:
                 cnt.append(side + f)
-        sc[b : b + _NCOMBAT] = (  # COMBAT_SCALARS
-            1.0,
-            min(len(monsters) / 4, _MAX),
-            min(mates / 4, _MAX),
-            min(max(fight.side_strength, 0) / _STRENGTH, _MAX),
-            min(max(fight.monster_strength, 0) / _STRENGTH, _MAX),
-            float(fight.fighters_winning),
-            min(treasures / 10, _MAX),
-            float(fight.doppleganger),
+        sc[b : b + _NCOMBAT] = array(
+            "f",
+            (  # COMBAT_SCALARS
+                1.0,
+                min(len(monsters) / 4, _MAX),
+                min(mates / 4, _MAX),
+                min(max(fight.side_strength, 0) / _STRENGTH, _MAX),
+                min(max(fight.monster_strength, 0) / _STRENGTH, _MAX),
+                float(fight.fighters_winning),
+                min(treasures / 10, _MAX),
+                float(fight.doppleganger),
+            ),
         )
         n = self.players
         for i, (s, _) in enumerate(fight.fighters):  # the fighter, then the helper (their rows: `_seat_row`)
@@ -705,10 +713,11 @@ class _Memo:
     """A seat's last vector (with the caller's room after it) and what its card blocks were counted
     from, by block, and what each seat's row of scalars showed."""
 
-    __slots__ = ("base", "hand", "hand_at", "tables", "tables_at", "rows", "piles", "moment_at")
+    __slots__ = ("base", "cells", "hand", "hand_at", "tables", "tables_at", "rows", "piles", "moment_at")
 
     def __init__(self, size: int, players: int) -> None:
         self.base = np.zeros(size, np.float32)  # the last vector (its scalars after the seats' written anew)
+        self.cells: memoryview[float] = cast("memoryview[float]", self.base.data)  # its cells, format "f"
         self.hand: list[int] = []
         self.hand_at: list[int] = []
         self.tables: list[tuple[tuple[int, ...], ...]] = [()] * players  # each player's card zones
@@ -718,13 +727,12 @@ class _Memo:
         self.moment_at: list[int] = []  # the fight's and the moment's cards
 
 
-def _add(base: np.ndarray, at: list[int], k: float) -> None:
-    """Add `k` at each position of `at` (repeats add up): a loop for a few, numpy's for many."""
-    if len(at) < 12:
-        for i in at:
-            base[i] += k
-    else:
-        np.add.at(base, at, k)
+def _add(cells: memoryview[float], at: list[int], k: float) -> None:
+    """Add `k` at each position of `at` (repeats add up), through a memoryview of the vector: a
+    Python loop over its cells costs less than numpy's per-element indexing or `add.at` for the
+    few to some dozens of positions a change touches (counts are small integers: exact in float32)."""
+    for i in at:
+        cells[i] += k
 
 
 _ID = itemgetter("id")  # a view's card -> its physical number

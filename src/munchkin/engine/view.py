@@ -267,6 +267,8 @@ def moment_numbers(g: Game, seat: int) -> dict[str, Any]:
     pr = g.prompt
     if isinstance(pr, D.Main):
         return {"stage": pr.stage}
+    if type(pr) in _NO_MOMENT:  # (the commonest: a window everyone may answer)
+        return {}
     mine = seat in pr.seats
     if mine and isinstance(pr, D.Help | D.Offer):
         d = pr.ask if isinstance(pr, D.Help) else pr.offer
@@ -311,6 +313,10 @@ def moment(g: Game, seat: int | None) -> dict[str, Any]:
     elif isinstance(pr, D.Before) and pr.source >= 0:
         out["card"] = card_public(g, pr.source)
     return out
+
+
+# the decisions whose moment (`moment`) holds nothing, for anyone
+_NO_MOMENT = frozenset((D.Over, D.Window, D.Losing, D.Run, D.Pick, D.Charity, D.EndWindow))
 
 
 def narrate(g: Game, seat: int | None, start: int = 0) -> list[str]:

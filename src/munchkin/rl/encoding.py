@@ -412,25 +412,32 @@ class Encoder:
             row[_STRENGTH_AT] = min(max(fought[1], 0) / _STRENGTH, _MAX)
         return row
 
+    def _moment_seats(self, moment: dict[str, Any], rel: list[int], sc: Any, origin: int) -> None:
+        """The moment's seats (relative one-hots) and a Run Away roll, into `sc`, the scalars from
+        `origin` on: the same from the view's moment and from its numbers."""
+        at, n = self._at, self.players
+        b = at["moment.seats"] - origin
+        for i, key in enumerate(MOMENT_SEATS):
+            s = moment.get("seat" if key == "asker" else key)
+            if s is not None:
+                sc[b + i * n + rel[s]] = 1.0
+        if "die" in moment:
+            b = at["moment"] - origin
+            sc[b] = moment["die"] / 6
+            sc[b + 1] = min(max(moment["total"], 0) / 10, _MAX)
+            sc[b + 2] = moment["escapes"]
+
     def _moment_numbers(self, moment: dict[str, Any], rel: list[int], cnt: list[int], sc: memoryview[float]) -> None:
         """The moment as `_moment` reads it from `engine.view.moment`, from `moment_numbers`: a card
         by its number, an offer's cards from its action (`deal`) by the feature of their names."""
-        at, n, g0 = self._at, self.players, self._g0
+        at, g0 = self._at, self._g0
         c = moment.get("card")
         if c is None:
             c = moment.get("monster")
         if c is not None:
             cnt.append(at["moment.card"] + self._card[c])
-        b = at["moment.seats"] - g0
-        for i, key in enumerate(MOMENT_SEATS):
-            s = moment.get("seat" if key == "asker" else key)
-            if s is not None:
-                sc[b + i * n + rel[s]] = 1.0
+        self._moment_seats(moment, rel, sc, g0)
         b = at["moment"] - g0
-        if "die" in moment:
-            sc[b] = moment["die"] / 6
-            sc[b + 1] = min(max(moment["total"], 0) / 10, _MAX)
-            sc[b + 2] = moment["escapes"]
         deal = moment.get("deal")
         if deal is None:
             return
@@ -661,21 +668,13 @@ class Encoder:
     ) -> None:
         """What the engine asks now (`engine.view.moment`): its card, seats, die, and an offer's cards;
         `sc` holds the scalars from `origin` on (from `seat0`'s by default)."""
-        at, n = self._at, self.players
+        at = self._at
         s0 = self._s0 if origin is None else origin
         c = moment.get("card") or moment.get("monster")
         if c is not None:
             cnt.append(at["moment.card"] + self._card[c["id"]])
-        b = at["moment.seats"] - s0
-        for i, key in enumerate(MOMENT_SEATS):
-            s = moment.get("seat" if key == "asker" else key)
-            if s is not None:
-                sc[b + i * n + rel[s]] = 1.0
+        self._moment_seats(moment, rel, sc, s0)
         b = at["moment"] - s0
-        if "die" in moment:
-            sc[b] = moment["die"] / 6
-            sc[b + 1] = min(max(moment["total"], 0) / 10, _MAX)
-            sc[b + 2] = moment["escapes"]
         action = moment.get("action")
         if action is None:
             return

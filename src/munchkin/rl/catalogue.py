@@ -278,7 +278,8 @@ class _Node:
 
 class Chooser:
     """One seat's legal actions at one decision, taken index by index: `mask()` the indices offered
-    now, `choose(i)` one of them (the action once complete, else None), `prefix` the indices chosen."""
+    now, `choose(i)` one of them (the action once complete, else None), `prefix` the indices chosen
+    and passed through (not those below a node with one action, which completes at once)."""
 
     __slots__ = ("catalogue", "actions", "root", "node", "prefix", "tok", "game", "combined")
 

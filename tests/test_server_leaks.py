@@ -303,6 +303,7 @@ async def _play_device_tables(db: Path, layouts: list[list[str]], seed: int) -> 
         )
         runner, _tokens = await hub.create(spec, "", f"device-{i}")
         runner.window_seconds = 0.05
+        runner.talk = Talk(lines=10**6)  # the device talks as the seat it holds (see Recorder._talk), unlimited
         oracle = Oracle(runner.game)
         device, spectator = DeviceRecorder(runner, oracle, rng), Recorder(runner, None, oracle, rng)
         runner.join(device.client)

@@ -463,3 +463,38 @@ def test_chat_survives_a_killed_server_on_sqlite_and_postgresql(db_args: list[st
             assert seen[-1]["n"] == 2
     finally:
         server.stop()
+
+
+def test_talk_after_the_end_is_kept_and_in_the_replay(tmp_path: Path) -> None:
+    """ "Good game!" is said after the game: at the finished table, and again at the same table brought back
+    after a restart (a finished game is rebuilt for watchers); both lines are in the replay downloaded."""
+    db = tmp_path / "munchkin.db"
+
+    def replay_chat(c: TestClient, tid: str) -> list[str]:
+        r = c.get(f"/api/tables/{tid}/replay")
+        assert r.status_code == 200, r.text
+        return [x["text"] for x in r.json().get("chat", [])]
+
+    with TestClient(create_app(f"sqlite:///{db}")) as c:
+        created = new_table(c, ["bot", "bot", "bot"], seed=2)
+        tid = created["table"]["id"]
+        for _ in range(600):
+            if c.get(f"/api/tables/{tid}").json()["status"] == "over":
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the bots' game did not end in 60 s")
+        assert replay_chat(c, tid) == []
+        with watch(c, created) as w:
+            spec = Ear(w)
+            spec.say(phrase="good_game")
+            assert spec.hears("Good game!")["name"] == "Spectator 1"
+        assert replay_chat(c, tid) == ["Good game!"]
+    with TestClient(create_app(f"sqlite:///{db}")) as c, watch(c, created) as w:
+        spec = Ear(w)
+        spec.until(lambda m: m["type"] == "state")
+        assert [x["text"] for x in spec.lines] == ["Good game!"]
+        spec.say("still here")
+        line = spec.hears("still here")
+        assert line["n"] == 1 and line["name"] == "Spectator 2"  # numbered anew after a restart
+        assert replay_chat(c, tid) == ["Good game!", "still here"]

@@ -1191,7 +1191,7 @@ class TableRunner:
         if phrase is not None and move:
             assert c.seat is not None and isinstance(action, str) and isinstance(version, int)
             said: list[tuple[str, list[int]]] = []
-            g = self.game if self.dealt else None
+            g: Game | None = getattr(self, "game", None) if self.dealt else None  # a finished table's has none
 
             def check(acts: list[Action]) -> None:
                 assert g is not None and phrase is not None

@@ -59,6 +59,14 @@ class Person:
         self.page.fill("#chat-input", text)
         self.page.press("#chat-input", "Enter")
 
+    def act(self, text: str) -> None:
+        """Type a move once the page offers it (its moves panel shows it)."""
+        expect(self.page.locator(f'#actions-panel button.action[data-text="{text}"]').first).to_be_attached(
+            timeout=20000
+        )
+        self.page.fill("#action-input", text)
+        self.page.press("#action-input", "Enter")
+
     def lines(self) -> list[str]:
         return self.page.locator("#chat-lines .chat-text").all_inner_texts()
 
@@ -163,4 +171,21 @@ def test_three_people_and_a_spectator_talk_whisper_flood_inject_and_mute(chat_se
         ann.page.screenshot(path=str(ARTIFACTS / "chat-1366-muted.png"))
         ann.page.click('#chat-muted button[aria-label="Unmute Bob"]')
         ann.sees("can you hear me, Ann?")
+        # a quick phrase that is a move: once everyone is ready, Ann offers Bob her Slimy Armor not to help
+        # (the engine's gift, which Bob accepts or refuses); the line names the card, whose face opens
+        ann.act("play Slimy Armor")
+        expect(ann.page.locator("#players")).to_contain_text("Slimy Armor")
+        for p in (ann, bob, cy):
+            p.act("ready")
+        offer = ann.page.locator('#chat-phrases button[data-move="give Slimy Armor to Bob"]')
+        expect(offer).to_have_text("Bob: I'll give you Slimy Armor not to help", timeout=20000)
+        offer.click()
+        said = "Bob, I'll give you Slimy Armor not to help."
+        for p in (ann, bob, cy, spec):
+            p.sees(said)
+        card = bob.page.locator("#chat-lines .chat-line.phrase .card-ref[data-card='Slimy Armor']")
+        card.hover()
+        expect(bob.page.locator("#card-face .cf-name")).to_have_text("Slimy Armor")
+        bob.page.locator("#chat-panel").scroll_into_view_if_needed()
+        bob.page.screenshot(path=str(ARTIFACTS / "chat-1366-phrase.png"))
         assert not any(p.dialogs for p in (ann, bob, cy, spec)), "a script ran from a chat line"

@@ -1,7 +1,8 @@
 """Table talk in Chromium (issue 37): three people and a spectator chatting at one table, a whisper the
 third person and the spectator never receive (neither their pages nor their sockets), a flood refused
 with a clear message beside the input, hostile text shown as text (no element made of it), a mute that
-hides a person's lines and outlives a reload, and a quick phrase. Screenshots at 1366 and 390 px wide
+hides a person's lines and outlives a reload, quick phrases (one a gift, whose card's face opens), and
+axe-core finding no serious problem in the talk on a laptop and on a phone. Screenshots at 1366 and 390 px wide
 go to test-artifacts/e2e/chat-*.png.
 """
 
@@ -16,6 +17,7 @@ from playwright.sync_api import Browser, WebSocket, expect, sync_playwright
 
 from munchkin.server.chat import CHAT_LINES
 from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages
+from test_e2e_a11y import problems as axe_problems
 from test_e2e_browser import ARTIFACTS, Msg, Server, post_table, serving
 
 LAPTOP = {"width": 1366, "height": 800}
@@ -115,6 +117,9 @@ def test_three_people_and_a_spectator_talk_whisper_flood_inject_and_mute(chat_se
         expect(spec.page.locator("#log-panel")).to_be_hidden()
         spec.sees("Hello, table!")
         spec.say("Go Ann!")
+        own = spec.page.locator("#chat-lines .chat-line.from-spectator").first
+        expect(own).to_contain_text("Spectator 1 (you)")  # the hello named this spectator: no Mute on its own line
+        expect(own.locator("button.chat-mute")).to_have_count(0)
         line = ann.page.locator("#chat-lines .chat-line.from-spectator")
         expect(line).to_contain_text("Spectator 1")
         expect(line.locator(".chat-tag")).to_have_text("spectator")
@@ -153,6 +158,8 @@ def test_three_people_and_a_spectator_talk_whisper_flood_inject_and_mute(chat_se
         expect(cy.page.locator("#error")).to_be_hidden()  # the moves' error box is not the chat's
         ann.sees("flood 0")  # (Cy's quick phrase above counts among his lines of these 10 seconds)
         assert f"flood {CHAT_LINES}" not in ann.lines()
+        found = axe_problems(ann.page, "chat, laptop") + axe_problems(spec.page, "chat tab, phone")
+        assert not found, "axe-core found serious or critical problems:\n" + "\n".join(found)
         for p, name in ((ann, "chat-1366.png"), (spec, "chat-390.png")):
             p.page.locator("#chat-panel").scroll_into_view_if_needed()
             p.page.screenshot(path=str(ARTIFACTS / name))

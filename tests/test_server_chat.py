@@ -102,6 +102,9 @@ def test_people_and_spectators_talk_and_a_whisper_reaches_only_its_two_seats(cli
         watch(client, created) as w,
     ):
         ann, bob, cy, spec = Ear(a), Ear(b), Ear(c), Ear(w)
+        hello = spec.next()
+        assert hello["type"] == "hello" and hello["chat_name"] == "Spectator 1" and hello["chat"] is True
+        assert ann.next()["chat_name"] is None
         ann.say("  Hello,   table!  ")
         for ear in (ann, bob, cy, spec):
             line = ear.hears("Hello, table!")

@@ -280,7 +280,9 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
 
     async def seated(ws: WebSocket, runner: TableRunner, seat: int | None, device: bool = False) -> None:
         """The socket's life at the table: hello, then every message until it closes."""
-        client = Client(ws, seat, device=device, address=address_key(ws.client.host if ws.client else None))
+        address = address_key(ws.client.host if ws.client else None)
+        client = Client(ws, seat, device=device, address=address)
+        spectator = seat is None and not device
         client.send(
             {
                 "type": "hello",
@@ -296,6 +298,8 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
                 "allow_wait": runner.allow_wait,
                 "chat": runner.chat_on,
                 "spectator_chat": runner.spectator_chat,
+                # a spectator's name in the chat ("Spectator N": one an address), so its page knows its own lines
+                "chat_name": runner.spectator_name(address) if spectator and runner.chat_on else None,
                 "fair": runner.fair_info(runner.row.status == "over"),
                 "device": device,
             }

@@ -1202,7 +1202,7 @@ class TableRunner:
         elif phrase is not None:
             words = phrase.words
         self.talk.take(who)
-        name = self._spectator_name(c.address) if spectator else self.row.seats[c.seat].name  # type: ignore[index]
+        name = self.spectator_name(c.address) if spectator else self.row.seats[c.seat].name  # type: ignore[index]
         line = {
             "n": self.chat_count,
             "at": round(time.time(), 3),
@@ -1230,7 +1230,7 @@ class TableRunner:
         if to not in self.humans:
             raise ChatRefused(f"{self.row.seats[to].name}'s seat is a bot's: bots do not read chat")
 
-    def _spectator_name(self, address: str) -> str:
+    def spectator_name(self, address: str) -> str:
         """A spectator's name in the chat: "Spectator N", one N an address at this table (in this run)."""
         name = self.spectator_names.get(address)
         if name is None:

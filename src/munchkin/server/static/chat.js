@@ -152,8 +152,9 @@ const Chat = (() => {
     for (const x of got) {
       if (!x || typeof x.text !== "string" || held.has(x.n)) continue;
       lines.push(x);
-      if (!mutedNow().has(speaker(x)) && x.from !== ctx.seat()) fresh += 1;
-      if (x.from === ctx.seat() && !x.spectator && x.text === typed) typed = "";
+      const own = x.spectator ? x.name === ctx.myName() : x.from === ctx.seat();
+      if (!mutedNow().has(speaker(x)) && !own) fresh += 1;
+      if (own && x.text === typed) typed = "";
     }
     if (lines.length > MAX_SHOWN) {
       lines = lines.slice(-MAX_SHOWN);
@@ -205,7 +206,7 @@ const Chat = (() => {
 
   function lineNode(x) {
     const me = ctx.seat();
-    const mine = !x.spectator && x.from === me && me !== null;
+    const mine = x.spectator ? !!ctx.myName() && x.name === ctx.myName() && me === null : x.from === me && me !== null;
     const colour = !x.spectator && typeof x.from === "number" ? ctx.colour(x.from) : "#5b5b5b";
     const tags = [];
     if (x.spectator) tags.push(el("span", { class: "chat-tag" }, "spectator"));

@@ -1932,6 +1932,7 @@
       tableId,
       send,
       seat: mySeat,
+      myName: () => (S.hello && S.hello.chat_name) || null, // a spectator's name in the chat
       state: () => S.msg,
       faces: Faces,
       colour: (seat) => (typeof Look !== "undefined" ? Look.colour(seat) : "#555"),

@@ -196,3 +196,13 @@ def test_three_people_and_a_spectator_talk_whisper_flood_inject_and_mute(chat_se
         bob.page.locator("#chat-panel").scroll_into_view_if_needed()
         bob.page.screenshot(path=str(ARTIFACTS / "chat-1366-phrase.png"))
         assert not any(p.dialogs for p in (ann, bob, cy, spec)), "a script ran from a chat line"
+        expect(spec.page.locator("#chat-apart")).to_be_hidden()
+    # a table that keeps spectators to themselves tells its spectators so; one without chat says it is off
+    apart: Msg = post_table(server, "Apart", ("human",), seats=seats, seed=7, spectator_chat=False)
+    quiet: Msg = post_table(server, "Quiet", ("human",), seats=seats, seed=7, chat=False)
+    with chromium(server) as (browser, problems):
+        watcher = Person(browser, server.url + apart["watch"], LAPTOP, problems)
+        expect(watcher.page.locator("#chat-apart")).to_be_visible()
+        silent = Person(browser, server.url + quiet["links"][0]["url"], LAPTOP, problems)
+        expect(silent.page.locator("#chat-off")).to_be_visible()
+        expect(silent.page.locator("#chat-form")).to_be_hidden()

@@ -127,6 +127,8 @@ const Chat = (() => {
     $("chat-off").hidden = on;
     $("chat-form").hidden = !on;
     $("chat-phrases").hidden = !on;
+    const watcher = (hello.seat === null || hello.seat === undefined) && !hello.device;
+    $("chat-apart").hidden = !(on && watcher && hello.spectator_chat === false);
   }
 
   /** A fresh start (a new connection's history, or a pass-and-play device's next seat). */
@@ -216,7 +218,7 @@ const Chat = (() => {
     }
     const name = mine ? `${x.name} (you)` : x.name;
     // a quick phrase's words are the server's own, with the cards it names shown as the other card names are
-    const words = x.phrase && Array.isArray(x.cards) && x.cards.length && ctx.faces ? ctx.faces.linkify(x.text) : [x.text];
+    const words = x.phrase && Array.isArray(x.cards) && x.cards.length && ctx.faces ? ctx.faces.linkify(x.text, true) : [x.text];
     const text = el("span", { class: "chat-text" });
     for (const w of words) {
       if (w instanceof Node) text.appendChild(w);

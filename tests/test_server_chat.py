@@ -501,3 +501,21 @@ def test_talk_after_the_end_is_kept_and_in_the_replay(tmp_path: Path) -> None:
         line = spec.hears("still here")
         assert line["n"] == 1 and line["name"] == "Spectator 2"  # numbered anew after a restart
         assert replay_chat(c, tid) == ["Good game!", "still here"]
+
+
+def test_a_damaged_stored_line_is_left_out_and_the_rest_come_back(tmp_path: Path) -> None:
+    from sqlalchemy import insert
+
+    from munchkin.server.store import chat_t
+
+    store = Store(f"sqlite:///{tmp_path / 'm.db'}")
+    try:
+        good = {"n": 0, "at": 1.0, "from": 0, "name": "Ann", "spectator": False, "to": None}
+        store.add_chat("t1", {**good, "text": "fine", "phrase": None, "cards": []})
+        with store.engine.begin() as conn:
+            conn.execute(insert(chat_t).values(table_id="t1", n=1, line='{"n": 1, "text": "no keys"}', whisper=0))
+            conn.execute(insert(chat_t).values(table_id="t1", n=2, line="not json", whisper=0))
+        assert [x["text"] for x in store.chat("t1")] == ["fine"]
+        assert store.chat_count("t1") == 3, "the next line does not reuse a damaged line's number"
+    finally:
+        store.close()

@@ -354,7 +354,13 @@ class Store:
                 line = json.loads(raw)
             except (TypeError, ValueError, RecursionError):
                 line = None
-            if not isinstance(line, dict) or line.get("n") != n or not isinstance(line.get("text"), str):
+            keys = ("from", "to", "name", "spectator", "phrase", "cards", "at")
+            if (
+                not isinstance(line, dict)
+                or line.get("n") != n
+                or not isinstance(line.get("text"), str)
+                or any(k not in line for k in keys)
+            ):
                 log.warning("table %s: chat line %s cannot be read: it is left out", table_id, n)
                 continue
             out.append(line)

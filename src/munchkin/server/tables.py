@@ -39,6 +39,7 @@ from munchkin.server.chat import (
     CHAT_HISTORY,
     CHAT_KEPT,
     CHAT_MAX_CHARS,
+    MAX_SPEAKERS,
     PHRASES,
     ChatRefused,
     Talk,
@@ -1234,6 +1235,8 @@ class TableRunner:
         """A spectator's name in the chat: "Spectator N", one N an address at this table (in this run)."""
         name = self.spectator_names.get(address)
         if name is None:
+            if len(self.spectator_names) >= MAX_SPEAKERS:  # the oldest forgotten: its next visit gets a new number
+                del self.spectator_names[next(iter(self.spectator_names))]
             name = self.spectator_names[address] = f"Spectator {self.spectator_next}"
             self.spectator_next += 1
         return name

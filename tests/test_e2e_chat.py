@@ -9,6 +9,7 @@ go to test-artifacts/e2e/chat-*.png.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from munchkin.server.chat import CHAT_LINES
 from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages
 from test_e2e_a11y import problems as axe_problems
 from test_e2e_browser import ARTIFACTS, Msg, Server, post_table, serving
+from test_e2e_clock import Seat, seat_socket
 
 LAPTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -206,3 +208,31 @@ def test_three_people_and_a_spectator_talk_whisper_flood_inject_and_mute(chat_se
         silent = Person(browser, server.url + quiet["links"][0]["url"], LAPTOP, problems)
         expect(silent.page.locator("#chat-off")).to_be_visible()
         expect(silent.page.locator("#chat-form")).to_be_hidden()
+
+
+def test_a_help_request_said_in_a_tap_is_the_move_and_the_bot_answers_it(chat_server: Server) -> None:
+    """In the person's own fight the page offers "Bob: help me for 2 Treasures?" from the seat's moves; one
+    tap says it to the table and asks the bot for help with that deal, and the bot helps or refuses."""
+    server = chat_server
+    ensure_debian_packages("chromium")
+    seats = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "bot"}, {"name": "Cy", "kind": "bot"}]
+    made: Msg = post_table(server, "Help", ("human",), seats=seats, seed=3, bot_delay=0.05, window_seconds=30)
+    link = server.url + made["links"][0]["url"]
+
+    def asks_with_treasure(st: Msg) -> bool:
+        return any(a["kind"] == "ask" and a["text"].endswith("treasures, you pick first") for a in st["actions"])
+
+    with chromium(server) as (browser, problems), seat_socket(server, link) as ws:
+        ann = Person(browser, link, LAPTOP, problems)
+        mover = Seat(ws)
+        st = mover.play_until(asks_with_treasure, seconds=90)
+        ask = next(a["text"] for a in st["actions"] if a["text"].endswith("treasures, you pick first"))
+        helper, n = ask.split(" ")[1], ask.split("offering ")[1].split(" ")[0]
+        button = ann.page.locator(f'#chat-phrases button[data-move="{ask}"]')
+        expect(button).to_have_text(f"{helper}: help me for {n} Treasures?")
+        button.click()
+        ann.sees(f"{helper}, help me for {n} Treasures (you pick first)?")
+        answered = ann.page.locator("#log li", has_text=re.compile(f"^{helper} (helps Ann|refuses to help)"))
+        expect(answered.first).to_be_visible(timeout=15000)
+        ann.page.locator("#chat-panel").scroll_into_view_if_needed()
+        ann.page.screenshot(path=str(ARTIFACTS / "chat-1366-help.png"))

@@ -209,6 +209,11 @@ class Oracle:
             self.problems.append(f"{who} was shown hidden cards {what} in a {msg.get('type')} message")
         if msg.get("type") != "state":
             return
+        for line in msg.get("chat") or []:  # a whisper goes to its speaker's seat and its recipient's, no other
+            if line["to"] is not None and (seat is None or seat not in (line["from"], line["to"])):
+                self.problems.append(
+                    f"{who} was sent a whisper from seat {line['from']} to seat {line['to']}: {line['text']!r}"
+                )
         view = msg["view"]
         if not isinstance(view["door_deck"], int) or not isinstance(view["treasure_deck"], int):
             self.problems.append(f"{who} was shown a deck's contents")

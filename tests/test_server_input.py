@@ -282,7 +282,7 @@ def test_a_whole_seed_and_json_booleans_are_taken(client: TestClient) -> None:
 OPTIONS_KEYS = "options takes only listen_at_the_door, shared_victories"
 TABLE_KEYS = (
     "a table takes only name, sets, seats, options, window_seconds, allow_wait, bot_delay, seed, away_seconds, "
-    "join_seconds, turn_clock, pass_and_play"
+    "join_seconds, turn_clock, pass_and_play, chat, spectator_chat"
 )
 
 

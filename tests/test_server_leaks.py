@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from munchkin.server.app import Hub, OptionsIn, TableIn, handle_message
+from munchkin.server.chat import Talk
 from munchkin.server.store import Store
 from munchkin.server.tables import Client, TableRunner
 from server_oracle import Oracle
@@ -29,12 +30,16 @@ class Recorder:
 
     def __init__(self, runner: TableRunner, seat: int | None, oracle: Oracle, rng: random.Random) -> None:
         self.runner, self.seat, self.oracle, self.rng = runner, seat, oracle, rng
-        self.client = Client(self, seat, burst=10**6, rate=1e9)
+        self.client = Client(self, seat, burst=10**6, rate=1e9, address=f"10.0.0.{rng.randrange(1, 250)}")
         self.errors: list[str] = []
+        self.raw: list[str] = []  # every message this socket was sent, as sent
+        self.states = 0
+        self.whispered: list[tuple[str, int]] = []  # (marker, recipient seat) of each whisper this seat said
         self.kinds: dict[str, int] = {}
         self.saw_end = False  # sent the state of the finished game
 
     async def send_text(self, data: str) -> None:
+        self.raw.append(data)
         msg = json.loads(data)
         self.kinds[msg["type"]] = self.kinds.get(msg["type"], 0) + 1
         self.oracle.check(self.runner.game, self.seat, msg)
@@ -44,6 +49,8 @@ class Recorder:
             if not msg["error"].startswith("stale action"):
                 self.errors.append(msg["error"])
             return
+        if msg["type"] == "state":
+            self._talk()
         if msg["type"] != "state" or not msg["actions"]:
             return
         answers = [a for a in msg["actions"] if not a["any_time"]]
@@ -57,6 +64,22 @@ class Recorder:
             text = self.rng.choice(msg["actions"])["text"]
         act = json.dumps({"type": "act", "action": text, "version": msg["version"]})
         asyncio.get_running_loop().call_soon(self._send, act)
+
+    def _talk(self) -> None:
+        """Now and then a public line; a person also whispers a unique marker to another person, which the
+        test then looks for in every other socket's every message and in the replay."""
+        self.states += 1
+        if (self.states - 1) % 15 or len(self.whispered) >= 6 or self.seat is None and self.states > 150:
+            return
+        people = sorted(self.runner.humans - {self.seat}) if self.seat is not None else []
+        if people and (self.states - 1) // 15 % 2 == 1:
+            to = self.rng.choice(people)
+            marker = f"whisper-{self.runner.id}-{self.seat}-{to}-{len(self.whispered)}"
+            self.whispered.append((marker, to))
+            line = {"type": "say", "text": marker, "to": to}
+        else:
+            line = {"type": "say", "text": f"public words {self.states} from {self.seat}"}
+        asyncio.get_running_loop().call_soon(self._send, json.dumps(line))
 
     def _send(self, act: str) -> None:
         reply = handle_message(self.runner, self.client, act)
@@ -88,6 +111,7 @@ async def _play_tables(
         )
         runner, _tokens = await hub.create(spec)
         runner.window_seconds = 0.05  # the lobby's floor is 0.5 s; a test need not wait that long
+        runner.talk = Talk(lines=10**6)  # no chat rate limit: every line the recorders say is said
         oracle = Oracle(runner.game)
         recs = [Recorder(runner, s, oracle, rng) for s, k in enumerate(kinds) if k == "human"]
         recs += [Recorder(runner, None, oracle, rng) for _ in range(2)]
@@ -104,6 +128,7 @@ async def _play_tables(
                 break
             await asyncio.sleep(0.05)
         for runner, oracle, recs in recorders:
+            replay = (await hub.replay(runner.id)).decode() if runner.game.over else ""
             results.append(
                 {
                     "over": runner.game.over,
@@ -115,12 +140,34 @@ async def _play_tables(
                     "states": sum(r.kinds.get("state", 0) for r in recs),
                     "spectator_states": [r.kinds.get("state", 0) for r in recs if r.seat is None],
                     "saw_end": [r.saw_end for r in recs],
+                    "whispers": whisper_leaks(recs, replay),
+                    "said": runner.chat_count,
+                    "replay_chat": len(json.loads(replay).get("chat", [])) if replay else 0,
                 }
             )
     finally:
         await hub.stop()
         store.close()
     return results
+
+
+def whisper_leaks(recs: list[Recorder], replay: str) -> tuple[int, list[str]]:
+    """How many whispers were said, and where a whisper's marker was found that it must never be: any
+    socket but its speaker's and its recipient's (a third seat, a spectator), or the replay; a whisper
+    its recipient never received counts too (the test would prove nothing)."""
+    said = [(m, r.seat, to) for r in recs for m, to in r.whispered]
+    leaks: list[str] = []
+    for marker, by, to in said:
+        for r in recs:
+            found = any(marker in text for text in r.raw)
+            if r.seat in (by, to) and r.seat is not None:
+                if r.seat == to and not found:
+                    leaks.append(f"{marker} never reached seat {to}")
+            elif found:
+                leaks.append(f"{marker} reached {'a spectator' if r.seat is None else f'seat {r.seat}'}")
+        if marker in replay:
+            leaks.append(f"{marker} is in the replay")
+    return len(said), leaks
 
 
 @pytest.mark.parametrize(
@@ -152,6 +199,7 @@ def test_no_message_shows_a_seat_what_it_may_not_know(
     tmp_path: Path, seed: int, layouts: list[list[str]], sets: tuple[str, ...]
 ) -> None:
     results = asyncio.run(_play_tables(tmp_path / "leaks.db", layouts, seed, sets))
+    whispering: list[int] = []
     for i, r in enumerate(results):
         o: Oracle = r["oracle"]
         assert r["over"] and not r["failed"], f"table {i} did not finish: {r['failed']}"
@@ -161,6 +209,11 @@ def test_no_message_shows_a_seat_what_it_may_not_know(
         assert o.lines > 50, "the game was too short to tell anything"
         assert all(n > 0 for n in r["spectator_states"])
         assert all(r["saw_end"]), f"table {i}: the finished game's state never reached some socket: {r['saw_end']}"
+        whispers, leaks = r["whispers"]
+        assert not leaks, f"table {i}: whispers leaked: {leaks[:3]}"
+        assert r["said"] > 0 and r["replay_chat"] > 0, "nobody talked, or the replay kept no public line"
+        whispering.append(whispers)
+    assert sum(whispering) > 0 or all(len([k for k in kinds if k == "human"]) < 2 for kinds in layouts)
 
 
 def test_the_oracle_catches_leaks(tmp_path: Path) -> None:
@@ -189,6 +242,11 @@ def test_the_oracle_catches_leaks(tmp_path: Path) -> None:
     o3 = Oracle(g)
     o3.check(g, None, {"type": "state", "view": g.view(0), "log": [], "actions": []})
     assert any("hidden cards" in p for p in o3.problems), "a spectator must not see seat 0's hand"
+    whisper = {"n": 0, "from": 0, "to": 1, "text": "psst", "spectator": False, "cards": [], "phrase": None}
+    for seat, leaks in ((1, 0), (0, 0), (2, 1), (None, 1)):
+        o4 = Oracle(g)
+        o4.check(g, seat, {"type": "state", "view": g.view(seat), "log": [], "actions": [], "chat": [whisper]})
+        assert len(o4.problems) == leaks and all("whisper" in p for p in o4.problems), (seat, o4.problems)
 
 
 class DeviceRecorder(Recorder):
@@ -245,6 +303,7 @@ async def _play_device_tables(db: Path, layouts: list[list[str]], seed: int) -> 
         )
         runner, _tokens = await hub.create(spec, "", f"device-{i}")
         runner.window_seconds = 0.05
+        runner.talk = Talk(lines=10**6)  # the device talks as the seat it holds (see Recorder._talk), unlimited
         oracle = Oracle(runner.game)
         device, spectator = DeviceRecorder(runner, oracle, rng), Recorder(runner, None, oracle, rng)
         runner.join(device.client)

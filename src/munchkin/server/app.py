@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from munchkin.agents.registry import offered
 from munchkin.engine.actions import MunchkinError
 from munchkin.help import HelpNotFound, help_page, not_found_page
+from munchkin.server.chat import ChatRefused
 from munchkin.server.config import MAX_PAGE, ServerSettings
 from munchkin.server.connections import address_key
 from munchkin.server.guard import (
@@ -279,7 +280,9 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
 
     async def seated(ws: WebSocket, runner: TableRunner, seat: int | None, device: bool = False) -> None:
         """The socket's life at the table: hello, then every message until it closes."""
-        client = Client(ws, seat, device=device)
+        address = address_key(ws.client.host if ws.client else None)
+        client = Client(ws, seat, device=device, address=address)
+        spectator = seat is None and not device
         client.send(
             {
                 "type": "hello",
@@ -293,6 +296,10 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
                 "join_seconds": runner.join_seconds,
                 "turn_clock": runner.turn_clock,
                 "allow_wait": runner.allow_wait,
+                "chat": runner.chat_on,
+                "spectator_chat": runner.spectator_chat,
+                # a spectator's name in the chat ("Spectator N": one an address), so its page knows its own lines
+                "chat_name": runner.spectator_name(address) if spectator and runner.chat_on else None,
                 "fair": runner.fair_info(runner.row.status == "over"),
                 "device": device,
             }
@@ -421,6 +428,21 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
         except MunchkinError as exc:
             return error(str(exc))
         return None
+    if kind == "say":  # a chat line, a whisper or a quick phrase (chat.py)
+        if client.device and runner.lapse_claim(client):
+            return error("that seat's claim ended: another person's own decision comes first; hand the device on")
+        try:
+            runner.say(client, msg)
+        except ChatRefused as exc:
+            return {"type": "error", "error": str(exc), "about": "say", "wait": exc.wait}
+        except MunchkinError as exc:  # the move of a quick phrase refused: nothing was said
+            action = str(msg.get("action") or "").strip()
+            why = str(exc).replace(action, excerpt(action)) if action else str(exc)
+            return {"type": "error", "error": why, "about": "say", "wait": None}
+        except Exception as exc:
+            log.exception("table %s: a chat line failed", runner.id)
+            return error(f"the server could not take that line ({type(exc).__name__}); please report it")
+        return None
     if kind == "stand_in":  # "let a bot play for them now": a seat not joined yet, or away
         if client.seat is None:
             return error("spectators cannot call in a bot: only a person at the table may")
@@ -430,7 +452,8 @@ def handle_message(runner: TableRunner, client: Client, text: str) -> dict[str, 
             return error(str(exc))
         return None
     return error(
-        f"unknown message type {excerpt(repr(kind))}; expected act, wait, entropy, stand_in, claim, release or ping"
+        f"unknown message type {excerpt(repr(kind))}; "
+        "expected act, say, wait, entropy, stand_in, claim, release or ping"
     )
 
 

@@ -150,6 +150,38 @@ def clean_name(value: str, what: str) -> str:
     return v
 
 
+_JOINER = "\u200d"  # the zero-width joiner: invisible, but it makes one picture of two emoji (a family, a flag)
+MAX_MARKS = 4  # accents stacked on one letter in a chat line; more make "Zalgo" text that covers the lines above
+
+
+def _pictograph(ch: str) -> bool:
+    """A character an emoji sequence is made of: a symbol, a skin tone (Sk) or the emoji variation selector."""
+    return unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f"
+
+
+def clean_text(value: str, what: str, most: int) -> str:
+    """`value` as a line of free text (a chat line): the rules of `clean_name` (no control, invisible,
+    direction or unassigned character, named by code point; whitespace made single spaces), besides
+    which a zero-width joiner is allowed between two emoji (it joins them into one picture), at most
+    MAX_MARKS accents may stack on one letter, and the text may hold at most `most` characters."""
+    v = unicodedata.normalize("NFC", value)
+    kept = []
+    for i, ch in enumerate(v):
+        if ch == _JOINER and 0 < i < len(v) - 1 and _pictograph(v[i - 1]) and _pictograph(v[i + 1]):
+            continue  # checked apart: an emoji sequence's joiner
+        kept.append(ch)
+    clean_name("".join(kept), what)  # raises naming the first character refused
+    v = " ".join(v.split())
+    run = 0
+    for ch in v:
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            raise ValueError(f"{what} may not stack more than {MAX_MARKS} accents on one letter")
+    if len(v) > most:
+        raise ValueError(f"{what} may hold at most {most} characters; this one has {len(v)}")
+    return v
+
+
 def look_keys(name: str) -> tuple[str, str]:
     """Two skeletons of a name (`munchkin.server.skeleton`: NFKC, accents dropped, Unicode's look-alikes
     mapped to one prototype, m spelled 'rn'): the first with case folded before mapping and the

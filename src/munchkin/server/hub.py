@@ -20,6 +20,7 @@ from fastapi import HTTPException
 from munchkin.cards.loader import available_sets as set_names
 from munchkin.cards.loader import load_set
 from munchkin.engine.actions import MunchkinError
+from munchkin.server.chat import CHAT_KEPT
 from munchkin.server.config import ServerSettings
 from munchkin.server.models import TableIn
 from munchkin.server.store import DamagedTable, Store, TableRow, now
@@ -259,6 +260,8 @@ class Hub:
             turn_clock=spec.turn_clock,
             allow_wait=spec.allow_wait,
             device_token=device_token if spec.pass_and_play else None,
+            chat=spec.chat,
+            spectator_chat=spec.spectator_chat,
         )
         try:
             runner = TableRunner(row, self.store, self.turn, fresh=True)
@@ -306,9 +309,11 @@ class Hub:
             why = row.damaged or "it could not be restored"
             raise HTTPException(409, f"table {table_id} is stopped: its stored data is damaged: {why}")
         finished = await self._shared(("finished", table_id), lambda: self._build_finished(row))
+        chat = await self.store.run(self._stored_chat, table_id)
         runner = self.tables.get(table_id)  # another connection may have brought it back meanwhile
         if runner is None:
             runner = FinishedRunner(row, self.store, finished, self.turn)
+            runner.restore_chat(*chat)
             self._keep(runner)
         return runner
 
@@ -327,6 +332,9 @@ class Hub:
             raise self._damaged(
                 row, str(exc) if isinstance(exc, DamagedTable) else f"{type(exc).__name__}: {exc}"
             ) from None
+
+    def _stored_chat(self, table_id: str) -> tuple[list[dict[str, Any]], int]:
+        return self.store.chat(table_id, CHAT_KEPT), self.store.chat_count(table_id)
 
     def _stored_rows(self, table_id: str) -> tuple[list[list[Any]], list[list[Any]]]:
         return self.store.actions(table_id), self.store.chance(table_id)
@@ -447,7 +455,8 @@ class Hub:
         body = self.cached_replay(table_id)
         if body is None:
             body = await self._shared(("replay", table_id), lambda: self._make_replay(row))
-        return body
+        chat = await self.store.run(self.store.chat, table_id, None, True)
+        return with_chat(body, chat)
 
     async def _make_replay(self, row: TableRow) -> bytes:
         runner = self.tables.get(row.id)
@@ -465,4 +474,18 @@ class Hub:
         return body
 
 
-__all__ = ["Hub", "available_sets"]
+def with_chat(save: bytes, chat: list[dict[str, Any]]) -> bytes:
+    """A finished game's save with the table's chat said to everyone added under "chat" (never a
+    whisper: `Store.chat(public=True)`); a save without chat as it is. The save is not parsed: the
+    lines are spliced in before its closing brace."""
+    if not chat:
+        return save
+    body = save.rstrip()
+    if not body.endswith(b"}"):
+        data = json.loads(save)
+        data["chat"] = chat
+        return json.dumps(data).encode()
+    return body[:-1] + b', "chat": ' + json.dumps(chat).encode() + b"}"
+
+
+__all__ = ["Hub", "available_sets", "with_chat"]

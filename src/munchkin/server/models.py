@@ -79,6 +79,10 @@ class TableIn(BaseModel):
     turn_clock: float | None = Field(default=None, ge=10, le=3600)
     # one screen, several people: a device link plays every person seat, handed round (docs/server.md)
     pass_and_play: StrictBool = False
+    # table talk (docs/server.md, Table talk): chat on or off; spectators' lines read by everyone, or off:
+    # by spectators only (people's lines reach spectators either way)
+    chat: StrictBool = True
+    spectator_chat: StrictBool = True
 
     @model_validator(mode="after")
     def _pass_and_play(self) -> TableIn:

@@ -95,6 +95,15 @@ chance_t = Table(
     Column("raw", Text, nullable=False),  # one chance outcome as JSON: ["shuffle", deck, cards], ["roll", seat, n], ...
 )
 
+chat_t = Table(
+    "munchkin_chat",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("n", Integer, primary_key=True),  # the line's index at its table, whispers counted
+    Column("line", Text, nullable=False),  # the line as JSON, as sent (munchkin.server.chat)
+    Column("whisper", Integer, nullable=False, default=0),  # 1: a whisper, never in a replay
+)
+
 replays_t = Table(
     "munchkin_replays",
     metadata,
@@ -319,6 +328,50 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(updated=now()))
 
+    def add_chat(self, table_id: str, line: dict[str, Any]) -> None:
+        """Store one chat line (a whisper marked, so that a replay can leave it out)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(chat_t).values(
+                    table_id=table_id, n=line["n"], line=json.dumps(line), whisper=int(line["to"] is not None)
+                )
+            )
+
+    def chat(self, table_id: str, last: int | None = None, public: bool = False) -> list[dict[str, Any]]:
+        """A table's chat lines, oldest first: the `last` newest (None: all), only those said to the whole
+        table if `public`. A stored line that cannot be read is left out (and logged)."""
+        q = select(chat_t.c.n, chat_t.c.line).where(chat_t.c.table_id == table_id)
+        if public:
+            q = q.where(chat_t.c.whisper == 0)
+        q = q.order_by(chat_t.c.n.desc())
+        if last is not None:
+            q = q.limit(last)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        out: list[dict[str, Any]] = []
+        for n, raw in reversed(rows):
+            try:
+                line = json.loads(raw)
+            except (TypeError, ValueError, RecursionError):
+                line = None
+            keys = ("from", "to", "name", "spectator", "phrase", "cards", "at")
+            if (
+                not isinstance(line, dict)
+                or line.get("n") != n
+                or not isinstance(line.get("text"), str)
+                or any(k not in line for k in keys)
+            ):
+                log.warning("table %s: chat line %s cannot be read: it is left out", table_id, n)
+                continue
+            out.append(line)
+        return out
+
+    def chat_count(self, table_id: str) -> int:
+        """How many chat lines were said at a table (the next line's `n`)."""
+        with self.engine.connect() as conn:
+            top = conn.execute(select(func.max(chat_t.c.n)).where(chat_t.c.table_id == table_id)).scalar()
+        return top + 1 if isinstance(top, int) else 0
+
     def actions(self, table_id: str) -> list[list[Any]]:
         return self._sequence(actions_t, table_id, "action")
 
@@ -406,7 +459,7 @@ class Store:
         with self.engine.begin() as conn:
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
-                for t in (actions_t, chance_t, seats_t, replays_t):
+                for t in (actions_t, chance_t, seats_t, replays_t, chat_t):
                     conn.execute(delete(t).where(t.c.table_id.in_(chunk)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(chunk)))
 

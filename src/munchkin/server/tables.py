@@ -35,6 +35,18 @@ from munchkin.engine.notation import parse
 from munchkin.engine.state import CHARITY, CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
 from munchkin.engine.view import narrate
 from munchkin.menu import build_menu
+from munchkin.server.chat import (
+    CHAT_HISTORY,
+    CHAT_KEPT,
+    CHAT_MAX_CHARS,
+    MAX_SPEAKERS,
+    PHRASES,
+    ChatRefused,
+    Talk,
+    may_read,
+    move_words,
+    slow_down,
+)
 from munchkin.server.fairness import (
     clean_entropy,
     fair_chance,
@@ -44,6 +56,7 @@ from munchkin.server.fairness import (
     revealed_fair,
 )
 from munchkin.server.fights import FightWatch
+from munchkin.server.guard import clean_text
 from munchkin.server.store import DamagedTable, SeatRow, Store, TableRow, now, token_hash
 from munchkin.story import game_story
 
@@ -259,15 +272,23 @@ class Client:
     """One WebSocket at a table: a seat (or None for a spectator) and what it has been sent."""
 
     def __init__(
-        self, ws: Socket, seat: int | None, burst: int = BURST, rate: float = RATE, device: bool = False
+        self,
+        ws: Socket,
+        seat: int | None,
+        burst: int = BURST,
+        rate: float = RATE,
+        device: bool = False,
+        address: str = "",
     ) -> None:
         self.ws = ws
+        self.address = address  # the client's address key: a spectator's chat is rate-limited by it
         self.seat = seat  # on a pass-and-play device: the seat claimed now, None between two people
         self.device = device  # a pass-and-play table's device link: plays every person seat, one at a time
         self.burst, self.rate = burst, rate
         self.event_pos = 0  # engine events narrated so far
         self.lines = 0  # narration lines sent so far
         self.fight_sent = -1  # the last fight sent (its first event), so that it is sent once
+        self.chat_next: int | None = None  # the chat line to send from (None: the history it may read)
         self.dirty = True
         self.outbox: deque[str] = deque()
         self.wake = asyncio.Event()
@@ -506,6 +527,17 @@ class TableRunner:
         self._view_cache: dict[int | None, tuple[int, str]] = {}
         self._story: dict[str, Any] | None = None  # the finished game's story (munchkin.story), told once
         self.fights = FightWatch()  # the fight being played, and the last one over (fights.py)
+        # table talk (chat.py): on or off, and whether people read spectators' lines (else spectators alone do)
+        self.chat_on = bool(cfg.get("chat", True))
+        self.spectator_chat = bool(cfg.get("spectator_chat", True))
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # the newest lines, to send
+        self.chat_count = 0  # lines said at this table (the next line's `n`)
+        self.chat_written = 0  # lines stored, so shown: every line below this `n`
+        self.chat_unwritten: deque[dict[str, Any]] = deque()
+        self.chat_writer: asyncio.Task[None] | None = None
+        self.talk = Talk()
+        self.spectator_names: dict[str, str] = {}  # a spectator's address key -> "Spectator N"
+        self.spectator_next = 1  # N of the next spectator to talk
         self.game: Game  # set once the cards are dealt (`dealt`)
         if fresh:  # a new table: its deal is stored with its row (`Store.create_table(row, deal_chance())`)
             if self.dealt:
@@ -674,6 +706,7 @@ class TableRunner:
             if a.seat in self.bots and a.seat in g.to_act:
                 self.bots.recall(g, a.seat)  # the bot goes through its moves again: what it remembers comes back
 
+        self.restore_chat(self.store.chat(self.id, CHAT_KEPT), self.store.chat_count(self.id))
         actions = self.store.actions(self.id)
         chance = self.store.chance(self.id)
         if not self.dealt:
@@ -694,9 +727,10 @@ class TableRunner:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
-        if self.writer is not None:  # what the players were shown is stored before the server goes
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.writer
+        for writer in (self.writer, self.chat_writer):  # what people were shown is stored before the server goes
+            if writer is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await writer
         for c in list(self.clients):
             if c.task is not None:
                 c.task.cancel()
@@ -1071,8 +1105,9 @@ class TableRunner:
         self.wake.set()
 
     # ------------------------------------------------------------------ people
-    def act(self, seat: int, text: str, version: int) -> None:
-        """A person's action: checked, applied, committed. Raises MunchkinError (nothing changed)."""
+    def act(self, seat: int, text: str, version: int, check: Callable[[list[Action]], None] | None = None) -> None:
+        """A person's action: checked (by `check` too, which sees the parsed actions before they are
+        applied and may raise), applied, committed. Raises MunchkinError (nothing changed)."""
         if self.failed:
             raise MunchkinError(f"this table has stopped: {self.failed}")
         if not self.dealt or self.config_writes:
@@ -1088,6 +1123,8 @@ class TableRunner:
             who = ", ".join(g.players[s].name for s in g.to_act) or "nobody"
             raise MunchkinError(f"it is not your turn to act; waiting on {who}")
         acts = parse(g, text, seat)  # a seat not waited on: only what it may do at any time parses
+        if check is not None:
+            check(acts)
         if len(acts) == 1:
             g.apply(acts[0])
         else:
@@ -1096,6 +1133,157 @@ class TableRunner:
         if self._next_is_bot_move():
             self.bots_wait_until = time.monotonic() + self.bot_delay
         self.wake.set()
+
+    # ------------------------------------------------------------------ table talk
+    def restore_chat(self, lines: list[dict[str, Any]], count: int) -> None:
+        """The chat as stored (its newest lines, and how many were said), after a restart."""
+        self.chat.clear()
+        self.chat.extend(lines)
+        self.chat_count = self.chat_written = max(count, lines[-1]["n"] + 1 if lines else 0)
+        numbers = [_spectator_number(x.get("name")) for x in lines if x.get("spectator")]
+        self.spectator_next = max(numbers, default=0) + 1  # a spectator after a restart gets a new number
+
+    def say(self, c: Client, msg: dict[str, Any]) -> None:
+        """A chat line, a whisper or a quick phrase (`{"type": "say", ...}`): checked, then stored and sent
+        to those who may read it (`chat.may_read`); a phrase that is a move is taken first, exactly as an
+        `act` would be, and its line is said only if the move is. Raises ChatRefused (nothing said)."""
+        if not self.chat_on:
+            raise ChatRefused("chat is turned off at this table")
+        if c.device and c.seat is None:
+            raise ChatRefused("no seat is claimed on this device: press “I am …” first, then talk")
+        spectator = c.seat is None
+        key, text, to, action = msg.get("phrase"), msg.get("text"), msg.get("to"), msg.get("action")
+        phrase = None
+        if key is not None:
+            if not isinstance(key, str) or key not in PHRASES:
+                shown = repr(key)[:40]
+                raise ChatRefused(f"no quick phrase {shown}: the phrases are {', '.join(PHRASES)}")
+            phrase = PHRASES[key]
+            if text is not None:
+                raise ChatRefused('a quick phrase has its own words: send "phrase" or "text", not both')
+        elif not isinstance(text, str):
+            raise ChatRefused('a "say" message needs "text": the line to say (or "phrase": a quick phrase\'s key)')
+        if to is not None:
+            self._whisper_to(c, to)
+        move = phrase is not None and phrase.move is not None
+        version = msg.get("version")
+        if move:
+            if spectator:
+                raise ChatRefused(f"the phrase {key} is a move: spectators cannot make moves")
+            if to is not None:
+                raise ChatRefused(f"the phrase {key} is a move: it is said to the whole table, not whispered")
+            if not isinstance(action, str) or not action.strip() or type(version) is not int:
+                raise ChatRefused(
+                    f'the phrase {key} goes with its move: send "action" (the move\'s text) and "version"'
+                )
+        elif action is not None:
+            moves = ", ".join(k for k, p in PHRASES.items() if p.move)
+            raise ChatRefused(f'"action" goes only with a phrase that is a move ({moves})')
+        if phrase is None:
+            try:
+                words = clean_text(str(text), "a chat line", CHAT_MAX_CHARS)
+            except ValueError as exc:
+                raise ChatRefused(str(exc)) from None
+        who = f"address {c.address}" if spectator else f"seat {c.seat}"
+        wait = self.talk.wait(who)
+        if wait > 0:
+            raise ChatRefused(slow_down(wait), wait)
+        cards: list[int] = []
+        if phrase is not None and move:
+            assert c.seat is not None and isinstance(action, str) and isinstance(version, int)
+            said: list[tuple[str, list[int]]] = []
+            g: Game | None = getattr(self, "game", None) if self.dealt else None  # a finished table's has none
+
+            def check(acts: list[Action]) -> None:
+                assert g is not None and phrase is not None
+                said.append(move_words(g, phrase, acts))
+
+            self.act(c.seat, action, version, check)
+            words, cards = said[0]
+        elif phrase is not None:
+            words = phrase.words
+        self.talk.take(who)
+        name = self.spectator_name(c.address) if spectator else self.row.seats[c.seat].name  # type: ignore[index]
+        line = {
+            "n": self.chat_count,
+            "at": round(time.time(), 3),
+            "from": c.seat,
+            "name": name,
+            "spectator": spectator,
+            "to": to,
+            "text": words,
+            "phrase": key,
+            "cards": cards,
+        }
+        self.chat_count += 1
+        self.chat.append(line)
+        self._store_chat(line)
+
+    def _whisper_to(self, c: Client, to: Any) -> None:
+        """May this client whisper to seat `to`? Raises ChatRefused saying why not."""
+        n = len(self.row.seats)
+        if c.seat is None:
+            raise ChatRefused("spectators cannot whisper: only a person at the table may whisper to one seat")
+        if type(to) is not int or not 0 <= to < n:
+            raise ChatRefused(f'"to" is null (everyone) or the number of a seat, 0 to {n - 1}')
+        if to == c.seat:
+            raise ChatRefused("you cannot whisper to yourself")
+        if to not in self.humans:
+            raise ChatRefused(f"{self.row.seats[to].name}'s seat is a bot's: bots do not read chat")
+
+    def spectator_name(self, address: str) -> str:
+        """A spectator's name in the chat: "Spectator N", one N an address at this table (in this run)."""
+        name = self.spectator_names.get(address)
+        if name is None:
+            if len(self.spectator_names) >= MAX_SPEAKERS:  # the oldest forgotten: its next visit gets a new number
+                del self.spectator_names[next(iter(self.spectator_names))]
+            name = self.spectator_names[address] = f"Spectator {self.spectator_next}"
+            self.spectator_next += 1
+        return name
+
+    def _store_chat(self, line: dict[str, Any]) -> None:
+        """Store a line on the database's thread, lines in the order said; a line is sent once stored."""
+        if not _loop_running():  # a test driving the table by hand: store at once
+            self.store.add_chat(self.id, line)
+            self.chat_written = line["n"] + 1
+            self._touch_all()
+            return
+        self.chat_unwritten.append(line)
+        if self.chat_writer is None or self.chat_writer.done():
+            self.chat_writer = asyncio.get_running_loop().create_task(self._write_chat(), name=f"table-{self.id}-chat")
+
+    async def _write_chat(self) -> None:
+        while self.chat_unwritten:
+            line = self.chat_unwritten[0]
+            try:
+                await self.store.run(self.store.add_chat, self.id, line)
+            except Exception:  # what was said is shown all the same; it will not outlive a restart
+                log.exception("table %s: chat line %d could not be stored", self.id, line["n"])
+            self.chat_unwritten.popleft()
+            self.chat_written = line["n"] + 1
+            self._touch_all()
+
+    def _chat_for(self, c: Client) -> list[dict[str, Any]]:
+        """The chat lines to send this client now: those stored since its last state that it may read
+        (its first state: the newest CHAT_HISTORY of the history it may read)."""
+        upto, start = self.chat_written, c.chat_next
+        c.chat_next = upto
+        if start is not None and start >= upto:
+            return []
+        spectator = c.seat is None and not c.device
+        out: list[dict[str, Any]] = []
+        for line in reversed(self.chat):
+            n = line["n"]
+            if n >= upto:
+                continue
+            if start is not None and n < start:
+                break
+            if may_read(line, c.seat, spectator, self.spectator_chat):
+                out.append(line)
+                if len(out) >= CHAT_HISTORY:
+                    break
+        out.reverse()
+        return out
 
     # ------------------------------------------------------------------ commit & broadcast
     def _commit(self) -> None:
@@ -1215,6 +1403,7 @@ class TableRunner:
             "story": self._game_story() if over else None,
             "fair": self.fair_info(over),
             "deal_in": self._deal_in(),
+            "chat": self._chat_for(c),
         }
         fight = self.fights.last
         if fight is not None and fight[0] != c.fight_sent:  # a fight is over: sent once to each client
@@ -1354,6 +1543,7 @@ class TableRunner:
         c.event_pos = 0
         c.lines = 0
         c.fight_sent = -1  # the last fight again, as this seat heard it
+        c.chat_next = None  # the chat again, as this seat may read it
         player = None if seat is None else self.row.seats[seat].name
         c.send({"type": "claimed", "seat": seat, "player": player, "why": why})
         c.touch()
@@ -1518,6 +1708,13 @@ def _gone(exc: Exception) -> bool:
     return closed or isinstance(exc, (WebSocketDisconnect, OSError))
 
 
+def _spectator_number(name: Any) -> int:
+    """N of "Spectator N" (0 for any other name)."""
+    text = str(name)
+    tail = text.removeprefix("Spectator ")
+    return int(tail) if tail != text and tail.isdigit() else 0
+
+
 _perf = time.perf_counter  # the bursts' own clock (tests replace the module's `time` with a clock of theirs)
 
 
@@ -1564,7 +1761,7 @@ class FinishedRunner(TableRunner):
     def _claim_blocked(self, seat: int) -> int | None:
         return None
 
-    def act(self, seat: int, text: str, version: int) -> None:
+    def act(self, seat: int, text: str, version: int, check: Callable[[list[Action]], None] | None = None) -> None:
         raise MunchkinError("the game is over")
 
     def hold(self, seat: int) -> None:
@@ -1597,6 +1794,8 @@ def table_summary(
         "join_seconds": cfg.get("join_seconds", JOIN_SECONDS),
         "turn_clock": cfg.get("turn_clock"),
         "pass_and_play": bool(cfg.get("pass_and_play")),
+        "chat": cfg.get("chat", True),
+        "spectator_chat": cfg.get("spectator_chat", True),
         "seed": cfg.get("seed") if cfg.get("seed_chosen") else None,
         "spectators": spectators,
         "seats": [
@@ -1629,6 +1828,8 @@ def new_table_row(
     allow_wait: bool = True,
     join_seconds: float = JOIN_SECONDS,
     device_token: str | None = None,
+    chat: bool = True,
+    spectator_chat: bool = True,
 ) -> tuple[TableRow, dict[int, str]]:
     """A fresh table and the secret token of each person's seat. Without a chosen seed the table keeps
     no seed at all: it is a fair table, dealt from a secret drawn now and the entropy its people give
@@ -1655,6 +1856,8 @@ def new_table_row(
         "join_seconds": join_seconds,
         "turn_clock": turn_clock,
         "allow_wait": allow_wait,
+        "chat": chat,
+        "spectator_chat": spectator_chat,
         "rules": RULES,
         "card_versions": {s: card_version(s) for s in sets},
     }

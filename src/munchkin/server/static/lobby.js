@@ -276,6 +276,8 @@
         join_seconds: joinSeconds,
         turn_clock: turnClock,
         pass_and_play: $("pass-and-play").checked,
+        chat: $("chat-on").checked,
+        spectator_chat: $("spectator-chat").checked,
       },
     };
   }
@@ -536,6 +538,7 @@
     const clock =
       (typeof t.window_seconds === "number" ? ` · windows ${t.window_seconds} s` : "") +
       (t.allow_wait === false ? " · no Wait!" : "") +
+      (t.chat === false ? " · no chat" : t.spectator_chat === false ? " · spectators talk apart" : "") +
       (typeof t.turn_clock === "number" ? ` · turn clock ${t.turn_clock} s` : "");
     const myLinks = mine ? mine.links : [];
     return el(
@@ -769,6 +772,9 @@
   };
   clockOn.addEventListener("change", syncClock);
   syncClock();
+  const syncChat = () => ($("spectator-chat").disabled = !$("chat-on").checked); // no chat: nobody to read
+  $("chat-on").addEventListener("change", syncChat);
+  syncChat();
   $("table-name").value = `${["Dungeon", "Crypt", "Lair", "Tavern"][Math.floor(Math.random() * 4)]} of ${
     ["Doom", "Loot", "Pointy Hats", "Bad Stuff"][Math.floor(Math.random() * 4)]
   }`;

@@ -390,6 +390,7 @@
         S.backoff = 500;
         S.fatal = "";
         S.firstState = true;
+        if (Talk) Talk.onHello(m);
         renderConn();
         syncDisabled();
         loadTableInfo();
@@ -408,6 +409,7 @@
           S.refusedWith = m.error || "";
           break;
         }
+        if (Talk && Talk.onError(m)) break; // a chat line refused: said beside the chat's input
         showError(m.error || "the server refused that");
         restoreTyped();
         $("absent-notice").dataset.key = "";
@@ -431,6 +433,7 @@
     const lines = Array.isArray(m.log) ? m.log : [];
     const start = typeof m.log_start === "number" ? m.log_start : S.log.length;
     noteFight(m, S.firstState);
+    const firstState = S.firstState;
     if (S.firstState && start === 0) {
       S.log = lines.slice();
       S.logRendered = -1; // re-render the whole log
@@ -455,6 +458,7 @@
       if (typeof s.bot_in === "number") S.botDeadlines[s.seat] = performance.now() + Math.max(0, s.bot_in) * 1000;
     }
     S.dealDeadline = typeof m.deal_in === "number" ? performance.now() + Math.max(0, m.deal_in) * 1000 : null;
+    if (Talk) Talk.onState(m, firstState); // after S.msg: the talk names seats from this state
     render();
   }
 
@@ -1737,6 +1741,7 @@
     clearTimeout(S.fightTimer);
     S.passNote = m.why || "";
     if (m.seat !== null) S.handTo = null;
+    if (Talk) Talk.reset(); // the talk too is told again as the next seat may read it
     typedSent = "";
     for (const id of ["hand", "hand-count", "actions", "action-list", "log", "combat", "players", "piles", "window-body", "end-screen", "setup-explain"]) {
       const n = $(id);
@@ -1919,6 +1924,20 @@
       render();
     }
   });
+
+  // ------------------------------------------------------------------ table talk (chat.js)
+  const Talk = typeof Chat === "undefined" ? null : Chat;
+  if (Talk) {
+    Talk.init({
+      tableId,
+      send,
+      seat: mySeat,
+      myName: () => (S.hello && S.hello.chat_name) || null, // a spectator's name in the chat
+      state: () => S.msg,
+      faces: Faces,
+      colour: (seat) => (typeof Look !== "undefined" ? Look.colour(seat) : "#555"),
+    });
+  }
 
   // ------------------------------------------------------------------ start
   if (!tableId) {

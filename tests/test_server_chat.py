@@ -18,25 +18,23 @@ from munchkin.server.chat import CHAT_LINES, CHAT_MAX_CHARS, PHRASES, Talk
 from munchkin.server.guard import clean_text
 from munchkin.server.store import Store
 from munchkin.server.tables import Client, TableRunner, new_table_row
+from test_server_protocol import Msg
+from test_server_protocol import new_table as protocol_table
 from test_server_restart import Server, db_args  # noqa: F401  (db_args: the fixture, SQLite then PostgreSQL)
 
-Msg = dict[str, Any]
 FORWARD = ("kick", "ready", "play", "loot", "end", "run", "refuse", "accept", "take", "choose", "pass")
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}")) as c:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'talk.db'}")) as c:
         yield c
 
 
 def new_table(client: TestClient, kinds: list[str], **extra: Any) -> Msg:
-    seats = [{"name": ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][i], "kind": k} for i, k in enumerate(kinds)]
-    body = {"name": "talk", "seats": seats, "bot_delay": 0, "seed": 11, **extra}
-    r = client.post("/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    out: Msg = r.json()
-    return out
+    """A table for talk: seats named Ann, Bob, Cy, ..., bots of the lobby's default strength."""
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+    return protocol_table(client, kinds, names=names, strength=None, **{"name": "talk", **extra})
 
 
 def seat_socket(client: TestClient, created: Msg, seat: int) -> Any:

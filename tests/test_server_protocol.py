@@ -26,8 +26,20 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def new_table(client: TestClient, kinds: list[str], **extra: Any) -> Msg:
-    seats = [{"name": f"P{i}", "kind": k, "strength": "heuristic"} for i, k in enumerate(kinds)]
+def new_table(
+    client: TestClient,
+    kinds: list[str],
+    names: list[str] | None = None,
+    strength: str | None = "heuristic",
+    **extra: Any,
+) -> Msg:
+    """Create a table of these seat kinds (seats named P0, P1, ... unless `names`; bots of `strength`,
+    or the lobby's default with None), seed 11, no bot delay; its creation's answer."""
+    seats: list[dict[str, Any]] = []
+    for i, k in enumerate(kinds):
+        seats.append({"name": names[i] if names else f"P{i}", "kind": k})
+        if strength is not None:
+            seats[-1]["strength"] = strength
     body = {"name": "test", "seats": seats, "bot_delay": 0, "seed": 11, **extra}
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text

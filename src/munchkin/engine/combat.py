@@ -240,11 +240,12 @@ def wins_ties(g: Game, c: Combat) -> bool:
     return any(characters.has_ability(g, g.players[f], "wins_ties") for f in c.fighters())
 
 
-def fighters_win(g: Game, c: Combat) -> bool:
-    """Are the fighters winning now? Cached per applied action (state only changes then)."""
+def fighters_win(g: Game, c: Combat, side: int | None = None, each: list[int] | None = None) -> bool:
+    """Are the fighters winning now? Cached per applied action (state only changes then); `side` and
+    `each` as `fighters_win_now` takes them."""
     if g._win_cache[0] == g.version and g._win_cache[1] is c:
         return g._win_cache[2]
-    won = fighters_win_now(g, c)
+    won = fighters_win_now(g, c, side, each)
     g._win_cache = (g.version, c, won)
     return won
 
@@ -258,25 +259,21 @@ def standing(g: Game, c: Combat) -> tuple[list[tuple[int, int]], int, int, bool]
     fighters = [(f, char_strength(g, c, players[f])) for f in c.fighters()]
     side = _side_total(g, c, sum(s for _, s in fighters))
     each = [monster_strength(g, c, m) for m in c.monsters]
-    if g._win_cache[0] == g.version and g._win_cache[1] is c:
-        won = g._win_cache[2]
-    else:
-        others = [s for m, s in zip(c.monsters, each, strict=True) if not beaten_at_once(g, c, m)]
-        if not others or (len(others) < len(c.monsters) and not as_written(g)):
-            won = True
-        else:
-            mon = sum(others)
-            won = side > mon or (side == mon and wins_ties(g, c))
-        g._win_cache = (g.version, c, won)
-    return fighters, side, sum(each), won
+    return fighters, side, sum(each), fighters_win(g, c, side, each)
 
 
-def fighters_win_now(g: Game, c: Combat) -> bool:
-    """Uncached, for hooks that try a hypothetical table."""
-    others = [m for m in c.monsters if not beaten_at_once(g, c, m)]  # the others must still be beaten
-    if not others or (len(others) < len(c.monsters) and not as_written(g)):
+def fighters_win_now(g: Game, c: Combat, side: int | None = None, each: list[int] | None = None) -> bool:
+    """Uncached, for hooks that try a hypothetical table; `side` (the fighters' side) and `each`
+    (every monster's strength, in order) when the caller has weighed them already (`standing`)."""
+    beaten = [beaten_at_once(g, c, m) for m in c.monsters]  # the others must still be beaten
+    if all(beaten) or (any(beaten) and not as_written(g)):
         return True
-    side, mon = side_strength(g, c), sum(monster_strength(g, c, m) for m in others)
+    if side is None:
+        side = side_strength(g, c)
+    if each is None:
+        mon = sum(monster_strength(g, c, m) for m, b in zip(c.monsters, beaten, strict=True) if not b)
+    else:
+        mon = sum(s for s, b in zip(each, beaten, strict=True) if not b)
     return side > mon or (side == mon and wins_ties(g, c))
 
 

@@ -267,8 +267,6 @@ def moment_numbers(g: Game, seat: int) -> dict[str, Any]:
     pr = g.prompt
     if isinstance(pr, D.Main):
         return {"stage": pr.stage}
-    if type(pr) in _NO_MOMENT:  # (the commonest: a window everyone may answer)
-        return {}
     mine = seat in pr.seats
     if mine and isinstance(pr, D.Help | D.Offer):
         d = pr.ask if isinstance(pr, D.Help) else pr.offer
@@ -285,6 +283,8 @@ def moment(g: Game, seat: int | None) -> dict[str, Any]:
     a Curse about to strike, a Run Away roll, a body to loot) for everyone; those of a question put
     to this seat (a card drawn face-up, an offer or a call for help, a card's choice) for it alone."""
     pr = g.prompt
+    if type(pr) in _NO_MOMENT:  # (the commonest: a window everyone may answer)
+        return {}
     out: dict[str, Any] = {}
     if isinstance(pr, D.Main):
         out["stage"] = pr.stage

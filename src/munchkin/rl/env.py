@@ -311,12 +311,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         chosen = self.chooser.choose(i)  # an index not offered raises here, changing nothing
         self._cumulative_rewards[agent] = 0.0
         if chosen is not None:
-            self.game.apply(chosen)
-            self._settle()
-            if self.game.over:  # the only step that gives rewards (all 0 before it)
-                self.rewards = dict.fromkeys(self.agents, 0.0)
-                self._finish()
-                self._accumulate_rewards()
+            self._move(chosen)
         if self.render_mode == "human":
             self.render()
 
@@ -325,9 +320,16 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped envir
         agent = self.agent_selection
         assert self.game is not None
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(action)
+        self._move(action)
+
+    def _move(self, action: Action) -> None:
+        """Apply an action, take what follows that is no choice, and at the game's end give the rewards
+        (the only step that gives any: they are 0 before it)."""
+        g = self.game
+        assert g is not None
+        g.apply(action)
         self._settle()
-        if self.game.over:
+        if g.over:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._finish()
             self._accumulate_rewards()

@@ -2,9 +2,9 @@
 only for people answering someone else's moment; Wait! holds a window until its holder plays,
 passes or goes away; and `Game.deciding`, which tells the two apart.
 
-The table's clock is the runner's `time.monotonic`, replaced here by a clock the test moves by hand
-(no test waits on the wall clock), and the runner's loop step that closes a window whose time is up
-is `expire` below; one test runs the real loop with very short windows.
+The table's clock is a `ManualClock` the test moves by hand (no test waits on the wall clock), and the
+runner's loop step that closes a window whose time is up is `expire` below; two tests run the real loop
+on that clock.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,9 +25,11 @@ from munchkin.engine.game import Game, Setup
 from munchkin.engine.state import CURSE_WINDOW, END_WINDOW, ROLLED, WINDOW
 from munchkin.server import tables
 from munchkin.server.app import handle_message
+from munchkin.server.clock import ManualClock
 from munchkin.server.models import TableIn
 from munchkin.server.store import Store
 from munchkin.server.tables import WINDOW_KINDS, Client, TableRunner, new_table_row
+from waits import bounded, until
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 WINDOW_LENGTH = 1.0
@@ -36,27 +37,10 @@ FORWARD = ("ready", "kick", "keep", "trouble", "loot", "end", "run", "flee_from"
 FORWARD += ("choose", "take", "discard", "give")
 
 
-class Clock:
-    """The runner's `time` module, with a monotonic clock the test moves."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def time(self) -> float:
-        return time.time()
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    c = Clock()
-    monkeypatch.setattr(tables, "time", c)
-    return c
+def clock() -> ManualClock:
+    """The tables' clock in a test: it moves only when the test moves it."""
+    return ManualClock()
 
 
 class Socket:
@@ -72,12 +56,20 @@ class Socket:
         return next(m for m in reversed(self.sent) if m["type"] == "state")
 
 
-def make_runner(tmp: Path, kinds: list[str], seed: int, allow_wait: bool = True, db: str = "clock.db") -> TableRunner:
-    """A table not yet started (the test plays its loop's part), with a seed for a known game."""
+def make_runner(
+    tmp: Path,
+    kinds: list[str],
+    seed: int,
+    allow_wait: bool = True,
+    db: str = "clock.db",
+    clock: ManualClock | None = None,
+) -> TableRunner:
+    """A table not yet started (the test plays its loop's part), with a seed for a known game, on a clock
+    the test moves (a new one if none is given)."""
     store = Store(f"sqlite:///{tmp / db}")
     seats = [{"name": NAMES[i], "kind": k, "strength": "heuristic"} for i, k in enumerate(kinds)]
     row, _ = new_table_row("clock", ["deluxe"], seats, {}, WINDOW_LENGTH, 0.0, seed, allow_wait=allow_wait)
-    runner = TableRunner(row, store, fresh=True)
+    runner = TableRunner(row, store, fresh=True, clock=clock or ManualClock())
     store.create_table(row, runner.deal_chance())
     return runner
 
@@ -110,13 +102,13 @@ def drive(r: TableRunner, until: Callable[[Game], bool], limit: int = 3000) -> N
 
 def expire(r: TableRunner) -> None:
     """The loop's step when it wakes: a window whose time is up closes for those on its clock."""
-    if r.deadline is not None and tables.time.monotonic() >= r.deadline:
+    if r.deadline is not None and r.clock.monotonic() >= r.deadline:
         r._window_expired()
 
 
-def wait_windows(r: TableRunner, clock: Clock, n: int) -> None:
+def wait_windows(r: TableRunner, clock: ManualClock, n: int) -> None:
     for _ in range(n):
-        clock.now += WINDOW_LENGTH
+        clock.advance(WINDOW_LENGTH)
         expire(r)
 
 
@@ -169,15 +161,15 @@ def test_deciding_names_whose_own_moment_it_is() -> None:
 
 
 # ---------------------------------------------------------------------- the clock
-def test_a_fighters_own_window_never_passes_while_another_persons_does(tmp_path: Path, clock: Clock) -> None:
-    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+def test_a_fighters_own_window_never_passes_while_another_persons_does(tmp_path: Path, clock: ManualClock) -> None:
+    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
     drive(r, fight_window({0, 1}, own=True))
     g = r.game
     fighter = next(s for s in g.deciding() if s in r.humans)
     other = next(s for s in g.to_act if s in r.humans and s != fighter)
     assert r.deadline is not None, "the other person's answer runs on the clock"
     at = len(g.log)
-    clock.now += WINDOW_LENGTH * 0.9
+    clock.advance(WINDOW_LENGTH * 0.9)
     expire(r)
     assert other in g.to_act, "the window closed before its time"
     wait_windows(r, clock, 1)
@@ -191,41 +183,45 @@ def test_a_fighters_own_window_never_passes_while_another_persons_does(tmp_path:
     assert info is not None and info["remaining"] is None and fighter in info["deciding"] and info["clocked"] == []
 
 
-def test_the_real_loop_leaves_the_fighter_be(tmp_path: Path) -> None:
-    """The same with the table's own loop and very short windows: the other person passes, the fighter
-    is still asked after fifty window lengths."""
+def test_the_real_loop_leaves_the_fighter_be(tmp_path: Path, clock: ManualClock) -> None:
+    """The same with the table's own loop: the other person's window closes by itself when its time is
+    up, and the fighter is still asked fifty window lengths later."""
 
     async def main() -> None:
-        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
         drive(r, fight_window({0, 1}, own=True))
         g = r.game
         fighter = next(s for s in g.deciding() if s in r.humans)
         other = next(s for s in g.to_act if s in r.humans and s != fighter)
         at = len(g.log)
-        r.window_seconds = 0.02
         sock = Socket()
         r.join(Client(sock, fighter))
         r.start()
         try:
-            for _ in range(200):
-                await asyncio.sleep(0.01)
-                if passed(r, other, at):
-                    break
-            assert passed(r, other, at), "the other person's window did not close by itself"
-            await asyncio.sleep(50 * r.window_seconds)
-            assert fighter in g.to_act and not passed(r, fighter, at) and not r.failed
+            await until(lambda: r.deadline is not None and clock.waiting(), "the other person's countdown")
+            clock.advance(WINDOW_LENGTH * 0.9)
+            await asyncio.sleep(0.05)
+            assert not passed(r, other, at), "the window closed before its time"
+            clock.advance(WINDOW_LENGTH * 0.1)
+            await until(lambda: passed(r, other, at), "the other person's window closing by itself")
+            await until(lambda: sock.sent and sock.last_state()["version"] == g.version, "the latest state sent")
+            assert r.deadline is None, "a countdown runs on the fighter's own moment"
+            version = g.version
+            clock.advance(50 * WINDOW_LENGTH)
+            await asyncio.sleep(0.05)
+            assert g.version == version and fighter in g.to_act and not passed(r, fighter, at) and not r.failed
             window = sock.last_state()["window"]
             assert window["deciding"] == [fighter] and window["remaining"] is None
         finally:
-            await r.stop()
+            await bounded(r.stop(), "the table's stop")
             r.store.close()
 
     asyncio.run(main())
 
 
-def test_own_decisions_outside_windows_never_pass(tmp_path: Path, clock: Clock) -> None:
+def test_own_decisions_outside_windows_never_pass(tmp_path: Path, clock: ManualClock) -> None:
     """Losing, Running Away, answering a call for help: no window clock at all."""
-    r = make_runner(tmp_path, ["human", "bot", "bot"], seed=3)
+    r = make_runner(tmp_path, ["human", "bot", "bot"], seed=3, clock=clock)
     drive(r, lambda g: g.prompt.kind not in WINDOW_KINDS and g.phase != "setup" and 0 in g.to_act)
     version = r.game.version
     wait_windows(r, clock, 60)
@@ -233,13 +229,13 @@ def test_own_decisions_outside_windows_never_pass(tmp_path: Path, clock: Clock) 
 
 
 def test_an_absent_fighter_gets_a_stand_in_and_a_turn_clock_still_hurries_an_own_window(
-    tmp_path: Path, clock: Clock
+    tmp_path: Path, clock: ManualClock
 ) -> None:
     """The fighter's window waits for them, but not for ever: a bot stands in for a person away longer
     than the table allows, and an opt-in turn clock makes a connected person's move in their own fight."""
 
     async def main() -> None:
-        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
         drive(r, fight_window({0, 1}, own=True, others=0))
         g = r.game
         fighter = next(s for s in g.deciding() if s in r.humans)
@@ -247,9 +243,9 @@ def test_an_absent_fighter_gets_a_stand_in_and_a_turn_clock_still_hurries_an_own
         r.row.seats[fighter].claimed = True  # the fighter came once and left (not a seat never opened)
         r.join(other)  # someone is at the table; the fighter is away
         at = len(g.log)
-        clock.now += r.away_seconds - 1
+        clock.advance(r.away_seconds - 1)
         assert r._bots_act() == 0 and fighter in g.to_act
-        clock.now += 1
+        clock.advance(1)
         assert fighter in r._stand_ins()
         while r._bots_act():
             r._commit()
@@ -258,16 +254,16 @@ def test_an_absent_fighter_gets_a_stand_in_and_a_turn_clock_still_hurries_an_own
         await asyncio.sleep(0)
         r.store.close()
 
-        r = make_runner(tmp_path, ["human", "bot", "bot"], seed=3, db="clocked.db")
+        r = make_runner(tmp_path, ["human", "bot", "bot"], seed=3, db="clocked.db", clock=clock)
         r.turn_clock = 30.0
         drive(r, fight_window({0}, own=True, others=0))
         me = Client(Socket(), 0)
         r.join(me)
         r._commit()  # the game waits on the person from now on
         version = r.game.version
-        clock.now += 29
+        clock.advance(29)
         assert r._bots_act() == 0 and r.game.version == version
-        clock.now += 1
+        clock.advance(1)
         assert r._bots_act() == 1 and r.game.version > version
         r.leave(me)
         await asyncio.sleep(0)
@@ -277,12 +273,12 @@ def test_an_absent_fighter_gets_a_stand_in_and_a_turn_clock_still_hurries_an_own
 
 
 # ---------------------------------------------------------------------- Wait!
-def test_wait_holds_a_window_once_and_ends_when_its_holder_passes(tmp_path: Path, clock: Clock) -> None:
-    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+def test_wait_holds_a_window_once_and_ends_when_its_holder_passes(tmp_path: Path, clock: ManualClock) -> None:
+    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
     drive(r, fight_window({0, 1}, own=False, others=2))
     g = r.game
     ann, bob = sorted(s for s in g.to_act if s in r.humans)
-    clock.now += WINDOW_LENGTH / 4
+    clock.advance(WINDOW_LENGTH / 4)
     r.hold(ann)
     assert r.deadline is None and r.held_by == [ann]
     info = r._window_info()
@@ -301,9 +297,9 @@ def test_wait_holds_a_window_once_and_ends_when_its_holder_passes(tmp_path: Path
     assert passed(r, bob, at)
 
 
-def test_another_persons_play_does_not_end_a_hold(tmp_path: Path, clock: Clock) -> None:
+def test_another_persons_play_does_not_end_a_hold(tmp_path: Path, clock: ManualClock) -> None:
     """Bob plays into the window Ann holds: a new round, and still Ann's hold, with a full countdown after."""
-    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
     drive(r, fight_window({0, 1}, own=False, others=2))
     g = r.game
     ann, bob = sorted(s for s in g.to_act if s in r.humans)
@@ -328,15 +324,15 @@ def two_cards_in_a_bots_fight(g: Game) -> bool:
     return len({a.card for a in g.legal_actions(0) if a.kind == A.PLAY and a.card >= 0}) >= 2
 
 
-def test_wait_ends_when_its_holder_plays_and_the_round_starts_again(tmp_path: Path, clock: Clock) -> None:
+def test_wait_ends_when_its_holder_plays_and_the_round_starts_again(tmp_path: Path, clock: ManualClock) -> None:
     """Ann holds a bot's fight a quarter of the way into its countdown, then plays a card into it: her
     hold ends, and the window, which still waits on her (she has another card), starts a new round with a
     full countdown (not the three quarters left when she held it) in which she may say Wait! again.
     Seed 6 comes to such a window in the first turn."""
-    r = make_runner(tmp_path, ["human", "bot", "bot"], seed=6)
+    r = make_runner(tmp_path, ["human", "bot", "bot"], seed=6, clock=clock)
     drive(r, two_cards_in_a_bots_fight)
     g = r.game
-    clock.now += WINDOW_LENGTH / 4
+    clock.advance(WINDOW_LENGTH / 4)
     r.hold(0)
     assert r.paused_left == pytest.approx(WINDOW_LENGTH * 3 / 4)
     wait_windows(r, clock, 10)
@@ -352,9 +348,9 @@ def test_wait_ends_when_its_holder_plays_and_the_round_starts_again(tmp_path: Pa
     r.store.close()
 
 
-def test_a_held_window_ends_when_its_holder_goes_away(tmp_path: Path, clock: Clock) -> None:
+def test_a_held_window_ends_when_its_holder_goes_away(tmp_path: Path, clock: ManualClock) -> None:
     async def main() -> None:
-        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
         drive(r, fight_window({0, 1}, own=False))
         g = r.game
         holder = next(s for s in g.to_act if s in r._window_seats())
@@ -375,8 +371,8 @@ def test_a_held_window_ends_when_its_holder_goes_away(tmp_path: Path, clock: Clo
     asyncio.run(main())
 
 
-def test_wait_is_refused_with_a_reason(tmp_path: Path, clock: Clock) -> None:
-    off = make_runner(tmp_path, ["human", "bot", "bot"], seed=3, allow_wait=False, db="off.db")
+def test_wait_is_refused_with_a_reason(tmp_path: Path, clock: ManualClock) -> None:
+    off = make_runner(tmp_path, ["human", "bot", "bot"], seed=3, allow_wait=False, db="off.db", clock=clock)
     drive(off, fight_window({0}, own=False))
     version = off.game.version
     with pytest.raises(MunchkinError, match="does not allow Wait!"):
@@ -386,7 +382,7 @@ def test_wait_is_refused_with_a_reason(tmp_path: Path, clock: Clock) -> None:
     assert info is not None and info["allow_wait"] is False
     off.store.close()
 
-    r = make_runner(tmp_path, ["human", "bot", "bot"], seed=3)
+    r = make_runner(tmp_path, ["human", "bot", "bot"], seed=3, clock=clock)
     drive(r, fight_window({0}, own=True, others=0))
     with pytest.raises(MunchkinError, match="own decision"):
         r.hold(0)
@@ -410,31 +406,27 @@ def test_the_option_and_the_default_window() -> None:
 
 
 # ---------------------------------------------------------------------- bots alone
-def test_a_bot_table_plays_to_the_end_with_no_window_clock(tmp_path: Path) -> None:
+def test_a_bot_table_plays_to_the_end_with_no_window_clock(tmp_path: Path, clock: ManualClock) -> None:
     async def main() -> None:
-        r = make_runner(tmp_path, ["bot", "bot", "bot"], seed=5)
-        r.window_seconds = 30.0  # were bots kept waiting on windows, the game would take hours
+        r = make_runner(tmp_path, ["bot", "bot", "bot"], seed=5, clock=clock)
+        r.window_seconds = 30.0  # were bots kept waiting on windows, the game would never end (the clock stands)
         sock = Socket()
         r.join(Client(sock, None))
         r.start()
         try:
-            for _ in range(3000):
-                await asyncio.sleep(0.01)
+            states: list[dict[str, Any]] = []
+
+            def over() -> bool:
                 assert r.deadline is None and not r.failed
-                if r.game.over:
-                    break
+                states[:] = [m for m in sock.sent if m["type"] == "state"]
+                return bool(states) and states[-1]["view"]["over"]  # the spectator's sender has the last word
+
+            await until(over, "the bots' game ending and the spectator told")
             assert r.game.over and r.game.winners
-            for _ in range(500):  # the spectator's sender has the last word: wait for the final state
-                states = [m for m in sock.sent if m["type"] == "state"]
-                if states and states[-1]["view"]["over"]:
-                    break
-                await asyncio.sleep(0.01)
-            assert states and states[-1]["view"]["over"], "the spectator was never sent the game's end"
             assert all(m["window"] is None for m in states), "a bot table showed a window clock"
+            await until(lambda: r.replay_task is not None and r.replay_task.done(), "the finished game's save")
         finally:
-            await r.stop()
-            if r.replay_task is not None:
-                await r.replay_task
+            await bounded(r.stop(), "the table's stop")
             r.store.close()
 
     asyncio.run(main())
@@ -442,32 +434,32 @@ def test_a_bot_table_plays_to_the_end_with_no_window_clock(tmp_path: Path) -> No
 
 def hold_step(r: TableRunner) -> None:
     """The loop's step when it wakes at a hold's end: the holder passes."""
-    if any(t <= tables.time.monotonic() for t in r.hold_until.values()):
+    if any(t <= r.clock.monotonic() for t in r.hold_until.values()):
         r._holds_expired()
 
 
 @pytest.mark.parametrize("turn_clock", [None, 12.0])
 def test_a_hold_lasts_at_most_its_bound_and_then_its_holder_passes(
-    tmp_path: Path, clock: Clock, turn_clock: float | None
+    tmp_path: Path, clock: ManualClock, turn_clock: float | None
 ) -> None:
     """Wait! holds a window until the holder plays or passes, but not for ever: for the turn clock when
     the table has one, else MAX_HOLD_SECONDS; then the holder passes and the countdown runs on."""
-    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+    r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
     r.turn_clock = turn_clock
     bound = turn_clock if turn_clock is not None else tables.MAX_HOLD_SECONDS
     drive(r, fight_window({0, 1}, own=False, others=2))
     g = r.game
     ann, bob = sorted(s for s in g.to_act if s in r.humans)
-    clock.now += WINDOW_LENGTH / 2
+    clock.advance(WINDOW_LENGTH / 2)
     r.hold(ann)
     info = r._window_info()
     assert info is not None and info["hold_seconds"] == bound and info["hold_left"] == [bound]
     at, version = len(g.log), g.version
-    clock.now += bound - 1
+    clock.advance(bound - 1)
     hold_step(r)
     assert g.version == version and r.held_by == [ann], "the hold ended before its bound"
     assert r._window_info()["hold_left"] == [1.0]  # type: ignore[index]
-    clock.now += 1
+    clock.advance(1)
     hold_step(r)
     assert passed(r, ann, at), "the holder did not pass when the hold ran out"
     assert r.held_by == [] and r.deadline == pytest.approx(clock.now + WINDOW_LENGTH / 2)

@@ -5,34 +5,32 @@ person's seat) at once with a `stand_in` message; the person who opens their lin
 seat back; a fair table's deal waits for such a seat no longer than its grace; and every state says,
 seat by seat, whether its person has joined and in how many seconds a bot plays for them.
 
-The table's clock is the runner's `time.monotonic`, moved by hand as in tests/test_server_clock.py."""
+The tables' clock is a `ManualClock`, moved by hand as in tests/test_server_clock.py."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from munchkin.server import tables
 from munchkin.server.app import handle_message
+from munchkin.server.clock import ManualClock
 from munchkin.server.hub import Hub
 from munchkin.server.models import TableIn
 from munchkin.server.store import Store
 from munchkin.server.tables import Client, TableRunner
-from test_server_clock import Clock, Socket, make_runner
+from test_server_clock import Socket, make_runner
+from waits import bounded, until
 
 Msg = dict[str, Any]
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    c = Clock()
-    monkeypatch.setattr(tables, "time", c)
-    return c
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 def seats(r: TableRunner) -> list[Msg]:
@@ -63,20 +61,20 @@ def play_until_bob_moves(r: TableRunner) -> None:
 
 
 def test_a_seat_nobody_opened_gets_its_first_join_grace_then_a_bot_until_its_person_joins(
-    tmp_path: Path, clock: Clock
+    tmp_path: Path, clock: ManualClock
 ) -> None:
     async def main() -> None:
-        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
         assert r.join_seconds == 30 and r.away_seconds == 120, "the defaults"
         assert [(s["joined"], s["bot_in"]) for s in seats(r)] == [(False, None), (False, None), (True, None)]
         ann = Client(Socket(), 0)
         r.join(ann)  # the first person sits down: Bob's grace starts now
-        clock.now += 29
+        clock.advance(29)
         assert r._stand_ins() == frozenset() and r._next_stand_in_time() == pytest.approx(clock.now + 1)
         bob = seats(r)[1]
         assert (bob["joined"], bob["connected"], bob["stand_in"], bob["bot_in"]) == (False, False, False, 1.0)
         assert seats(r)[0]["bot_in"] is None, "Ann is here: no bot is due for her"
-        clock.now += 1  # 30 s, not the 120 s an away person gets
+        clock.advance(1)  # 30 s, not the 120 s an away person gets
         assert r._stand_ins() == {1}
         bob = seats(r)[1]
         assert (bob["stand_in"], bob["bot_in"], bob["joined"]) == (True, None, False)
@@ -93,7 +91,7 @@ def test_a_seat_nobody_opened_gets_its_first_join_grace_then_a_bot_until_its_per
                 break
             r.act(0, g.text(g.legal_actions(0)[0]), g.version)
         version = g.version
-        clock.now += 3600
+        clock.advance(3600)
         assert r._bots_act() == 0 and g.version == version and 1 in g.to_act, "a bot played for Bob, who is here"
         await asyncio.sleep(0)
         r.store.close()
@@ -101,17 +99,19 @@ def test_a_seat_nobody_opened_gets_its_first_join_grace_then_a_bot_until_its_per
     asyncio.run(main())
 
 
-def test_a_person_who_came_and_left_is_away_and_gets_the_away_time_not_the_grace(tmp_path: Path, clock: Clock) -> None:
+def test_a_person_who_came_and_left_is_away_and_gets_the_away_time_not_the_grace(
+    tmp_path: Path, clock: ManualClock
+) -> None:
     async def main() -> None:
-        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
         r.join(Client(Socket(), 0))
         bob = Client(Socket(), 1)
         r.join(bob)
         r.leave(bob)  # Bob came, and went
         assert seats(r)[1]["joined"] and seats(r)[1]["bot_in"] == 120.0
-        clock.now += 119
+        clock.advance(119)
         assert r._stand_ins() == frozenset()
-        clock.now += 1
+        clock.advance(1)
         assert r._stand_ins() == {1}
         await asyncio.sleep(0)
         r.store.close()
@@ -119,9 +119,9 @@ def test_a_person_who_came_and_left_is_away_and_gets_the_away_time_not_the_grace
     asyncio.run(main())
 
 
-def test_anyone_at_the_table_may_let_a_bot_play_an_absent_seat_now(tmp_path: Path, clock: Clock) -> None:
+def test_anyone_at_the_table_may_let_a_bot_play_an_absent_seat_now(tmp_path: Path, clock: ManualClock) -> None:
     async def main() -> None:
-        r = make_runner(tmp_path, ["human", "human", "human", "bot"], seed=3)
+        r = make_runner(tmp_path, ["human", "human", "human", "bot"], seed=3, clock=clock)
         ann, watcher = Client(Socket(), 0), Client(Socket(), None)
         r.join(ann)
         r.join(watcher)
@@ -162,9 +162,9 @@ def test_anyone_at_the_table_may_let_a_bot_play_an_absent_seat_now(tmp_path: Pat
     asyncio.run(main())
 
 
-def test_the_game_over_refuses_a_bot_call_with_a_reason(tmp_path: Path, clock: Clock) -> None:
+def test_the_game_over_refuses_a_bot_call_with_a_reason(tmp_path: Path, clock: ManualClock) -> None:
     async def main() -> None:
-        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
+        r = make_runner(tmp_path, ["human", "human", "bot"], seed=3, clock=clock)
         ann = Client(Socket(), 0)
         r.join(ann)
         r.game.over = True  # a shortcut to the end, to check the reply there
@@ -184,17 +184,23 @@ class Sink:
         pass
 
 
-async def dealt_within(r: TableRunner, seconds: float) -> bool:
-    give_up = time.monotonic() + seconds
-    while not r.dealt and time.monotonic() < give_up:
-        assert not r.failed, r.failed
-        await asyncio.sleep(0.01)
+async def undealt_while_it_waits(r: TableRunner, clock: ManualClock) -> bool:
+    """Once the table's loop waits on its clock (its entropy written): is it still undealt?"""
+    await until(lambda: clock.waiting() and not r.config_writes, "the table waiting on its clock")
+    assert not r.failed, r.failed
+    return not r.dealt
+
+
+async def dealt(r: TableRunner) -> bool:
+    await until(lambda: r.dealt or r.failed, "the deal")
+    assert not r.failed, r.failed
     return r.dealt
 
 
 async def _fair_deal(db: Path) -> None:
     store = Store(f"sqlite:///{db}")
-    hub = Hub(store)
+    clock = ManualClock()
+    hub = Hub(store, clock=clock)
     people = [{"name": n, "kind": "human"} for n in ("Ann", "Bob")] + [{"name": "Cy", "kind": "bot"}]
     spec = TableIn(name="fair", seats=people, bot_delay=0, join_seconds=10, away_seconds=600)  # type: ignore[arg-type]
 
@@ -203,13 +209,12 @@ async def _fair_deal(db: Path) -> None:
     ann = Client(Sink(), 0)
     r.join(ann)
     r.give_entropy(0, "Ann's")
-    assert not await dealt_within(r, 0.3), "dealt before Bob's grace ran out"
-    assert r.first_seated is not None
+    clock.advance(9.9)
+    assert await undealt_while_it_waits(r, clock), "dealt before Bob's grace ran out"
     msg = json.loads(r.state_message(ann))
-    assert 9 <= msg["deal_in"] <= 10 and 9 <= msg["seats"][1]["bot_in"] <= 10 and msg["view"] is None
-    r.first_seated -= 10  # ... Bob's 10 s have gone by
-    r.wake.set()
-    assert await dealt_within(r, 10), "the deal waited past Bob's first-join grace"
+    assert msg["deal_in"] == 0.1 and msg["seats"][1]["bot_in"] == 0.1 and msg["view"] is None
+    clock.advance(0.1)  # ... Bob's 10 s have gone by
+    assert await dealt(r), "the deal waited past Bob's first-join grace"
     assert r.row.config["fair"]["entropy"] == ["Ann's", None, None]
     assert r._stand_ins() == {1} and json.loads(r.state_message(ann))["deal_in"] is None
 
@@ -221,13 +226,11 @@ async def _fair_deal(db: Path) -> None:
     r.join(bob)
     r.leave(bob)
     r.give_entropy(0, "Ann's")
-    assert r.first_seated is not None
-    r.first_seated -= 10
-    r.wake.set()
-    assert not await dealt_within(r, 0.3), "Bob joined: the deal waits the away time for him"
-    assert 589 <= json.loads(r.state_message(ann))["deal_in"] <= 590
+    clock.advance(10)
+    assert await undealt_while_it_waits(r, clock), "Bob joined: the deal waits the away time for him"
+    assert json.loads(r.state_message(ann))["deal_in"] == 590
     assert handle_message(r, ann, json.dumps({"type": "stand_in", "seat": 1})) is None  # ... or a bot now
-    assert await dealt_within(r, 10), "a bot was called in for Bob, and still the deal waited"
+    assert await dealt(r), "a bot was called in for Bob, and still the deal waited"
 
     # a bot called in for a seat nobody opened: dealt at once
     r, _ = await hub.create(spec)
@@ -235,9 +238,9 @@ async def _fair_deal(db: Path) -> None:
     r.join(ann)
     r.give_entropy(0, "Ann's")
     assert handle_message(r, ann, json.dumps({"type": "stand_in", "seat": 1})) is None
-    assert await dealt_within(r, 10)
+    assert await dealt(r)
     assert r._stand_ins() == {1}
-    await hub.stop()
+    assert await bounded(hub.stop(), "the hub's stop")
     store.close()
 
 
@@ -250,7 +253,7 @@ def test_the_hello_and_the_lobby_carry_the_grace(tmp_path: Path) -> None:
 
     from munchkin.server.app import create_app
 
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'm.db'}")) as c:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'm.db'}", clock=ManualClock())) as c:
         seats_in = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}, {"name": "Cy", "kind": "bot"}]
         created = c.post("/api/tables", json={"seats": seats_in, "join_seconds": 45}).json()
         assert created["table"]["join_seconds"] == 45
@@ -259,7 +262,7 @@ def test_the_hello_and_the_lobby_carry_the_grace(tmp_path: Path) -> None:
             hello = ws.receive_json()
             assert hello["join_seconds"] == 45
             state = next(m for m in iter(ws.receive_json, None) if m["type"] == "state")
-            assert 44 <= state["seats"][1]["bot_in"] <= 45 and state["seats"][1]["joined"] is False
+            assert state["seats"][1]["bot_in"] == 45 and state["seats"][1]["joined"] is False
             ws.send_json({"type": "stand_in", "seat": 0})
             reply = next(m for m in iter(ws.receive_json, None) if m["type"] == "error")
             assert reply["error"] == "Ann is at the table: a bot plays only for someone not joined yet or away"

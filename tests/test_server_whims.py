@@ -8,26 +8,17 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from munchkin.engine import actions as A
 from munchkin.engine.game import RULES, Game
-from munchkin.server import tables
+from munchkin.server.clock import ManualClock
 from munchkin.server.store import Store
 from munchkin.server.tables import TableRunner, new_table_row, seat_body
-from test_server_clock import Clock, move
+from test_server_clock import move
 
 PERSON = 0
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 KINDS = ["human", "human", "bot", "bot"]
 SEED = 1
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    c = Clock()
-    monkeypatch.setattr(tables, "time", c)
-    return c
 
 
 def character_move(g: Game, seat: int) -> str:
@@ -46,7 +37,7 @@ def runner(tmp: Path, rules: int, seed: int) -> TableRunner:
     seats = [{"name": n, "kind": k, "strength": "heuristic"} for n, k in zip(NAMES, KINDS, strict=True)]
     row, _ = new_table_row("whims", ["deluxe"], seats, {}, 1.0, 0.0, seed)
     row.config["rules"] = rules
-    r = TableRunner(row, store, fresh=True)
+    r = TableRunner(row, store, fresh=True, clock=ManualClock())  # it stands still: no window passes by itself
     store.create_table(row, r.deal_chance())
     assert r.game.rules == rules
     return r
@@ -76,7 +67,7 @@ def play(r: TableRunner, watch: Callable[[TableRunner], bool] | None = None, lim
     return whim_clocks
 
 
-def test_whims_put_a_person_on_the_clock_under_rules_5_only(tmp_path: Path, clock: Clock) -> None:
+def test_whims_put_a_person_on_the_clock_under_rules_5_only(tmp_path: Path) -> None:
     """The same seeded table, begun under rules 5 and under rules 6: under 5 the person is put on a
     window's clock with only whims to play; under 6 never."""
     before = play(runner(tmp_path, 5, SEED))
@@ -84,7 +75,7 @@ def test_whims_put_a_person_on_the_clock_under_rules_5_only(tmp_path: Path, cloc
     assert RULES >= 6 and before > 0 and after == 0, (before, after)
 
 
-def test_a_person_with_only_self_discards_gets_no_countdown_and_may_still_discard(tmp_path: Path, clock: Clock) -> None:
+def test_a_person_with_only_self_discards_gets_no_countdown_and_may_still_discard(tmp_path: Path) -> None:
     def other_person_decides(r: TableRunner) -> bool:  # the table waits on seat 1; seat 0 has only whims
         g = r.game
         return 1 in g.to_act and PERSON not in g.to_act and whims_only(g, PERSON)
@@ -105,7 +96,7 @@ def test_a_person_with_only_self_discards_gets_no_countdown_and_may_still_discar
     assert PERSON not in r._window_seats()
 
 
-def test_the_state_message_says_which_moves_are_whims(tmp_path: Path, clock: Clock) -> None:
+def test_the_state_message_says_which_moves_are_whims(tmp_path: Path) -> None:
     r = runner(tmp_path, RULES, SEED)
     g = r.game
     seen = set()

@@ -27,6 +27,7 @@ from munchkin.agents.registry import offered
 from munchkin.engine.actions import MunchkinError
 from munchkin.help import HelpNotFound, help_page, not_found_page
 from munchkin.server.chat import ChatRefused
+from munchkin.server.clock import Clock
 from munchkin.server.config import MAX_PAGE, ServerSettings
 from munchkin.server.connections import address_key
 from munchkin.server.guard import (
@@ -55,15 +56,16 @@ EXCERPT_CHARS = 60  # how much of a client's input an error quotes
 STATIC = Path(str(resources.files("munchkin.server") / "static"))
 
 
-def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
-    """The app over one database; tables are restored when it starts."""
+def create_app(db_url: str, settings: ServerSettings | None = None, clock: Clock | None = None) -> FastAPI:
+    """The app over one database; tables are restored when it starts. Its tables keep time by `clock`
+    (the machine's; a test hands in a `ManualClock`)."""
     settings = settings or ServerSettings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(prototypes)  # the look-alike table, built once before any name is checked
         store = Store(db_url)
-        hub = Hub(store, settings)
+        hub = Hub(store, settings, clock)
         hub.load()
         hub.start()
         gc.freeze()  # the restored games are long-lived: keep full collections from walking them
@@ -281,7 +283,7 @@ def create_app(db_url: str, settings: ServerSettings | None = None) -> FastAPI:
     async def seated(ws: WebSocket, runner: TableRunner, seat: int | None, device: bool = False) -> None:
         """The socket's life at the table: hello, then every message until it closes."""
         address = address_key(ws.client.host if ws.client else None)
-        client = Client(ws, seat, device=device, address=address)
+        client = Client(ws, seat, device=device, address=address, clock=runner.clock.monotonic)
         spectator = seat is None and not device
         client.send(
             {

@@ -21,10 +21,12 @@ from munchkin.cards.loader import available_sets as set_names
 from munchkin.cards.loader import load_set
 from munchkin.engine.actions import MunchkinError
 from munchkin.server.chat import CHAT_KEPT
+from munchkin.server.clock import Clock
 from munchkin.server.config import ServerSettings
 from munchkin.server.models import TableIn
 from munchkin.server.store import DamagedTable, Store, TableRow, now
 from munchkin.server.tables import (
+    STOP_SECONDS,
     FinishedRunner,
     TableRunner,
     in_worker,
@@ -35,6 +37,7 @@ from munchkin.server.tables import (
     table_setup,
     table_summary,
 )
+from munchkin.server.waiting import end_tasks
 
 log = logging.getLogger("munchkin.server")
 T = TypeVar("T")
@@ -82,9 +85,10 @@ class Hub:
     of those being played or watched. Every database call from the event loop goes through
     `Store.run`; every rebuild of a stored game runs in the worker process, once however many ask."""
 
-    def __init__(self, store: Store, settings: ServerSettings | None = None) -> None:
+    def __init__(self, store: Store, settings: ServerSettings | None = None, clock: Clock | None = None) -> None:
         self.store = store
         self.settings = settings or ServerSettings()
+        self.clock = clock or Clock()  # every table's timers (a test hands in a `ManualClock`)
         self.rows: dict[str, TableRow] = {}  # every table
         self.order: list[Key] = []  # every table's key, oldest first
         self.live_order: list[Key] = []  # the keys of tables not listed as over (playing, stopped), oldest first
@@ -161,7 +165,7 @@ class Hub:
     def _runner(self, row: TableRow) -> TableRunner | None:
         """A table's game in memory (rebuilt on first use); None, with the row marked, if its config is damaged."""
         try:
-            runner = TableRunner(row, self.store, self.turn)
+            runner = TableRunner(row, self.store, self.turn, clock=self.clock)
         except Exception as exc:  # a damaged config must not keep the server or the other tables down
             why = str(exc) if isinstance(exc, DamagedTable) else f"{type(exc).__name__}: {exc}"
             row.damaged = row.damaged or f"its config cannot be used ({why})"
@@ -222,10 +226,12 @@ class Hub:
     def start(self) -> None:
         self.sweeper = asyncio.get_running_loop().create_task(self.sweep(), name="expiry-sweep")
 
-    async def stop(self) -> None:
-        if self.sweeper is not None:
-            self.sweeper.cancel()
-        await asyncio.gather(*(r.stop() for r in self.tables.values()))
+    async def stop(self, seconds: float = STOP_SECONDS) -> bool:
+        """Stop every table and the hub's own tasks (the expiry sweep, rebuilds in the worker) at once,
+        within 3 x `seconds` in all (`TableRunner.stop`); True if everything ended in time."""
+        own = end_tasks([self.sweeper, *self.builds.values()], seconds, "the hub stopping")
+        ended = await asyncio.gather(own, *(r.stop(seconds) for r in list(self.tables.values())))
+        return all(ended)
 
     # ------------------------------------------------------------------ tables
     def live_tables(self, creator: str | None = None) -> int:
@@ -264,7 +270,7 @@ class Hub:
             spectator_chat=spec.spectator_chat,
         )
         try:
-            runner = TableRunner(row, self.store, self.turn, fresh=True)
+            runner = TableRunner(row, self.store, self.turn, fresh=True, clock=self.clock)
         except MunchkinError as exc:
             raise HTTPException(422, str(exc)) from None
         # a fair table dealt at once (bots only) noted the sexes and Houses it drew in its config, so a restart

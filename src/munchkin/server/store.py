@@ -7,7 +7,6 @@ exactly the last state it showed; the game itself is rebuilt by replaying the ac
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import json
 import logging
@@ -16,7 +15,7 @@ import os
 import stat
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,6 +48,7 @@ log = logging.getLogger("munchkin.server")
 
 metadata = MetaData()
 T = TypeVar("T")
+CLOSE_SECONDS = 5.0  # `Store.close`: how long the database calls under way may take to end when the server stops
 STRENGTHS = ("easy", "medium", "hard", "random", "heuristic")  # a bot seat's tier, or an older table's strength
 
 tables_t = Table(
@@ -231,10 +231,14 @@ class Store:
         # every call from the server's event loop runs here (`run`), never on the loop: one thread for
         # SQLite, whose writers take turns anyway; a few for a server database
         self.executor = ThreadPoolExecutor(max_workers=1 if url.startswith("sqlite") else 4, thread_name_prefix="db")
+        self.calls: set[Future[Any]] = set()  # calls handed to the database's threads and not yet ended
 
     async def run(self, call: Callable[..., T], *args: Any) -> T:
         """`call(*args)` on the database's thread, awaited: the event loop goes on meanwhile."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, functools.partial(call, *args))
+        fut = self.executor.submit(call, *args)
+        self.calls.add(fut)
+        fut.add_done_callback(self.calls.discard)
+        return await asyncio.wrap_future(fut)
 
     def _add_missing_columns(self) -> None:
         """A database made by an older server lacks `updated`: add it (null: a table's creation time counts)."""
@@ -243,9 +247,22 @@ class Store:
             with self.engine.begin() as conn:
                 conn.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN updated FLOAT"))
 
-    def close(self) -> None:
-        self.executor.shutdown(wait=True)
-        self.engine.dispose()
+    def close(self, seconds: float = CLOSE_SECONDS) -> bool:
+        """Let the calls under way end, at most `seconds` (a write the server stops on is stored), then
+        close the connections; True if every call ended. Calls still queued after that are dropped and
+        one still running is left to end on its thread (logged), so closing never hangs."""
+        pending = set(self.calls)
+        if pending:
+            wait(pending, timeout=seconds)
+        left = [f for f in pending if not f.done()]
+        if left:
+            log.error(
+                "the database: %d call(s) not ended %.1f s after the server stopped: left behind", len(left), seconds
+            )
+        self.executor.shutdown(wait=not left, cancel_futures=bool(left))
+        if not left:
+            self.engine.dispose()
+        return not left
 
     def create_table(self, row: TableRow, chance: list[Any]) -> None:
         """The table, its seats and the chance of its deal, in one transaction."""

@@ -4,7 +4,6 @@ spectators watching it. Everything runs on the server's event loop, one task per
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import math
@@ -47,6 +46,7 @@ from munchkin.server.chat import (
     move_words,
     slow_down,
 )
+from munchkin.server.clock import Clock
 from munchkin.server.fairness import (
     clean_entropy,
     fair_chance,
@@ -58,6 +58,7 @@ from munchkin.server.fairness import (
 from munchkin.server.fights import FightWatch
 from munchkin.server.guard import clean_text
 from munchkin.server.store import DamagedTable, SeatRow, Store, TableRow, now, token_hash
+from munchkin.server.waiting import end_tasks, finish_tasks
 from munchkin.story import game_story
 
 log = logging.getLogger("munchkin.server")
@@ -76,6 +77,7 @@ CHANCE_KINDS = frozenset({"shuffle", "roll", "pick"})  # the log entries that re
 AWAY_SECONDS = 120.0  # default: how long a person may be away before a bot plays their seat
 JOIN_SECONDS = 30.0  # default: how long a seat nobody has opened waits, once someone sat down, before a bot plays it
 MAX_HOLD_SECONDS = 60.0  # longest a Wait! holds a window on a table without a turn clock; then the holder passes
+STOP_SECONDS = 5.0  # `TableRunner.stop`: how long each of its steps may take (it returns within 3x this)
 
 
 _replay_pool: ProcessPoolExecutor | None = None
@@ -279,8 +281,10 @@ class Client:
         rate: float = RATE,
         device: bool = False,
         address: str = "",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.ws = ws
+        self.clock = clock  # the table's monotonic clock: the message bucket refills by it
         self.address = address  # the client's address key: a spectator's chat is rate-limited by it
         self.seat = seat  # on a pass-and-play device: the seat claimed now, None between two people
         self.device = device  # a pass-and-play table's device link: plays every person seat, one at a time
@@ -294,7 +298,7 @@ class Client:
         self.wake = asyncio.Event()
         self.wake.set()
         self.tokens = float(burst)
-        self.refill_at = time.monotonic()
+        self.refill_at = clock()
         self.refused = 0
         self.complained_at = -1.0
         self.task: asyncio.Task[None] | None = None
@@ -303,7 +307,7 @@ class Client:
 
     def allow(self) -> bool:
         """Token bucket: BURST at once, RATE a second after that."""
-        t = time.monotonic()
+        t = self.clock()
         self.tokens = min(float(self.burst), self.tokens + (t - self.refill_at) * self.rate)
         self.refill_at = t
         if self.tokens >= 1.0:
@@ -314,7 +318,7 @@ class Client:
 
     def may_complain(self) -> bool:
         """Tell a flooder its messages are refused, but at most a few times a second."""
-        t = time.monotonic()
+        t = self.clock()
         if t - self.complained_at < 0.2:
             return False
         self.complained_at = t
@@ -455,8 +459,16 @@ class TableRunner:
     """Runs one game: applies people's actions, plays the bots, times the response windows,
     commits every action before telling anyone of it, and keeps each client up to date."""
 
-    def __init__(self, row: TableRow, store: Store, turn: asyncio.Lock | None = None, fresh: bool = False) -> None:
+    def __init__(
+        self,
+        row: TableRow,
+        store: Store,
+        turn: asyncio.Lock | None = None,
+        fresh: bool = False,
+        clock: Clock | None = None,
+    ) -> None:
         self.row = row
+        self.clock = clock or Clock()  # the time of its countdowns, stand-ins, holds and bot delays
         self.turn = turn or asyncio.Lock()  # shared by a server's tables: one bot burst at a time
         self.id = row.id
         self.store = store
@@ -496,7 +508,7 @@ class TableRunner:
         self.log_pos = 0  # entries of the game's log already stored
         self.clients: set[Client] = set()
         self.changed_at = time.time()  # wall time of the last committed change, for latency figures
-        self.decided_at = time.monotonic()  # when the game began waiting on its current decision
+        self.decided_at = self.clock.monotonic()  # when the game began waiting on its current decision
         self.committed_version = -1
         self.deadline: float | None = None  # monotonic time a response window closes (None: no countdown)
         self.bots_wait_until = (
@@ -507,7 +519,7 @@ class TableRunner:
         self.waited: set[int] = set()  # seats that have said Wait! in this round of the window
         self.paused_left: float | None = None  # seconds the countdown had left when the window was held
         self.hold_until: dict[int, float] = {}  # holder -> monotonic time their hold ends and they pass
-        self.away_since: dict[int, float] = {s: time.monotonic() for s in self.humans}  # seats nobody is at
+        self.away_since: dict[int, float] = {s: self.clock.monotonic() for s in self.humans}  # seats nobody is at
         self.shown_stand_ins: frozenset[int] = frozenset()  # the stand-ins everyone has been told of
         self.called_in: set[int] = set()  # absent people's seats someone at the table asked a bot to play now
         self.wake = asyncio.Event()
@@ -571,7 +583,7 @@ class TableRunner:
         self.log_pos = len(g.log)
         self.stored_chance = len(self.deal_chance())
         self.committed_version = g.version
-        self.decided_at = time.monotonic()
+        self.decided_at = self.clock.monotonic()
 
     def _deal_due(self) -> float | None:
         """When the entropy window closes (monotonic): now (-inf) once every person's seat has given its
@@ -594,13 +606,11 @@ class TableRunner:
         everyone when a bot comes in for a seat, which the deal then no longer waits for."""
         while not self.dealt and not self.failed:
             due = self._deal_due()
-            if due is not None and due <= time.monotonic():
+            if due is not None and due <= self.clock.monotonic():
                 await self._deal()
                 return
             wake_at = [t for t in (due, self._next_stand_in_time()) if t is not None]
-            timeout = None if not wake_at else max(0.0, min(wake_at) - time.monotonic())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout)
+            await self.clock.wait(self.wake, min(wake_at) if wake_at else None)
             self.wake.clear()
             self._tell_stand_ins()
 
@@ -722,18 +732,17 @@ class TableRunner:
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
 
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-        for writer in (self.writer, self.chat_writer):  # what people were shown is stored before the server goes
-            if writer is not None:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await writer
-        for c in list(self.clients):
-            if c.task is not None:
-                c.task.cancel()
+    async def stop(self, seconds: float = STOP_SECONDS) -> bool:
+        """Stop the table within 3 x `seconds` whatever it is doing (waiting for its deal or a clock, a bot
+        thinking in a worker, a write on the database's thread, a socket that takes nothing): its loop and
+        its people's senders are cancelled (`seconds` for them to end), then the moves, chat and claims
+        still being written and a finished game's save get `seconds` to be stored (what people were shown
+        is stored before the server goes) and are cancelled after. True if all ended in time."""
+        what = f"table {self.id} stopping"
+        senders = [c.task for c in self.clients]
+        ended = await end_tasks([self.task, *senders], seconds, what)
+        writes = [self.writer, self.chat_writer, self.replay_task, *self.background]
+        return await finish_tasks(writes, seconds, what) and ended
 
     # ------------------------------------------------------------------ the loop
     async def _run(self) -> None:
@@ -768,19 +777,16 @@ class TableRunner:
                 moved = await self._think(self.thinker)
             if moved:
                 if self._next_is_bot_move():
-                    await asyncio.sleep(self.bot_delay)
+                    await self.clock.sleep(self.bot_delay)
                 continue
             wake_at = [t for t in (self.deadline, self._next_stand_in_time()) if t is not None]
             wake_at += self.hold_until.values()
             if self.bots_wait_until:  # the bots wait for people to act at any time: wake up then
                 wake_at.append(self.bots_wait_until)
-            timeout = None if not wake_at else max(0.0, min(wake_at) - time.monotonic())
-            try:
-                await asyncio.wait_for(self.wake.wait(), timeout)
-            except TimeoutError:
-                if self.deadline is not None and time.monotonic() >= self.deadline:
+            if not await self.clock.wait(self.wake, min(wake_at) if wake_at else None):
+                if self.deadline is not None and self.clock.monotonic() >= self.deadline:
                     self._window_expired()
-                elif any(t <= time.monotonic() for t in self.hold_until.values()):
+                elif any(t <= self.clock.monotonic() for t in self.hold_until.values()):
                     self._holds_expired()
             self.wake.clear()
             self._tell_stand_ins()
@@ -860,7 +866,7 @@ class TableRunner:
         g = self.game
         n = 0
         if self.bots_wait_until:
-            if self.bots_wait_until > time.monotonic() and self._next_is_bot_move():
+            if self.bots_wait_until > self.clock.monotonic() and self._next_is_bot_move():
                 return 0
             self.bots_wait_until = 0.0
         until = _perf() + BOT_BURST_SECONDS
@@ -890,7 +896,7 @@ class TableRunner:
             self._watch_fight()  # every move of a burst: a bot's fight may begin and end within one
             n += 1
             if clocked:
-                self.decided_at = time.monotonic()
+                self.decided_at = self.clock.monotonic()
                 break
         return n
 
@@ -934,7 +940,7 @@ class TableRunner:
         here = self._connected() & self.humans
         if not here:
             return frozenset()
-        t = time.monotonic()
+        t = self.clock.monotonic()
         return frozenset(s for s in self.away_since if (due := self._bot_due(s)) is not None and due <= t)
 
     def _next_stand_in_time(self) -> float | None:
@@ -981,7 +987,7 @@ class TableRunner:
 
     def _clock_expired(self) -> int | None:
         """A connected person's own decision that has outlasted the table's turn clock (if it has one)."""
-        if self.turn_clock is None or time.monotonic() - self.decided_at < self.turn_clock:
+        if self.turn_clock is None or self.clock.monotonic() - self.decided_at < self.turn_clock:
             return None
         seats = self._clocked_seats()
         return seats[0] if seats else None
@@ -1043,7 +1049,7 @@ class TableRunner:
             if keep:  # still held: the new round's full countdown starts when the last hold ends
                 self.deadline, self.paused_left = None, self.window_seconds
             else:
-                self.deadline, self.paused_left = time.monotonic() + self.window_seconds, None
+                self.deadline, self.paused_left = self.clock.monotonic() + self.window_seconds, None
         else:
             self._keep_holds(clocked)
         self.window_prompt = (kind, clocked)
@@ -1053,7 +1059,7 @@ class TableRunner:
         from where it stood when the window was held."""
         self._set_holds([s for s in self.held_by if s in clocked])
         if not self.held_by and self.paused_left is not None:
-            self.deadline = time.monotonic() + self.paused_left
+            self.deadline = self.clock.monotonic() + self.paused_left
             self.paused_left = None
 
     def hold_limit(self) -> float:
@@ -1069,7 +1075,7 @@ class TableRunner:
         """A Wait! has held the window as long as it may: its holder passes (a person who is still
         deciding cannot hold the table for ever); the countdown then runs on for the others."""
         g = self.game
-        now = time.monotonic()
+        now = self.clock.monotonic()
         for seat in [s for s in self.held_by if self.hold_until.get(s, math.inf) <= now]:
             self.hold_until.pop(seat, None)
             p = next((a for a in g.legal_actions(seat) if a.kind == A.PASS), None) if seat in g.to_act else None
@@ -1097,9 +1103,9 @@ class TableRunner:
             raise MunchkinError("you have already said Wait! in this window: play or pass")
         self.waited.add(seat)
         self._set_holds([*self.held_by, seat])
-        self.hold_until[seat] = time.monotonic() + self.hold_limit()
+        self.hold_until[seat] = self.clock.monotonic() + self.hold_limit()
         if self.deadline is not None:
-            self.paused_left = max(0.0, self.deadline - time.monotonic())
+            self.paused_left = max(0.0, self.deadline - self.clock.monotonic())
             self.deadline = None
         self._touch_all()
         self.wake.set()
@@ -1131,7 +1137,7 @@ class TableRunner:
             g.apply_sequence(acts)
         self._commit()
         if self._next_is_bot_move():
-            self.bots_wait_until = time.monotonic() + self.bot_delay
+            self.bots_wait_until = self.clock.monotonic() + self.bot_delay
         self.wake.set()
 
     # ------------------------------------------------------------------ table talk
@@ -1308,7 +1314,7 @@ class TableRunner:
         self.log_pos = len(g.log)
         self.uncommitted = 0
         if g.version != self.committed_version:
-            self.decided_at = time.monotonic()
+            self.decided_at = self.clock.monotonic()
             self.committed_version = g.version
         self._window_clock()
         try:
@@ -1419,7 +1425,7 @@ class TableRunner:
         if self.dealt or self.fair is None:
             return None
         due = self._deal_due()
-        return None if due is None else round(max(0.0, due - time.monotonic()), 1)
+        return None if due is None else round(max(0.0, due - self.clock.monotonic()), 1)
 
     def _game_story(self) -> dict[str, Any]:
         """The finished game's Levels turn by turn and figures, from its public events; computed once."""
@@ -1440,11 +1446,11 @@ class TableRunner:
             return None
         clocked = self._window_seats()
         left = self.paused_left if self.held_by else None
-        now = time.monotonic()
+        now = self.clock.monotonic()
         return {
             "kind": g.prompt.kind,
             "seconds": self.window_seconds,
-            "remaining": None if self.deadline is None else round(max(0.0, self.deadline - time.monotonic()), 2),
+            "remaining": None if self.deadline is None else round(max(0.0, self.deadline - self.clock.monotonic()), 2),
             "waiting": waiting,
             "deciding": list(g.deciding()),
             "clocked": [s for s in g.to_act if s in clocked],
@@ -1461,7 +1467,7 @@ class TableRunner:
         and in how many seconds one will (`bot_in`, so that a page can count down without a clock of ours)."""
         connected = self._connected()
         standing = self._stand_ins()
-        t = time.monotonic()
+        t = self.clock.monotonic()
         over = self._over()
         here = bool(connected & self.humans)
 
@@ -1596,7 +1602,7 @@ class TableRunner:
         self.clients.add(c)
         seats = sorted(self.humans) if c.device else [] if c.seat is None else [c.seat]
         if seats and self.first_seated is None:
-            self.first_seated = time.monotonic()  # the entropy window's clock starts (`_deal_due`)
+            self.first_seated = self.clock.monotonic()  # the entropy window's clock starts (`_deal_due`)
         for seat in seats:
             self.away_since.pop(seat, None)  # back at the table: a stand-in gives the seat back
             self.called_in.discard(seat)
@@ -1618,7 +1624,7 @@ class TableRunner:
         seats = sorted(self.humans) if c.device else [] if c.seat is None else [c.seat]
         gone = [s for s in seats if s in self.humans and s not in self._connected()]
         for seat in gone:
-            self.away_since[seat] = time.monotonic()
+            self.away_since[seat] = self.clock.monotonic()
             if seat in self.held_by:  # a window held by someone who went away must not wait for ever
                 self._keep_holds(frozenset(s for s in self.held_by if s != seat))
         if gone:

@@ -9,6 +9,9 @@
 - a restart keeps the commitment, the entropy and the secret, and deals (or rebuilds) the same cards;
 - the entropy window closes `away_seconds` after the first person sat down, without those still missing;
 - a table from before fair deals (no record, chance from the system) still loads, plays and replays.
+
+The tables played through the server's loop keep time by a `ManualClock` moved by hand (tests/test_server_clock.py):
+the entropy window and the response windows close when the test says, however slow the machine.
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ import json
 import logging
 import random
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,12 +36,14 @@ from munchkin.engine.chance import FairChance, SystemChance, fair_commitment, fa
 from munchkin.engine.fair import deal
 from munchkin.engine.game import Game, Setup
 from munchkin.server.app import Hub, OptionsIn, TableIn, handle_message
+from munchkin.server.clock import ManualClock
 from munchkin.server.fairness import new_fair_record
 from munchkin.server.store import Store
 from munchkin.server.tables import Client, TableRunner, new_table_row, table_setup, with_fair
 from munchkin.verify import Unverifiable, verify_text
 from server_oracle import Oracle
 from test_server_leaks import Recorder
+from waits import bounded, until
 
 SECRET = bytes(range(32))
 NAMES = ["Ann", "Bob", "Cid"]
@@ -268,7 +272,8 @@ def test_the_protocol_shows_the_commitment_and_takes_entropy(tmp_path: Path) -> 
 
     from munchkin.server.app import create_app
 
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'app.db'}")) as c:
+    # on a clock that stands: Bob's first-join grace never runs out, and the deal waits for him throughout
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'app.db'}", clock=ManualClock())) as c:
         seats = [{"name": n, "kind": k} for n, k in zip(NAMES, ("human", "human", "bot"))]
         made = c.post("/api/tables", json={"name": "fair", "seats": seats}).json()
         tid, fair = made["table"]["id"], made["table"]["fair"]
@@ -316,15 +321,35 @@ class FairRecorder(Recorder):
             asyncio.get_running_loop().call_soon(self._send, json.dumps({"type": "entropy", "entropy": given}))
 
 
+async def keep_time(runner: TableRunner, clock: ManualClock, step: float) -> None:
+    """The clock's part in a table played through its loop (run beside it, until cancelled): when the table
+    waits on its clock and has gone still (its moves stored, its loop not woken, every socket sent all it has
+    to send) with nothing changed since the last look too, so that every seat has had its turn to answer
+    what it was last sent, the clock moves on by `step`: a response window a person lets run out closes, as
+    the wall clock would close it once they had had their time."""
+
+    def still() -> bool:
+        sockets_done = all(not c.outbox and not c.wake.is_set() and not c.dirty for c in runner.clients)
+        return bool(clock.waiting()) and sockets_done and runner.stored_all() and not runner.wake.is_set()
+
+    last: tuple[int, int, int] | None = None
+    while True:
+        await asyncio.sleep(0.01)  # at least one turn of the loop: what was scheduled at the last look has run
+        seen = (runner.game.version if runner.dealt else -1, runner.chat_count, clock.turns)
+        if still() and seen == last:
+            clock.advance(step)
+        last = seen if still() else None
+
+
 async def _play_fair_table(db: Path) -> Msg:
     """A fair table of two people (playing at random, as the leak tests do), two bots and a spectator,
     played to its end; the lobby's list, the summary and the replay asked for all along."""
     store = Store(f"sqlite:///{db}")
-    hub = Hub(store)
+    clock = ManualClock()
+    hub = Hub(store, clock=clock)
     seats = [{"name": n, "kind": k} for n, k in zip(("Ann", "Bob", "Cid", "Dee"), ("human", "human", "bot", "bot"))]
     spec = TableIn(name="fair", seats=seats, options=OptionsIn(), window_seconds=0.5, bot_delay=0)  # type: ignore[arg-type]
     runner, _ = await hub.create(spec)
-    runner.window_seconds = 0.05
     secret = runner.row.config["fair"]["secret"]
     oracle = Oracle(Game(Setup(["deluxe"], ["Ann", "Bob", "Cid", "Dee"], 0)))  # the card names; judged on the real game
     recs = [FairRecorder(runner, 0, oracle, "Ann's tea"), FairRecorder(runner, 1, oracle, "b0b" * 8)]
@@ -332,25 +357,33 @@ async def _play_fair_table(db: Path) -> Msg:
     listed: list[str] = []  # what the lobby and the summary said while the game was on
     refused = 0
     try:
-        await hub.replay(runner.id)
+        await bounded(hub.replay(runner.id), "the replay asked for while the game is on")
+    except AssertionError:
+        raise
     except Exception as exc:
         refused += "still on" in str(exc)
-    for r in recs:
-        runner.join(r.client)
-    give_up = time.monotonic() + 60
-    while not runner.dealt or not runner.game.over:
-        assert time.monotonic() < give_up and not runner.failed, f"the game did not end: {runner.failed}"
-        if runner.row.status != "over":
-            listed += [hub.page_body("all", 20, None).decode(), json.dumps(hub.summary(runner.id))]
-        await asyncio.sleep(0.05)
-    while runner.row.status != "over" or not all(r.saw_end for r in recs):
-        assert time.monotonic() < give_up, "the end never reached everyone"
-        await asyncio.sleep(0.05)
-    body = (await hub.replay(runner.id)).decode()
+    ticking = asyncio.ensure_future(keep_time(runner, clock, runner.window_seconds))
+    try:
+        for r in recs:
+            runner.join(r.client)
+
+        def over() -> bool:
+            assert not runner.failed, f"the game did not end: {runner.failed}"
+            if runner.row.status != "over":
+                listed.extend([hub.page_body("all", 20, None).decode(), json.dumps(hub.summary(runner.id))])
+            return runner.dealt and runner.game.over
+
+        await until(over, "the fair game ending", step=0.05)
+        await until(
+            lambda: runner.row.status == "over" and all(r.saw_end for r in recs), "the end reaching everyone", step=0.05
+        )
+    finally:
+        ticking.cancel()
+    body = (await bounded(hub.replay(runner.id), "the finished game's replay")).decode()
     out = {"secret": secret, "recs": recs, "listed": listed, "refused": refused, "body": body}
     out["summary"] = hub.summary(runner.id)
     out["commitment"] = runner.row.config["fair"]["commitment"]
-    await hub.stop()
+    await bounded(hub.stop(), "the hub's stop")
     store.close()
     return out
 
@@ -387,32 +420,33 @@ async def _restart(db: Path) -> Msg:
     seats = [{"name": n, "kind": k} for n, k in zip(NAMES, ("human", "human", "bot"))]
     spec = TableIn(name="fair", seats=seats, bot_delay=0)  # type: ignore[arg-type]
     store = Store(f"sqlite:///{db}")
-    hub = Hub(store)
+    hub = Hub(store, clock=ManualClock())  # (nobody sits down: no timer would run, and none can)
     runner, _ = await hub.create(spec)
     record = json.loads(json.dumps(runner.row.config["fair"]))
     runner.give_entropy(0, "first")
-    while runner.config_writes:
-        await asyncio.sleep(0.01)
-    await hub.stop()
+    await until(lambda: not runner.config_writes, "the entropy stored")
+    await bounded(hub.stop(), "the hub's stop")
     store.close()
     seen: Msg = {"record": record}
     for round in ("pending", "dealt"):
         store = Store(f"sqlite:///{db}")
-        hub = Hub(store)
+        hub = Hub(store, clock=ManualClock())
         hub.load()
         runner = hub.tables[runner.id]
         seen[round] = {"fair": json.loads(json.dumps(runner.row.config["fair"])), "dealt": runner.dealt}
         if round == "pending":
             runner.give_entropy(1, "second")
-            give_up = time.monotonic() + 10
-            while not (runner.dealt and runner.stored_all()):
-                assert time.monotonic() < give_up and not runner.failed, runner.failed
-                await asyncio.sleep(0.01)
+
+            def dealt(r: TableRunner = runner) -> bool:
+                assert not r.failed, r.failed
+                return r.dealt and r.stored_all()
+
+            await until(dealt, "the deal made and stored")
             seen["deal"] = (list(runner.game.door_deck), [p.hand for p in runner.game.players])
         else:
             seen["rebuilt"] = (list(runner.game.door_deck), [p.hand for p in runner.game.players])
             seen["setup"] = runner.game.setup
-        await hub.stop()
+        await bounded(hub.stop(), "the hub's stop")
         store.close()
     return seen
 
@@ -442,22 +476,27 @@ class Sink:
 async def _window_closes(db: Path) -> Msg:
     seats = [{"name": n, "kind": k} for n, k in zip(NAMES, ("human", "human", "bot"))]
     store = Store(f"sqlite:///{db}")
-    hub = Hub(store)
+    clock = ManualClock()
+    hub = Hub(store, clock=clock)
     runner, _ = await hub.create(TableIn(name="fair", seats=seats, bot_delay=0, away_seconds=10))  # type: ignore[arg-type]
     runner.join(Client(Sink(), 0))  # Ann sits down
+    assert runner.first_seated == clock.now
     runner.give_entropy(0, "only Ann")
-    await asyncio.sleep(0.2)
-    waited = runner.dealt  # Bob never came: the table waits for him ...
-    assert runner.first_seated is not None
-    runner.first_seated -= 10  # ... until the table's away time after Ann sat down
-    runner.wake.set()
-    give_up = time.monotonic() + 10
-    while not runner.dealt:
-        assert time.monotonic() < give_up and not runner.failed, runner.failed
-        await asyncio.sleep(0.01)
+    await until(lambda: clock.waiting() and not runner.config_writes, "the table waiting, Ann's entropy stored")
+    clock.advance(9)  # Bob never came: the table waits for him ...
+    assert not runner.failed, runner.failed
+    waited = runner.dealt
+    assert runner._deal_due() == clock.now + 1 and clock.waiting() == 1, "the table waits on its clock"
+    clock.advance(1)  # ... until the table's away time after Ann sat down (shorter than Bob's first-join grace)
+
+    def dealt() -> bool:
+        assert not runner.failed, runner.failed
+        return runner.dealt
+
+    await until(dealt, "the deal")
     out = {"waited": waited, "entropy": list(runner.row.config["fair"]["entropy"]), "deck": list(runner.game.door_deck)}
     out["key"] = fair_key(bytes.fromhex(runner.row.config["fair"]["secret"]), ["only Ann", "", ""])
-    await hub.stop()
+    await bounded(hub.stop(), "the hub's stop")
     store.close()
     return out
 

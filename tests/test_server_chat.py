@@ -1,10 +1,12 @@
 """Table talk through the server: chat lines, whispers, quick phrases, their refusals and limits,
-the table's chat options, and what a replay keeps (docs/server.md, Table talk)."""
+the table's chat options, and what a replay keeps (docs/server.md, Table talk).
+
+The apps' tables, their chat limits and their sockets' message buckets keep time by a `ManualClock` the
+test moves by hand (tests/test_server_clock.py)."""
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,20 +16,28 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from munchkin.server.app import create_app
-from munchkin.server.chat import CHAT_LINES, CHAT_MAX_CHARS, PHRASES, Talk
+from munchkin.server.chat import CHAT_LINES, CHAT_MAX_CHARS, CHAT_SECONDS, PHRASES, Talk
+from munchkin.server.clock import ManualClock
 from munchkin.server.guard import clean_text
 from munchkin.server.store import Store
 from munchkin.server.tables import Client, TableRunner, new_table_row
-from test_server_protocol import Msg
+from test_server_protocol import PACE, Msg
 from test_server_protocol import new_table as protocol_table
 from test_server_restart import Server, db_args  # noqa: F401  (db_args: the fixture, SQLite then PostgreSQL)
+from waits import PATIENCE, until_sync
 
 FORWARD = ("kick", "ready", "play", "loot", "end", "run", "refuse", "accept", "take", "choose", "pass")
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'talk.db'}")) as c:
+def clock() -> ManualClock:
+    """The tables' clock: it moves only when the test moves it."""
+    return ManualClock()
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: ManualClock) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'talk.db'}", clock=clock)) as c:
         yield c
 
 
@@ -191,19 +201,28 @@ def test_free_text_keeps_to_the_rules_names_follow_but_emoji_may_join() -> None:
     assert clean_text("e\u0301\u0301", "a line", 300) == "é\u0301"  # NFC, two accents stacked: fine
 
 
-def test_a_flood_is_refused_saying_how_long_to_wait_per_seat_and_per_spectator_address(client: TestClient) -> None:
+def test_a_flood_is_refused_saying_how_long_to_wait_per_seat_and_per_spectator_address(
+    client: TestClient, clock: ManualClock
+) -> None:
     created = new_table(client, ["human", "human", "bot"])
     with seat_socket(client, created, 0) as a, seat_socket(client, created, 1) as b:
         ann, bob = Ear(a), Ear(b)
         for i in range(CHAT_LINES):
             ann.say(f"line {i}")
         ann.say("one too many")
-        m = ann.refused("slow down: wait ")
-        assert m["wait"] is not None and 0 < m["wait"] <= 10
+        m = ann.refused("slow down: wait 10 s")  # the clock stands: all 10 seconds are still to wait
+        assert m["wait"] == CHAT_SECONDS == 10
         assert m["error"].endswith(f"(at most {CHAT_LINES} lines in 10 seconds)")
         bob.say("Bob may still talk")  # the limit is Ann's alone
         bob.hears("Bob may still talk")
         assert "one too many" not in [x["text"] for x in bob.lines]
+        clock.advance(9.5)
+        ann.say("still too soon")
+        assert ann.refused("slow down: wait 1 s")["wait"] == pytest.approx(0.5)
+        clock.advance(0.5)  # ten seconds after her first line: a place is free again
+        ann.say("Ann may talk again")
+        assert bob.hears("Ann may talk again")["from"] == 0
+        assert "still too soon" not in [x["text"] for x in bob.lines]
     # two spectators from one address share its limit
     with watch(client, created) as w1, watch(client, created) as w2:
         one, two = Ear(w1), Ear(w2)
@@ -256,8 +275,9 @@ def runner(client: TestClient, table_id: str) -> TableRunner:
     return r
 
 
-def play_until(ear: Ear, want: Callable[[Msg], Msg | None], turns: int = 400) -> tuple[Msg, Msg]:
-    """Play a person's seat forward until `want(action)` picks one of its answers; that action and the state."""
+def play_until(ear: Ear, want: Callable[[Msg], Msg | None], clock: ManualClock, turns: int = 400) -> tuple[Msg, Msg]:
+    """Play a person's seat forward until `want(action)` picks one of its answers; that action and the state.
+    The clock moves by a person's pace before each move (the message bucket refills one message in it)."""
     for _ in range(turns):
         m = ear.until(lambda m: m["type"] == "state" and bool(m["actions"]) and not m["view"]["over"])
         answers = [a for a in m["actions"] if not a["any_time"]]
@@ -268,18 +288,20 @@ def play_until(ear: Ear, want: Callable[[Msg], Msg | None], turns: int = 400) ->
             continue
         acts = [a["text"] for a in answers]
         pick = next((a for w in FORWARD for a in acts if a.startswith(w)), acts[0])
-        time.sleep(0.05)  # a person's pace: a flood of moves is throttled
+        clock.advance(PACE)  # a person's pace: a flood of moves is throttled
         ear.ws.send_text(json.dumps({"type": "act", "action": pick, "version": m["version"]}))
     raise AssertionError("the move wanted never came")
 
 
-def test_a_help_request_as_a_quick_phrase_is_the_move_and_a_bot_answers_it(client: TestClient) -> None:
+def test_a_help_request_as_a_quick_phrase_is_the_move_and_a_bot_answers_it(
+    client: TestClient, clock: ManualClock
+) -> None:
     created = new_table(client, ["human", "bot", "bot"], seed=3)
     tid = created["table"]["id"]
     r = runner(client, tid)
     with seat_socket(client, created, 0) as a:
         ann = Ear(a)
-        ask, state = play_until(ann, lambda x: x["kind"] == "ask" and "treasure" in x["text"])
+        ask, state = play_until(ann, lambda x: x["kind"] == "ask" and "treasure" in x["text"], clock)
         plain = next(x for x in state["actions"] if x["kind"] == "ask" and "offering" not in x["text"])
 
         def refused_now(words: str, **msg: Any) -> None:
@@ -310,15 +332,13 @@ def test_a_help_request_as_a_quick_phrase_is_the_move_and_a_bot_answers_it(clien
         assert asked, "the phrase's move was not taken"
         # the bot answered as it answers the move: it helps or refuses
         ask_at = next(i for i, e in enumerate(r.game.events) if e[0] == "ask")
-        for _ in range(100):
-            answers = [e[0] for e in r.game.events[ask_at:] if e[0] in ("help", "refuse")]
-            if answers:
-                break
-            time.sleep(0.05)
-        assert answers, "the bot never answered the help request"
+        until_sync(
+            lambda: any(e[0] in ("help", "refuse") for e in r.game.events[ask_at:]),
+            "the bot answering the help request",
+        )
 
 
-def test_give_not_help_is_the_gift_of_an_item_in_play(client: TestClient) -> None:
+def test_give_not_help_is_the_gift_of_an_item_in_play(client: TestClient, clock: ManualClock) -> None:
     created = new_table(client, ["human", "bot", "bot"], seed=5)
     r = runner(client, created["table"]["id"])
     with seat_socket(client, created, 0) as a:
@@ -338,7 +358,7 @@ def test_give_not_help_is_the_gift_of_an_item_in_play(client: TestClient) -> Non
                 ready = "ready" in answers and not m["view"]["players"][0]["equipped"]
                 cards = [x for x in answers if ready and x.startswith("play ") and " on " not in x]
                 pick = next((x for w in FORWARD for x in answers if x.startswith(w)), answers[0])
-                time.sleep(0.05)  # a person's pace: a flood of moves is throttled
+                clock.advance(PACE)  # a person's pace: a flood of moves is throttled
                 ann.ws.send_text(json.dumps({"type": "act", "action": (cards or [pick])[0], "version": m["version"]}))
         assert found is not None, "Ann never had an Item in play to give"
         item = found["text"].removeprefix("give ").removesuffix(" to Bob")
@@ -393,7 +413,7 @@ def test_bots_never_read_free_text(tmp_path: Path) -> None:
 
 def test_chat_is_stored_and_a_replay_keeps_public_lines_never_whispers(tmp_path: Path) -> None:
     db = tmp_path / "munchkin.db"
-    with TestClient(create_app(f"sqlite:///{db}")) as c:
+    with TestClient(create_app(f"sqlite:///{db}", clock=ManualClock())) as c:
         created = new_table(c, ["human", "human", "bot"])
         tid = created["table"]["id"]
         with seat_socket(c, created, 0) as a, seat_socket(c, created, 1) as b:
@@ -409,7 +429,7 @@ def test_chat_is_stored_and_a_replay_keeps_public_lines_never_whispers(tmp_path:
     finally:
         store.close()
     # after a restart the table has its chat, and counts on from it
-    with TestClient(create_app(f"sqlite:///{db}")) as c, seat_socket(c, created, 1) as b:
+    with TestClient(create_app(f"sqlite:///{db}", clock=ManualClock())) as c, seat_socket(c, created, 1) as b:
         bob = Ear(b)
         bob.until(lambda m: m["type"] == "state")
         assert [x["text"] for x in bob.lines] == ["public words", "secret-5d1e"]
@@ -444,7 +464,7 @@ def test_chat_survives_a_killed_server_on_sqlite_and_postgresql(db_args: list[st
         def lines_of(ws: Any, until: str) -> list[Msg]:
             got: list[Msg] = []
             while not any(x["text"] == until for x in got):
-                m = json.loads(ws.recv(timeout=20))
+                m = json.loads(ws.recv(timeout=PATIENCE))
                 if m["type"] == "state":
                     got += m["chat"]
             return got
@@ -476,22 +496,17 @@ def test_talk_after_the_end_is_kept_and_in_the_replay(tmp_path: Path) -> None:
         assert r.status_code == 200, r.text
         return [x["text"] for x in r.json().get("chat", [])]
 
-    with TestClient(create_app(f"sqlite:///{db}")) as c:
+    with TestClient(create_app(f"sqlite:///{db}", clock=ManualClock())) as c:
         created = new_table(c, ["bot", "bot", "bot"], seed=2)
         tid = created["table"]["id"]
-        for _ in range(600):
-            if c.get(f"/api/tables/{tid}").json()["status"] == "over":
-                break
-            time.sleep(0.1)
-        else:
-            raise AssertionError("the bots' game did not end in 60 s")
+        until_sync(lambda: c.get(f"/api/tables/{tid}").json()["status"] == "over", "the bots' game ending", step=0.1)
         assert replay_chat(c, tid) == []
         with watch(c, created) as w:
             spec = Ear(w)
             spec.say(phrase="good_game")
             assert spec.hears("Good game!")["name"] == "Spectator 1"
         assert replay_chat(c, tid) == ["Good game!"]
-    with TestClient(create_app(f"sqlite:///{db}")) as c, watch(c, created) as w:
+    with TestClient(create_app(f"sqlite:///{db}", clock=ManualClock())) as c, watch(c, created) as w:
         spec = Ear(w)
         spec.until(lambda m: m["type"] == "state")
         assert [x["text"] for x in spec.lines] == ["Good game!"]

@@ -3,7 +3,10 @@ last strengths and how it ended, and sends it once to each watcher, in words eac
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -11,9 +14,11 @@ from fastapi.testclient import TestClient
 from munchkin.engine.combat import combat_breakdown
 from munchkin.engine.game import Game, Setup
 from munchkin.engine.view import narrate
+from munchkin.server.clock import ManualClock
 from munchkin.server.fights import FightWatch
-from munchkin.server.tables import TableBots
-from test_server_tables import client, db, new_table
+from munchkin.server.tables import TableBots, TableRunner
+from test_server_tables import client, clock_of, db, hub, new_table
+from waits import PATIENCE
 
 __all__ = ["client", "db"]  # the fixtures, used by name
 
@@ -51,12 +56,36 @@ def test_the_watch_keeps_a_fights_last_strengths_and_each_seat_hears_its_own_lin
         assert said["lines"] == heard[-len(said["lines"]) :] and said["lines"], seat
 
 
+@contextlib.contextmanager
+def watched_pace(r: TableRunner, clock: ManualClock) -> Iterator[None]:
+    """The bots' delay between their own moves passes on the table's clock only once they pause (the table
+    waits on its clock) and every watcher has been sent the state they paused at: each watcher sees every
+    pause, however slow the machine (a thread moves the clock, as the test reads its socket)."""
+    done = threading.Event()
+
+    def pace() -> None:
+        while not done.wait(0.005):
+            clients = list(r.clients)
+            if clock.waiting() and clients and all(not c.dirty and not c.outbox for c in clients):
+                clock.advance(r.bot_delay)
+
+    thread = threading.Thread(target=pace, name="bot-pace", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(PATIENCE)
+        assert not thread.is_alive()
+
+
 def test_a_fight_over_is_sent_once_to_each_watcher_with_what_it_may_hear(client: TestClient) -> None:
     created = new_table(client, ["bot", "bot", "bot"], seed=2, bot_delay=0.01)
     tid = created["table"]["id"]
     log: list[str] = []
     sent: dict[int, dict[str, Any]] = {}
-    with client.websocket_connect(f"/ws/{tid}") as ws:  # a spectator
+    r = hub(client).tables[tid]
+    with client.websocket_connect(f"/ws/{tid}") as ws, watched_pace(r, clock_of(client)):  # a spectator
         while len(sent) < 3:
             m = ws.receive_json()
             if m["type"] != "state":

@@ -1,7 +1,10 @@
 """What keeps one table, one client or one request from holding up every other: replays and finished
 tables rebuilt once in the worker process however many ask, no database call on the event loop,
 a lobby list that costs the same with many finished tables and answers 304 before it is made,
-finished tables kept for a set time, and a client that never reads dropped rather than buffered."""
+finished tables kept for a set time, and a client that never reads dropped rather than buffered.
+
+The apps' tables run on a `ManualClock` nobody moves (`test_server_tables.make_client`): nothing timed happens;
+every wait for work is bounded (`waits`)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,6 @@ import json
 import random
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,15 +29,13 @@ from munchkin.server.hub import Hub, _key
 from munchkin.server.store import SeatRow, Store, TableRow
 from munchkin.server.tables import MAX_OUTBOX, Client, FinishedRunner, TableRunner
 from test_server_tables import hub, make_client, new_table
+from waits import PATIENCE, bounded, until, until_sync
 
 Msg = dict[str, Any]
 
 
-def wait_over(c: TestClient, tid: str, seconds: float = 120) -> None:
-    end = time.monotonic() + seconds
-    while c.get(f"/api/tables/{tid}").json()["status"] != "over":
-        assert time.monotonic() < end, "the bot game did not end"
-        time.sleep(0.05)
+def wait_over(c: TestClient, tid: str) -> None:
+    until_sync(lambda: c.get(f"/api/tables/{tid}").json()["status"] == "over", "the bot game ending", step=0.05)
 
 
 def count_worker_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -78,7 +78,7 @@ def test_a_replay_asked_for_many_times_at_once_is_made_once_in_the_worker(
         assert tid not in h.tables
 
         async def eight() -> list[bytes]:
-            return list(await asyncio.gather(*(h.replay(tid) for _ in range(8))))
+            return list(await bounded(asyncio.gather(*(h.replay(tid) for _ in range(8))), "eight replays"))
 
         bodies = c.portal.call(eight)  # type: ignore[union-attr]
         assert calls == ["rebuild_save"], calls
@@ -101,9 +101,9 @@ def test_a_just_ended_games_replay_is_its_one_save_however_many_poll(
 
         async def poll_as_it_ends() -> list[bytes]:
             runner = h.tables[tid]
-            while runner.replay_task is None:  # the moment the game has ended and its save is on its way
-                await asyncio.sleep(0)
-            return list(await asyncio.gather(*(h.replay(tid) for _ in range(4))))
+            # the moment the game has ended and its save is on its way (looked at on every turn of the loop)
+            await until(lambda: runner.replay_task is not None, "the game ending and its save on its way", step=0)
+            return list(await bounded(asyncio.gather(*(h.replay(tid) for _ in range(4))), "four replays"))
 
         bodies = c.portal.call(poll_as_it_ends)  # type: ignore[union-attr]
         assert calls == ["make_replay"], calls
@@ -284,7 +284,7 @@ def test_a_client_that_never_reads_is_dropped_once_its_replies_pile_up(tmp_path:
         runner, _ = await h.create(
             hub_module.TableIn(seats=[{"name": n, "kind": "human"} for n in ("A", "B", "C")], seed=1)  # type: ignore[list-item]
         )
-        await runner.stop()
+        await bounded(runner.stop(), "the table's stop")
         client = Client(_Stuck(), 0, burst=10_000)
         client.handler = asyncio.ensure_future(asyncio.Event().wait())  # stands for the socket's reader
         runner.join(client)
@@ -336,11 +336,10 @@ def test_a_failed_send_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixtur
         )
         client = Client(Broken(), None)
         runner.join(client)
-        for _ in range(20):
-            await asyncio.sleep(0)
+        await until(lambda: client.dropped, "the client dropped once its send failed")
         assert client.dropped == "sending failed (ValueError)"
         runner.leave(client)
-        await h.stop()
+        assert await bounded(h.stop(), "the hub's stop")
         store.close()
 
     asyncio.run(main())
@@ -348,38 +347,53 @@ def test_a_failed_send_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixtur
 
 
 def test_a_database_that_stalls_holds_up_no_table(tmp_path: Path) -> None:
-    """Another process holds the SQLite file locked for two seconds while a person moves: the move waits
-    (it is told to nobody before it is stored), and meanwhile another table's spectator is answered."""
+    """Another process holds the SQLite file locked while a person moves: the move waits (it is told to nobody
+    before it is stored), and meanwhile another table's spectator is answered. The lock is held until the test
+    has seen both (or, if the ping waited for the database, until `PATIENCE` is up: then the test fails)."""
     db = tmp_path / "m.db"
     with make_client(db) as c:
         made = new_table(c, ["human", "bot", "bot"], seed=1)
         tid, url = made["table"]["id"], made["links"][0]["url"]
         other = new_table(c, ["human", "bot", "bot"], seed=2)["table"]["id"]
+        runner = hub(c).tables[tid]
         with c.websocket_connect(f"/ws/{tid}?" + url.split("?")[1]) as ws, c.websocket_connect(f"/ws/{other}") as spec:
             state = next(m for m in iter(ws.receive_json, None) if m["type"] == "state" and m["actions"])
             next(m for m in iter(spec.receive_json, None) if m["type"] == "state")
-            locked, released = threading.Event(), threading.Event()
+            locked, release, released = threading.Event(), threading.Event(), threading.Event()
 
             def hold_the_lock() -> None:
-                con = sqlite3.connect(db, timeout=10, isolation_level=None)
+                con = sqlite3.connect(db, timeout=PATIENCE, isolation_level=None)
                 con.execute("BEGIN EXCLUSIVE")
                 locked.set()
-                time.sleep(2.0)
+                release.wait(PATIENCE)
                 released.set()
                 con.execute("COMMIT")
                 con.close()
 
             holder = threading.Thread(target=hold_the_lock)
             holder.start()
-            assert locked.wait(10)
-            act = {"type": "act", "action": state["actions"][0]["text"], "version": state["version"]}
-            ws.send_text(json.dumps(act))
-            spec.send_text(json.dumps({"type": "ping"}))
-            assert next(m for m in iter(spec.receive_json, None) if m["type"] == "pong") == {"type": "pong"}
-            assert not released.is_set(), "the spectator's ping waited for the database"
-            moved = next(
-                m for m in iter(ws.receive_json, None) if m["type"] == "state" and m["version"] > state["version"]
-            )
-            assert released.is_set(), "the move was told before it was stored"
-            assert moved["version"] > state["version"]
-            holder.join()
+            try:
+                assert locked.wait(PATIENCE)
+                act = {"type": "act", "action": state["actions"][0]["text"], "version": state["version"]}
+                ws.send_text(json.dumps(act))
+                spec.send_text(json.dumps({"type": "ping"}))
+                assert next(m for m in iter(spec.receive_json, None) if m["type"] == "pong") == {"type": "pong"}
+                assert not released.is_set(), "the spectator's ping waited for the database"
+
+                # the move is made, and its write waits on the locked file: nobody has been told of it yet
+                def waiting_to_be_stored() -> bool:
+                    assert not runner.failed, runner.failed  # (SQLite gives up on a lock after 5 s: src/store.py)
+                    return runner.game.version > state["version"] and bool(runner.unwritten)
+
+                until_sync(waiting_to_be_stored, "the move made and waiting to be stored")
+                assert not released.is_set()
+                release.set()
+                moved = next(
+                    m for m in iter(ws.receive_json, None) if m["type"] == "state" and m["version"] > state["version"]
+                )
+                assert released.is_set(), "the move was told before it was stored"
+                assert moved["version"] > state["version"]
+            finally:
+                release.set()
+                holder.join(PATIENCE)
+            assert not holder.is_alive()

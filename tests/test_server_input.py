@@ -1,5 +1,8 @@
 """Hostile input to the table server: every bad request gets a clear 4xx (or a WebSocket error) that
-says what is wrong, never a 500 or a traceback; new tables are rate-limited."""
+says what is wrong, never a 500 or a traceback; new tables are rate-limited.
+
+The rate limits keep time by a `ManualClock` the test moves by hand (tests/test_server_clock.py), as do the
+app's tables: a limit's refill or a request's turn comes when the test says, however slow the machine."""
 
 from __future__ import annotations
 
@@ -17,16 +20,21 @@ from starlette.types import Message
 
 from munchkin.server import skeleton as skeleton_module
 from munchkin.server.app import create_app
+from munchkin.server.clock import ManualClock
 from munchkin.server.config import ServerSettings
 from munchkin.server.guard import BodyGuard, CreationLimits, Pacer, json_too_deep, look_alike
 from munchkin.server.skeleton import prototypes, skeleton
+from waits import bounded, until
 
 Msg = dict[str, Any]
 BOTS = [{"name": n, "kind": "bot"} for n in ("Ann", "Bob", "Cy")]
 
 
 def make_client(tmp_path: Path, settings: ServerSettings | None = None) -> TestClient:
-    return TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}", settings), raise_server_exceptions=False)
+    """The app, its tables and its limits on new tables on a `ManualClock` nobody moves: a bucket refills
+    only when a test moves the clock."""
+    app = create_app(f"sqlite:///{tmp_path / 'munchkin.db'}", settings, ManualClock())
+    return TestClient(app, raise_server_exceptions=False)
 
 
 @pytest.fixture
@@ -496,7 +504,7 @@ def test_tables_are_limited_per_client_address(tmp_path: Path) -> None:
         r = post_raw(c, json.dumps(humans()))
         assert r.status_code == 429
         wait = int(r.headers["Retry-After"])
-        assert 29 <= wait <= 30
+        assert wait == 30  # 2 a minute, and the clock stands: a whole 30 s to the next
         assert r.json() == {"detail": f"too many new tables: try again in {wait} seconds"}
         other = TestClient(c.app, client=("10.0.0.2", 50000))
         assert post_raw(other, json.dumps(humans())).status_code == 201
@@ -568,19 +576,30 @@ def test_token_buckets_refill_at_their_rate() -> None:
 
 def test_replay_downloads_are_spaced_out_and_a_crowd_is_refused() -> None:
     """Clients downloading replays in a loop take turns at a set rate, so the tables in play keep the
-    event loop; past the queue's length a request is told when to come back."""
-    import time
+    event loop; past the queue's length a request is told when to come back. The pacer keeps time by a
+    `ManualClock` here, moved by hand."""
+    clock = ManualClock()
 
-    async def run() -> tuple[float, list[float], list[float]]:
-        start = time.monotonic()
-        pacer = Pacer(lambda: 10.0, max_waiting=4)
-        waits = await asyncio.gather(*(pacer.turn() for _ in range(5)))  # 1 at once, 4 wait their turn
-        took = time.monotonic() - start
-        crowd = Pacer(lambda: 10.0, max_waiting=4)
-        return took, waits, await asyncio.gather(*(crowd.turn() for _ in range(7)))
+    async def run() -> tuple[list[float], list[float]]:
+        start = clock.now
+        pacer = Pacer(lambda: 10.0, max_waiting=4, clock=clock)
+        turns = [asyncio.ensure_future(pacer.turn()) for _ in range(5)]
+        await until(lambda: clock.waiting() == 4, "four requests waiting their turn")  # 1 at once, 4 wait their turn
+        # five requests at 10 a second take 0.4 s: at 0.05 s, 0.15 s, ... 0.45 s, one more has had its turn
+        for k in range(5):
+            clock.advance(start + 0.1 * k + 0.05 - clock.now)
+            await until(lambda k=k: sum(t.done() for t in turns) == k + 1, f"request {k}'s turn")
+            assert [t.done() for t in turns] == [i <= k for i in range(5)], k  # the others are not due yet
+        waits = [t.result() for t in turns]
+        crowd = Pacer(lambda: 10.0, max_waiting=4, clock=clock)
+        answers = [asyncio.ensure_future(crowd.turn()) for _ in range(7)]
+        await until(lambda: sum(t.done() for t in answers) == 3, "the crowd's first and its two refused")
+        clock.advance(0.5)
+        return waits, await bounded(asyncio.gather(*answers), "the crowd's answers")
 
-    took, waits, crowd = asyncio.run(run())
-    assert waits == [0.0] * 5 and 0.38 <= took < 2.0, "five requests at 10 a second take about 0.4 s"
+    waits, crowd = asyncio.run(run())
+    assert waits == [0.0] * 5
     refused = [w for w in crowd if w > 0]
     assert crowd[:5] == [0.0] * 5 and len(refused) == 2 and all(w >= 0.4 for w in refused), crowd
+    assert refused == pytest.approx([0.9, 0.9]), "come back once the queue of 4 ahead has gone, at 10 a second"
     assert asyncio.run(Pacer(lambda: 0.0).turn()) == 0.0, "0 means no limit"

@@ -1,10 +1,12 @@
 """A pass-and-play table: one device link plays every person seat, one claimed at a time. Claims are
 accepted only from the device and only for the table's people, end when another person's own decision
-comes, and the device is sent the claimed seat's view, or the public one between two people."""
+comes, and the device is sent the claimed seat's view, or the public one between two people.
+
+The app's tables and the device's message bucket keep time by a `ManualClock` the test moves by hand
+(tests/test_server_clock.py): no window, grace or away time runs out unless a test says so."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,16 +16,24 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from munchkin.server.app import create_app
+from munchkin.server.clock import ManualClock
 from munchkin.server.config import ServerSettings
 from munchkin.server.hub import Hub
+from test_server_protocol import PACE
 
 Msg = dict[str, Any]
 SEED = 5  # seat 0 readies first, then seat 1, then the bot (character creation, one seat after another)
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}", ServerSettings())) as c:
+def clock() -> ManualClock:
+    """The tables' clock: it moves only when the test moves it."""
+    return ManualClock()
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: ManualClock) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}", ServerSettings(), clock)) as c:
         yield c
 
 
@@ -155,7 +165,9 @@ def test_only_the_device_claims_and_a_seat_link_plays_as_before(client: TestClie
         assert ws.receive_json()["error"] == "that seat token is not valid at this table"
 
 
-def test_a_window_keeps_an_answering_persons_claim_and_lists_who_may_answer(client: TestClient) -> None:
+def test_a_window_keeps_an_answering_persons_claim_and_lists_who_may_answer(
+    client: TestClient, clock: ManualClock
+) -> None:
     """In a fight's window the fighter's own decision waits; another person the window waits on may
     still take the device (their claim holds while they are asked), and the public state lists them."""
     made = new_table(client, ["human", "human", "human"], window_seconds=60)
@@ -170,9 +182,11 @@ def test_a_window_keeps_an_answering_persons_claim_and_lists_who_may_answer(clie
                 break
             owner = st["device"]["owed"][0]
             if st["device"]["claimed"] != owner:
+                clock.advance(PACE)  # a person's pace: the device's messages are not a flood
                 ws.send_json({"type": "claim", "seat": owner})
                 st = state_where(ws, lambda m, o=owner: m["device"]["claimed"] == o)
             move = next(a["text"] for a in st["actions"] if not a["any_time"])
+            clock.advance(PACE)
             ws.send_json({"type": "act", "action": move, "version": st["version"]})
             st = state_where(ws, lambda m, v=st["version"]: m["version"] != v)
         else:
@@ -193,14 +207,13 @@ def test_a_window_keeps_an_answering_persons_claim_and_lists_who_may_answer(clie
         assert ended["seat"] is None and ended["why"].endswith(f"hand the device to {runner.row.seats[fighter].name}")
 
 
-def test_the_device_keeps_every_person_seat_from_a_stand_in(client: TestClient) -> None:
+def test_the_device_keeps_every_person_seat_from_a_stand_in(client: TestClient, clock: ManualClock) -> None:
     made = new_table(client, ["human", "human", "bot"], away_seconds=10)
     tid = made["table"]["id"]
     h: Hub = client.app.state.hub  # type: ignore[attr-defined]
     runner = h.tables[tid]
     assert set(runner.away_since) == {0, 1}  # nobody has come yet
-    for seat in runner.away_since:  # as if both seats had been empty for a minute
-        runner.away_since[seat] = time.monotonic() - 60
+    clock.advance(60)  # both seats have been empty for a minute
     with client.websocket_connect(f"/ws/{tid}?{query(made['device'])}") as ws:
         next_of(ws, "hello")
         st = next_of(ws, "state")

@@ -1,9 +1,12 @@
-"""The server's API and WebSocket protocol: what a client may send, and what bad input gets."""
+"""The server's API and WebSocket protocol: what a client may send, and what bad input gets.
+
+The app's tables, and each socket's message bucket, keep time by a `ManualClock` the test moves by hand
+(tests/test_server_clock.py): a window's countdown and the bucket's refill come when the test says, however
+slow the machine."""
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,15 +17,24 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from munchkin.server.app import create_app
-from munchkin.server.tables import TableRunner
+from munchkin.server.clock import ManualClock
+from munchkin.server.tables import RATE, TableRunner
+from waits import PATIENCE, until_sync
 
 Msg = dict[str, Any]
 FORWARD = ("kick", "ready", "play", "loot", "end", "run", "refuse", "pass", "accept", "take", "choose")
+PACE = 1 / RATE  # seconds of a person's pace between two moves: the message bucket refills one message in it
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}")) as c:
+def clock() -> ManualClock:
+    """The tables' clock: it moves only when the test moves it."""
+    return ManualClock()
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: ManualClock) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}", clock=clock)) as c:
         yield c
 
 
@@ -194,61 +206,76 @@ def test_spectators_and_bad_tokens(client: TestClient) -> None:
         assert "no table" in lost.receive_json()["error"]
 
 
-def test_a_flooding_client_is_throttled_while_the_tables_play_on(client: TestClient) -> None:
+def test_a_flooding_client_is_throttled_while_the_tables_play_on(client: TestClient, clock: ManualClock) -> None:
+    """A flood of 300 pings while the clock stands: the bucket's 20 are answered, then one complaint and
+    nothing (a complaint at most every 0.2 s); meanwhile the other table plays on. The clock moves half a
+    second: the bucket has refilled, the flooder may act again."""
     created = new_table(client, ["human", "bot", "bot"])
-    bots = new_table(client, ["bot", "bot", "bot"], bot_delay=0.02, seed=5)
+    bots = new_table(client, ["bot", "bot", "bot"], bot_delay=0.02, seed=5)  # it waits 0.02 s of the clock a move
     watched = runner(client, bots["table"]["id"])
     r = runner(client, created["table"]["id"])
     ws_cm, _ = connect(client, created, 0)
     with ws_cm as ws:
         state = recv_until(ws, lambda m: m["type"] == "state" and bool(answers(m)))
+        # the bots' table pauses after its first moves, until the clock moves (the person's table waits on
+        # the person, with no end: the one wait on the clock is the bots')
+        until_sync(lambda: clock.waiting() == 1, "the bots' table pausing between its moves")
         before = watched.game.version
         assert not watched.game.over, "the bots' game ended before the flood: it cannot show that it plays on"
         for _ in range(300):
             ws.send_text(json.dumps({"type": "ping"}))
-        replies = [ws.receive_json() for _ in range(21)]
+        clock.advance(0.02)  # the bots' pause ends while the flood is read (a fifth of a message refilled)
+        replies = []
+        while not replies or replies[-1]["type"] != "error":
+            m = ws.receive_json()
+            if m["type"] != "state":
+                replies.append(m)
         pongs = sum(1 for m in replies if m["type"] == "pong")
-        errors = [m["error"] for m in replies if m["type"] == "error"]
-        assert pongs <= 20 and errors and "too many messages" in errors[0]
-        assert watched.game.version > before, "the other table stopped"
-        time.sleep(0.5)  # the bucket refills at 10 a second; the flooder may act again
+        assert pongs == 20 and len(replies) == 21 and "too many messages" in replies[-1]["error"]
+        until_sync(lambda: watched.game.version > before, "the other table playing on")
+        flooder = next(c for c in r.clients if c.seat == 0)
+        until_sync(lambda: flooder.refused == 280, "the whole flood read (280 pings refused)")
+        clock.advance(0.5)  # the bucket refills at 10 a second; the flooder may act again
         version = r.game.version
         assert version == state["version"]
         ws.send_text(json.dumps({"type": "act", "action": answers(state)[0]["text"], "version": version}))
-        give_up = time.monotonic() + 10  # (the socket still holds the flood's replies: the table says it moved)
-        while r.game.version == version:
-            assert time.monotonic() < give_up, "the refilled flooder's move was refused"
-            time.sleep(0.01)
+        # (the socket may still hold states: the table says it moved)
+        until_sync(lambda: r.game.version != version, "the refilled flooder's move taken")
         recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version)
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert recv_until(ws, lambda m: m["type"] != "state") == {"type": "pong"}, "the flood's complaints ended"
 
 
-def test_a_response_window_counts_down_and_wait_holds_it_once(client: TestClient) -> None:
+def test_a_response_window_counts_down_and_wait_holds_it_once(client: TestClient, clock: ManualClock) -> None:
     # seed 4: under rules 6 (no clock for a person with only whims) seed 3 brings the person one window only
     created = new_table(client, ["human", "bot", "bot"], window_seconds=2.0, seed=4)
     r = runner(client, created["table"]["id"])
     ws_cm, _ = connect(client, created, 0)
 
     def clocked_window(ws: WebSocketTestSession) -> Msg | None:
-        """Play on until a response window runs on the person's clock (someone else's moment)."""
+        """Play on until a response window runs on the person's clock (someone else's moment). The clock
+        moves only by the person's pace before each move, never while a window counts down for them."""
         for _ in range(3000):
             m = ws.receive_json()
             if m["type"] == "state" and m["view"]["over"]:
                 return None
             if m["type"] != "state" or not answers(m):
                 continue
-            if m["window"] and 0 in m["window"]["clocked"] and r.game.version == m["version"]:
-                return m  # (a window the table is still in: a message read late may be of one long closed)
+            if r.game.version != m["version"]:
+                continue  # read late: the game has moved on, and a newer state is on its way
+            if m["window"] and 0 in m["window"]["clocked"]:
+                return m
             # play on, with moves that move the game forward (no equipping back and forth)
             acts = [a["text"] for a in answers(m)]
             pick = next((a for w in FORWARD for a in acts if a.startswith(w)), acts[0])
-            time.sleep(0.1)  # a person's pace: a flood of moves is throttled (and a throttled one lost)
+            clock.advance(PACE)  # a person's pace: a flood of moves is throttled (and a throttled one lost)
             ws.send_text(json.dumps({"type": "act", "action": pick, "version": m["version"]}))
         return None
 
     with ws_cm as ws:
         window = clocked_window(ws)
         assert window is not None, "no response window reached the person"
-        assert 0 < window["window"]["remaining"] <= 2.0 and window["window"]["seconds"] == 2.0
+        assert window["window"]["remaining"] == 2.0 and window["window"]["seconds"] == 2.0
         assert window["window"]["held_by"] == [] and window["window"]["allow_wait"] is True
         assert any(a["text"] == "pass" for a in window["actions"])
         ws.send_text(json.dumps({"type": "wait"}))
@@ -270,6 +297,11 @@ def test_a_response_window_counts_down_and_wait_holds_it_once(client: TestClient
         window = clocked_window(ws)
         assert window is not None, "no second response window reached the person"
         version = window["version"]
+        assert window["window"]["remaining"] == 2.0
+        until_sync(lambda: clock.waiting() == 1, "the table waiting on the window's countdown")
+        clock.advance(1.5)  # three quarters of the window: it still waits on the person
+        assert r.game.version == version and 0 in r.game.to_act and r.deadline == pytest.approx(clock.now + 0.5)
+        clock.advance(1.0)  # past its end: the table wakes by itself and passes for the person
         recv_until(ws, lambda m: m["type"] == "state" and m["version"] > version, limit=50)
         passed = [e[1] for e in r.game.log if e[0] == "act"][-5:]
         assert any(a.seat == 0 and a.kind == "pass" for a in passed)
@@ -277,17 +309,14 @@ def test_a_response_window_counts_down_and_wait_holds_it_once(client: TestClient
 
 def test_finished_tables_come_back_after_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'munchkin.db'}"
-    with TestClient(create_app(url)) as c:
+    with TestClient(create_app(url, clock=ManualClock())) as c:
         tid = new_table(c, ["bot", "bot", "bot"], seed=4)["table"]["id"]
-        give_up = time.monotonic() + 60
-        while c.get(f"/api/tables/{tid}").json()["status"] != "over":
-            assert time.monotonic() < give_up, "the bots' game did not end in 60 s"
-            time.sleep(0.05)
+        until_sync(lambda: c.get(f"/api/tables/{tid}").json()["status"] == "over", "the bots' game ending", step=0.05)
         replay = c.get(f"/api/tables/{tid}/replay")
         assert replay.status_code == 200, replay.text
         first = replay.text
         winners = c.get(f"/api/tables/{tid}").json()["winners"]
-    with TestClient(create_app(url)) as c:
+    with TestClient(create_app(url, clock=ManualClock())) as c:
         assert tid not in c.app.state.hub.tables, "a finished game is rebuilt only when asked for"  # type: ignore[attr-defined]
         summary = c.get(f"/api/tables/{tid}").json()
         assert summary["status"] == "over" and summary["winners"] == winners and winners
@@ -353,11 +382,11 @@ def test_a_long_message_is_refused_and_a_frame_over_64_kib_closes_the_socket(tmp
         table = server.post("/api/tables", {"seats": seats})
         token = table["links"][0]["url"].split("token=")[1]
         with server.ws(table["table"]["id"], token) as ws:
-            assert json.loads(ws.recv())["type"] == "hello"
+            assert json.loads(ws.recv(timeout=PATIENCE))["type"] == "hello"
 
             def reply() -> Msg:
                 while True:  # states may come between
-                    m: Msg = json.loads(ws.recv(timeout=10))
+                    m: Msg = json.loads(ws.recv(timeout=PATIENCE))
                     if m["type"] != "state":
                         return m
 
@@ -371,7 +400,7 @@ def test_a_long_message_is_refused_and_a_frame_over_64_kib_closes_the_socket(tmp
             ws.send("x" * (MAX_FRAME + 1))
             with pytest.raises(ConnectionClosedError) as closed:
                 while True:
-                    ws.recv(timeout=10)
+                    ws.recv(timeout=PATIENCE)
             assert closed.value.rcvd is not None
             assert closed.value.rcvd.code == 1009
             assert closed.value.rcvd.reason == f"frame exceeds limit of {MAX_FRAME} bytes"

@@ -21,11 +21,13 @@ from typer.testing import CliRunner
 from munchkin.cli import app as cli
 from munchkin.engine.game import RULES, Game
 from munchkin.server.app import create_app
+from munchkin.server.clock import ManualClock
 from munchkin.server.config import ServerSettings
 from munchkin.server.hub import Hub
 from munchkin.server.store import DataFolderError, Store, TableRow, database_url, replay_problem
 from munchkin.server.tables import new_table_row, table_summary
 from system import free_port, new_database, postgres_server
+from waits import until_sync
 
 Msg = dict[str, Any]
 
@@ -78,9 +80,10 @@ DAMAGE = {
 
 
 def make_client(db: Path, **settings: Any) -> TestClient:
-    """The app over `db`; one test client makes all the tables, so the per-address limits are off."""
+    """The app over `db`; one test client makes all the tables, so the per-address limits are off. Its tables
+    keep time by a `ManualClock` nobody moves: nothing timed happens at them."""
     free = {"tables_per_minute": 0, "max_live_tables_per_address": 0}
-    return TestClient(create_app(f"sqlite:///{db}", ServerSettings(**{**free, **settings})))
+    return TestClient(create_app(f"sqlite:///{db}", ServerSettings(**{**free, **settings}), ManualClock()))
 
 
 def hub(c: TestClient) -> Hub:
@@ -125,11 +128,11 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, s
     db = tmp_path_factory.mktemp("finished") / "munchkin.db"
     with make_client(db) as c:
         tid = new_table(c, ["bot", "bot", "bot"])
-        end = time.monotonic() + 60
         runner = hub(c).tables[tid]
-        while not (runner.game.over and runner.replay_task is not None and runner.replay_task_done()):
-            assert time.monotonic() < end, "the bot game did not finish"
-            time.sleep(0.02)
+        until_sync(
+            lambda: runner.game.over and runner.replay_task is not None and runner.replay_task_done(),
+            "the bot game finishing and its save stored",
+        )
     yield db, tid, stored_body(db, tid).decode()
 
 

@@ -1,14 +1,16 @@
 """The server's tables as an attacker and an operator see them: an unpredictable deal that still
 replays exactly, a chosen seed shown to everyone, expiry, paging, damaged rows, stored replays,
-and a bot standing in for a person who walked away."""
+and a bot standing in for a person who walked away.
+
+The tables run on a `ManualClock` the test moves by hand (tests/test_server_clock.py): no countdown, stand-in,
+turn clock or bot delay fires unless a test moves the clock, however slow the machine; what a test waits for
+is work, within `waits.PATIENCE`."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,15 +21,23 @@ from starlette.websockets import WebSocketDisconnect
 
 from munchkin.engine.game import Game, Options, Setup
 from munchkin.server.app import create_app
+from munchkin.server.clock import Clock, ManualClock
 from munchkin.server.config import ServerSettings
 from munchkin.server.hub import Hub
 from munchkin.server.tables import WINDOW_KINDS, TableRunner
+from waits import PATIENCE, bounded, until, until_sync
 
 Msg = dict[str, Any]
+DAY = 86_400.0
 
 
-def make_client(db: Path, **settings: Any) -> TestClient:
-    return TestClient(create_app(f"sqlite:///{db}", ServerSettings(**settings)))
+def make_client(db: Path, clock: Clock | None = None, **settings: Any) -> TestClient:
+    """The app over `db`, its tables and limits on `clock` (a new `ManualClock` unless given: nothing timed
+    happens unless the test moves it). The hub's expiry sweep, which runs on the wall clock, comes once a
+    day unless asked otherwise: a test that sweeps calls `sweep_once`, and none may lose a finished table
+    to a sweep that happened to come while a slow machine ran it."""
+    settings.setdefault("expiry_sweep_seconds", DAY)
+    return TestClient(create_app(f"sqlite:///{db}", ServerSettings(**settings), clock or ManualClock()))
 
 
 @pytest.fixture
@@ -46,6 +56,13 @@ def hub(c: TestClient) -> Hub:
     return h
 
 
+def clock_of(c: TestClient) -> ManualClock:
+    """The clock the app's tables keep time by, which the test moves."""
+    clock = hub(c).clock
+    assert isinstance(clock, ManualClock)
+    return clock
+
+
 def new_table(c: TestClient, kinds: list[str], **extra: Any) -> Msg:
     seats = [{"name": f"P{i}", "kind": k, "strength": "random"} for i, k in enumerate(kinds)]
     r = c.post("/api/tables", json={"name": "t", "seats": seats, "bot_delay": 0, **extra})
@@ -60,21 +77,25 @@ def deal_now(c: TestClient, tid: str) -> TableRunner:
     r = hub(c).tables[tid]
     for seat in sorted(r.humans):
         c.portal.call(r.give_entropy, seat, f"entropy of seat {seat}")  # type: ignore[union-attr]
-    end = time.monotonic() + 10
-    while not (r.dealt and r.stored_all() and r.game.to_act and set(r.game.to_act) <= r.humans):
-        assert time.monotonic() < end and not r.failed, f"table {tid} was not dealt: {r.failed}"
-        time.sleep(0.01)
+
+    def waits_on_a_person() -> bool:
+        assert not r.failed, f"table {tid} was not dealt: {r.failed}"
+        return r.dealt and r.stored_all() and bool(r.game.to_act) and set(r.game.to_act) <= r.humans
+
+    until_sync(waits_on_a_person, f"table {tid} dealt, stored and waiting on a person")
     return r
 
 
-def wait_over(c: TestClient, tid: str, seconds: float = 60) -> Msg:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        s: Msg = c.get(f"/api/tables/{tid}").json()
-        if s["status"] != "playing":
-            return s
-        time.sleep(0.05)
-    raise AssertionError(f"table {tid} did not finish")
+def wait_over(c: TestClient, tid: str, seconds: float = PATIENCE) -> Msg:
+    """The table's summary once its game is no longer being played."""
+    s: Msg = {}
+
+    def done() -> bool:
+        s.update(c.get(f"/api/tables/{tid}").json())
+        return s["status"] != "playing"
+
+    until_sync(done, f"table {tid} finishing", seconds, step=0.05)
+    return s
 
 
 def stored_config(db: Path, tid: str) -> Msg:
@@ -118,24 +139,16 @@ def test_a_live_table_keeps_no_seed_and_still_replays_exactly(db: Path) -> None:
 
 def test_a_bot_table_restarted_mid_game_plays_on_and_its_replay_is_exact(db: Path) -> None:
     with make_client(db) as c:
-        # a millisecond between bot moves lets the watcher below run before the bots are far on: with no
-        # delay they could play hundreds of moves first, and a short game (5% of random Star and Deluxe
-        # games end within 400) would be over before the server is stopped
+        # a millisecond of the table's clock between the bots' own moves: the clock stands until the watcher
+        # below moves it, so the bots stop after each such move, however fast or slow the machine, and the
+        # server is stopped in one of those pauses, 30 moves in (with no delay they could play hundreds of
+        # moves first, and a short game, 5% of random Star and Deluxe games end within 400, be over)
         tid = new_table(c, ["bot", "bot", "bot"], sets=["star", "deluxe"], bot_delay=0.001)["table"]["id"]
         r = hub(c).tables[tid]
-
-        async def stop_mid_game() -> None:
-            # watched from inside the server's loop: a polling thread starved of the interpreter on a busy
-            # machine could wake only after the bots had finished the whole game
-            give_up = time.monotonic() + 60
-            while r.game.decisions < 30:
-                assert not r.failed and time.monotonic() < give_up, f"the bots made {r.game.decisions} moves in 60 s"
-                await asyncio.sleep(0)
-            await r.stop()  # the server dies mid-game, at most one bot burst later
-
-        c.portal.call(stop_mid_game)  # type: ignore[union-attr]
+        # the server dies mid-game, in a pause of the bots
+        c.portal.call(stop_in_a_pause, r, clock_of(c), 30)  # type: ignore[union-attr]
         assert not r.game.over
-    with make_client(db) as c:
+    with make_client(db, Clock()) as c:  # on the machine's clock: the bots play on, a millisecond apart
         s = wait_over(c, tid)
         assert s["status"] == "over", s
         body = c.get(f"/api/tables/{tid}/replay").text
@@ -146,6 +159,23 @@ def test_a_bot_table_restarted_mid_game_plays_on_and_its_replay_is_exact(db: Pat
         with sqlite3.connect(db) as con:
             (stored,) = con.execute("SELECT body FROM munchkin_replays WHERE table_id = ?", (tid,)).fetchone()
         assert stored == body, "the replay is served from storage"
+
+
+async def stop_in_a_pause(r: TableRunner, clock: ManualClock, moves: int) -> None:
+    """On the server's loop: each time the table's bots pause between their own moves (the table waits on
+    its clock), move the clock on by their delay, until they have made `moves` moves; then stop the table
+    in the pause that follows. Fails if the table stops or its game ends first."""
+
+    def pausing() -> bool:
+        assert not r.failed, r.failed
+        assert not r.game.over, f"the game ended after {r.game.decisions} moves: the test needs it on"
+        return clock.waiting() > 0
+
+    while r.game.decisions < moves:
+        await until(pausing, "the bots pausing between their moves")
+        clock.advance(r.bot_delay)
+    await until(pausing, "the bots pausing between their moves")
+    await bounded(r.stop(), "the table's stop")
 
 
 def test_a_chosen_seed_is_shown_to_everyone_before_they_join(client: TestClient) -> None:
@@ -258,10 +288,8 @@ def test_a_damaged_finished_game_says_so_instead_of_still_on(db: Path) -> None:
     with make_client(db) as c:
         tid = new_table(c, ["bot", "bot", "bot"])["table"]["id"]
         wait_over(c, tid)
-        give_up = time.monotonic() + 60
-        while hub(c).tables[tid].replay_task is None or not hub(c).tables[tid].replay_task_done():
-            assert time.monotonic() < give_up, "the finished game's replay was not stored in 60 s"
-            time.sleep(0.01)
+        r = hub(c).tables[tid]
+        until_sync(lambda: r.replay_task is not None and r.replay_task_done(), "the finished game's replay stored")
     with sqlite3.connect(db) as con:
         con.execute("DELETE FROM munchkin_replays WHERE table_id = ?", (tid,))
         con.execute("DELETE FROM munchkin_actions WHERE table_id = ? AND seq = 3", (tid,))
@@ -277,33 +305,34 @@ def test_a_bot_stands_in_for_a_person_who_walked_away(client: TestClient) -> Non
     created = new_table(client, ["human", "human", "bot"], away_seconds=10, seed=1)
     tid = created["table"]["id"]
     runner: TableRunner = hub(client).tables[tid]
+    clock = clock_of(client)
     tokens = {x["seat"]: x["url"].split("token=")[1] for x in created["links"]}
     with client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1:
         ws1.receive_json()
         with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
             ws0.receive_json()
             assert runner.game.to_act == (0,), "the game waits on seat 0's character creation"
-        # seat 0 left; seat 1 is still here. Once the table knows it, its bots' step (run on the server's
-        # loop, as the table runs it) plays nothing for seat 0 before the table's limit of 10 s:
-        end = time.monotonic() + 10
-        while client.get(f"/api/tables/{tid}").json()["seats"][0]["connected"]:
-            assert time.monotonic() < end, "the table never heard that seat 0 left"
-            time.sleep(0.02)
+        # seat 0 left; seat 1 is still here. Once the table knows it, it waits on its clock for seat 0's
+        # stand-in, due the table's 10 s after seat 0 left
+        until_sync(
+            lambda: not client.get(f"/api/tables/{tid}").json()["seats"][0]["connected"],
+            "the table hearing that seat 0 left",
+            step=0.05,
+        )
         assert 0 in runner.away_since and 1 not in runner.away_since
+        assert runner.away_since[0] == clock.now
+        until_sync(clock.waiting, "the table waiting on its clock for seat 0's stand-in")
+        clock.advance(9)  # 9 s of the 10: its bots' step (run on the server's loop) plays nothing for seat 0
         moved = client.portal.call(runner._bots_act)  # type: ignore[union-attr]
         assert moved == 0 and runner.game.decisions == 0 and runner.game.to_act == (0,), "a bot played seat 0 early"
         assert not client.get(f"/api/tables/{tid}").json()["seats"][0]["stand_in"]
-        runner.away_since[0] -= 10  # ... and now seat 0 has been away for longer than 10 s
-        client.portal.call(runner.wake.set)  # type: ignore[union-attr]
-        end = time.monotonic() + 10
-        while runner.game.to_act == (0,) and time.monotonic() < end:
-            time.sleep(0.02)
+        assert runner.shown_stand_ins == frozenset()
+        clock.advance(1)  # ... and now seat 0 has been away for the table's 10 s: the table wakes by itself
+        until_sync(lambda: runner.game.to_act != (0,), "the stand-in playing seat 0")
         assert runner.game.decisions >= 1 and 0 not in runner.game.to_act, "the stand-in played seat 0"
         seats = client.get(f"/api/tables/{tid}").json()["seats"]
         assert seats[0]["stand_in"] and not seats[1]["stand_in"]
-        while runner.shown_stand_ins != {0}:
-            assert time.monotonic() < end, "nobody was told of the stand-in"
-            time.sleep(0.02)
+        until_sync(lambda: runner.shown_stand_ins == {0}, "everyone told of the stand-in")
         state = next(m for m in iter(ws1.receive_json, None) if m["type"] == "state" and m["seats"][0]["stand_in"])
         assert state["seats"][0]["stand_in"], "everyone sees that a bot plays seat 0"
         with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:  # back: the seat is theirs again
@@ -315,6 +344,7 @@ def test_a_connected_person_is_hurried_only_by_a_turn_clock(client: TestClient) 
     calm = new_table(client, ["human", "bot", "bot"])
     clocked = new_table(client, ["human", "bot", "bot"], turn_clock=10)
     runners = [hub(client).tables[t["table"]["id"]] for t in (calm, clocked)]
+    clock = clock_of(client)
 
     def own_moves(r: TableRunner) -> int:
         return sum(1 for e in r.game.log if e[0] == "act" and e[1].seat == 0)
@@ -325,18 +355,24 @@ def test_a_connected_person_is_hurried_only_by_a_turn_clock(client: TestClient) 
             ws = stack.enter_context(client.websocket_connect(f"/ws/{t['table']['id']}?token={token}"))
             ws.receive_json()
             ws.send_json({"type": "entropy", "entropy": "my own"})  # the cards are dealt once the person gives it
-        end = time.monotonic() + 20
-        for r in runners:  # the bots have done what they may: each game waits on the person alone
-            while not (r.dealt and r.game.to_act == (0,) and r.game.prompt.kind not in WINDOW_KINDS):
-                assert time.monotonic() < end, "the game never came to the person's own decision"
-                time.sleep(0.02)
+
+        def at_own_decision(r: TableRunner) -> bool:
+            assert not r.failed, r.failed
+            return r.dealt and r.game.to_act == (0,) and r.game.prompt.kind not in WINDOW_KINDS and r.stored_all()
+
+        # the bots have done what they may: each game waits on the person alone, and the clocked table's
+        # loop waits on its clock for the turn clock (the only timer either table has)
+        until_sync(
+            lambda: all(at_own_decision(r) for r in runners) and clock.waiting() == 1,
+            "both games waiting on the person's own decision, one of them on the turn clock",
+        )
+        assert runners[1]._next_stand_in_time() == clock.now + 10 and runners[0]._next_stand_in_time() is None
         before = [own_moves(r) for r in runners]
-        for r in runners:
-            r.decided_at -= 1000  # the person has been thinking for a long time
-            client.portal.call(r.wake.set)  # type: ignore[union-attr]
-        end = time.monotonic() + 10
-        while own_moves(runners[1]) == before[1] and time.monotonic() < end:
-            time.sleep(0.02)
+        clock.advance(9)  # the person has been thinking for 9 s of the turn clock's 10: nobody plays for them
+        assert [client.portal.call(r._bots_act) for r in runners] == [0, 0]  # type: ignore[union-attr]
+        assert [own_moves(r) for r in runners] == before
+        clock.advance(991)  # ... and now for a long time: the clocked table's loop wakes by itself
+        until_sync(lambda: own_moves(runners[1]) > before[1], "the turn clock making the person's move")
         assert own_moves(runners[1]) > before[1], "the turn clock made the person's move"
         # the calm table's bots' step, run on the server's loop now, makes no move for the person either
         assert client.portal.call(runners[0]._bots_act) == 0  # type: ignore[union-attr]
@@ -349,17 +385,23 @@ def test_everyone_is_told_at_once_when_a_bot_stands_in_even_off_turn(client: Tes
     created = new_table(client, ["human", "human", "human"], away_seconds=10, seed=1)
     tid = created["table"]["id"]
     runner: TableRunner = hub(client).tables[tid]
+    clock = clock_of(client)
     token = created["links"][0]["url"].split("token=")[1]
     with client.websocket_connect(f"/ws/{tid}?token={token}") as ws:
         first = next(m for m in iter(ws.receive_json, None) if m["type"] == "state")
         assert runner.game.to_act == (0,) and not any(s["stand_in"] for s in first["seats"])
-        runner.row.seats[2].claimed = True  # seat 2 came once (a seat never opened has its own grace) ...
-        runner.away_since[2] -= 10  # ... and has been away too long; the game waits on seat 0, who is here
+        # seat 2 came once (a seat never opened has its own grace) and is away since the table was made (the
+        # clock has not moved); the game waits on seat 0, who is here. Woken, the table waits for seat 2's due
+        assert runner.away_since[2] == clock.now
+        runner.row.seats[2].claimed = True
+        turns = clock.turns
         client.portal.call(runner.wake.set)  # type: ignore[union-attr]
-        end = time.monotonic() + 10
-        while runner.shown_stand_ins != {2}:  # (no waiting on the socket for a message that may never come)
-            assert time.monotonic() < end, "nobody was told of the stand-in"
-            time.sleep(0.02)
+        until_sync(lambda: clock.turns > turns and clock.waiting(), "the table waiting on its clock again")
+        clock.advance(9)  # 9 s of the table's 10
+        assert client.portal.call(runner._stand_ins) == frozenset() and runner.shown_stand_ins == frozenset()  # type: ignore[union-attr]
+        clock.advance(1)  # ... seat 2 has been away too long: the table wakes by itself and tells everyone
+        # (no waiting on the socket for a message that may never come)
+        until_sync(lambda: runner.shown_stand_ins == {2}, "everyone told of the stand-in")
         m = next(m for m in iter(ws.receive_json, None) if m["type"] == "state")
         assert [s["stand_in"] for s in m["seats"]] == [False, False, True]
         assert m["version"] == first["version"], "told at once, not at the game's next move"
@@ -381,15 +423,8 @@ def test_a_medium_bot_thinks_in_a_worker_and_a_restart_plays_on_unchanged(tmp_pa
             tid = c.post("/api/tables", json={**spec, "bot_delay": 0.001 if stop else 0}).json()["table"]["id"]
             r = hub(c).tables[tid]
             if stop:
-
-                async def stop_mid_game(r: TableRunner) -> None:
-                    give_up = time.monotonic() + 120
-                    while r.game.decisions < 150:
-                        assert not r.failed and time.monotonic() < give_up, r.failed
-                        await asyncio.sleep(0)
-                    await r.stop()
-
-                c.portal.call(stop_mid_game, r)  # type: ignore[union-attr]
+                # a millisecond of the table's clock between the bots' own moves, which only this moves
+                c.portal.call(stop_in_a_pause, r, clock_of(c), 150)  # type: ignore[union-attr]
                 assert not r.game.over
             else:
                 assert wait_over(c, tid, 300)["status"] == "over"
@@ -397,7 +432,7 @@ def test_a_medium_bot_thinks_in_a_worker_and_a_restart_plays_on_unchanged(tmp_pa
                 assert isinstance(agent, SearchAgent) and agent.thoughts == [], "it searched on the event loop"
                 assert tables._bot_pool is not None
         if stop:
-            with make_client(db) as c:
+            with make_client(db, Clock()) as c:  # on the machine's clock: the bots play on, a millisecond apart
                 assert wait_over(c, tid, 300)["status"] == "over"
                 r = hub(c).get(tid)
         ends.append((r.game.fingerprint(), r.game.winners, r.game.version))

@@ -31,6 +31,7 @@ from munchkin.cli import app
 from munchkin.engine.game import Game, Setup
 from munchkin.help import HelpNotFound, help_page
 from munchkin.scenario import run_scenario
+from waits import PATIENCE
 
 runner = CliRunner()
 DELUXE = SETS_DIR / "deluxe"
@@ -269,8 +270,9 @@ def test_the_lobby_offers_the_folder(tmp_path: Path) -> None:
     (folder / "set.yaml").write_text(TINY_SET, encoding="utf-8")
     add_set_dir(folder)
     from munchkin.server.app import create_app
+    from munchkin.server.clock import ManualClock
 
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}")) as client:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'munchkin.db'}", clock=ManualClock())) as client:
         assert {"id": "my-set", "name": "My Tiny Set"} in client.get("/api/sets").json()
         seats = [{"name": "Ann", "kind": "human"}, {"name": "B", "kind": "bot"}, {"name": "C", "kind": "bot"}]
         r = client.post("/api/tables", json={"name": "t", "sets": ["my-set"], "seats": seats, "bot_delay": 0})
@@ -293,7 +295,7 @@ def test_the_replay_worker_registers_the_folders(tmp_path: Path) -> None:
         1, mp_context=spawn, initializer=tables._follow_parent, initargs=(os.getpid(), [str(folder)])
     )
     with pool:
-        saved = pool.submit(tables.make_replay, g.setup, list(g.log)).result(timeout=120)
+        saved = pool.submit(tables.make_replay, g.setup, list(g.log)).result(timeout=PATIENCE)
     assert json.loads(saved)["setup"]["sets"] == ["my-set"]
 
 
@@ -546,6 +548,7 @@ def test_a_table_dealt_from_a_folder_is_restored_only_with_it(tmp_path: Path) ->
     """A table records the `serve --set-dir` folder it was dealt from; a server restarted without that
     folder (or with its cards changed) stops the table saying which folder to give, not at some move."""
     from munchkin.server.app import create_app
+    from munchkin.server.clock import ManualClock
 
     folder = tmp_path / "tiny"
     folder.mkdir()
@@ -553,15 +556,15 @@ def test_a_table_dealt_from_a_folder_is_restored_only_with_it(tmp_path: Path) ->
     add_set_dir(folder)
     db = f"sqlite:///{tmp_path / 'munchkin.db'}"
     seats = [{"name": "Ann", "kind": "human"}, {"name": "B", "kind": "bot"}, {"name": "C", "kind": "bot"}]
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db, clock=ManualClock())) as client:  # (no table's timer runs out meanwhile)
         r = client.post("/api/tables", json={"name": "t", "sets": ["my-set"], "seats": seats, "bot_delay": 0})
         assert r.status_code == 201, r.text
         table = r.json()["table"]["id"]
-    with TestClient(create_app(db)) as client:  # restarted with the folder: the table plays on
+    with TestClient(create_app(db, clock=ManualClock())) as client:  # restarted with the folder: it plays on
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert listed[table]["status"] == "playing", listed[table]
     clear_set_dirs()
-    with TestClient(create_app(db)) as client:  # restarted without it
+    with TestClient(create_app(db, clock=ManualClock())) as client:  # restarted without it
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         stopped = " ".join(str(listed[table]["stopped"]).split())
         assert listed[table]["status"] == "stopped", listed[table]

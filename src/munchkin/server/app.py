@@ -58,8 +58,9 @@ STATIC = Path(str(resources.files("munchkin.server") / "static"))
 
 def create_app(db_url: str, settings: ServerSettings | None = None, clock: Clock | None = None) -> FastAPI:
     """The app over one database; tables are restored when it starts. Its tables keep time by `clock`
-    (the machine's; a test hands in a `ManualClock`)."""
+    (the machine's; a test hands in a `ManualClock`), and so do its limits on creating tables."""
     settings = settings or ServerSettings()
+    clock = clock or Clock()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -84,8 +85,8 @@ def create_app(db_url: str, settings: ServerSettings | None = None, clock: Clock
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyGuard, max_bytes=lambda: settings_of().max_body_bytes)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: a 413 from BodyGuard gets the headers too
-    limits = CreationLimits(lambda: settings_of())
-    replay_pacer = Pacer(lambda: settings_of().replays_per_second)
+    limits = CreationLimits(lambda: settings_of(), clock=clock.monotonic)
+    replay_pacer = Pacer(lambda: settings_of().replays_per_second)  # it only spaces downloads out: wall time
 
     def settings_of() -> ServerSettings:
         """The settings in force: the middleware and the rate limits read them here."""

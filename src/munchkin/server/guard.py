@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from munchkin.server.clock import Clock
 from munchkin.server.config import ServerSettings
 from munchkin.server.skeleton import skeleton
 
@@ -301,8 +302,9 @@ class Pacer:
     that however many clients ask in a loop they take a bounded share of the event loop that runs
     the tables; requests past the rate wait their turn, and past `max_waiting` are refused."""
 
-    def __init__(self, rate: Callable[[], float], max_waiting: int = 64) -> None:
+    def __init__(self, rate: Callable[[], float], max_waiting: int = 64, clock: Clock | None = None) -> None:
         self.rate = rate
+        self.clock = clock or Clock()  # the server's (a test's `ManualClock`)
         self.max_waiting = max_waiting
         self.next_at = 0.0  # monotonic time the next request may go
         self.waiting = 0
@@ -312,7 +314,7 @@ class Pacer:
         rate = self.rate()
         if not 0 < rate < math.inf:
             return 0.0
-        now = time.monotonic()
+        now = self.clock.monotonic()
         at = max(now, self.next_at)
         if at > now and self.waiting >= self.max_waiting:
             return at - now + self.max_waiting / rate
@@ -320,7 +322,7 @@ class Pacer:
         if at > now:
             self.waiting += 1
             try:
-                await asyncio.sleep(at - now)
+                await self.clock.sleep(at - now)
             finally:
                 self.waiting -= 1
         return 0.0

@@ -202,7 +202,7 @@ class Hub:
     async def sweep(self) -> None:
         """Now and then: remove expired tables, and free the games of finished tables nobody watches."""
         while True:
-            await asyncio.sleep(self.settings.expiry_sweep_seconds)
+            await asyncio.sleep(self.settings.expiry_sweep_seconds)  # wall time: tests call `sweep_once`
             try:
                 await self.sweep_once()
             except Exception:  # the sweep must go on; the next one tries again

@@ -547,7 +547,7 @@ class TableRunner:
         self.chat_written = 0  # lines stored, so shown: every line below this `n`
         self.chat_unwritten: deque[dict[str, Any]] = deque()
         self.chat_writer: asyncio.Task[None] | None = None
-        self.talk = Talk()
+        self.talk = Talk(clock=self.clock.monotonic)
         self.spectator_names: dict[str, str] = {}  # a spectator's address key -> "Spectator N"
         self.spectator_next = 1  # N of the next spectator to talk
         self.game: Game  # set once the cards are dealt (`dealt`)

@@ -6,39 +6,56 @@ deterministic policy (`choose`). On the way it checks a combat, a response windo
 "Wait!" button, a call for help, a server crash (kill -9) with the page reconnecting by itself to
 the same turn and hand, the end screen and the replay download; the browser must log no JavaScript
 errors. Screenshots go to $MUNCHKIN_ARTIFACTS (default: test-artifacts/e2e/ in the repository).
+
+The crashed server comes back as the same server run in the test's process (`ClockedServer`), its tables
+on a clock the test moves: the window is held on that clock, so no step of the game races the machine's
+speed. Tests whose scenario a table's timer would decide use a `ClockedServer` from the start.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import json
+import logging
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import pytest
+import uvicorn
 from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from munchkin.engine.game import Game
 from munchkin.engine.view import narrate
-from munchkin.server.tables import TableBots
+from munchkin.server.clock import ManualClock
+from munchkin.server.config import ServerSettings
+from munchkin.server.hub import Hub
+from munchkin.server.serving import listening_socket, table_server
+from munchkin.server.store import database_url
+from munchkin.server.tables import TableBots, TableRunner
 from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages, free_port
+from waits import PATIENCE, until_sync
+
+T = TypeVar("T")
 
 SEED = 3
-WINDOW_SECONDS = 2.6
+WINDOW_SECONDS = 30.0  # the person passes every window at once; the crash test's window is held on a clock it moves
 BOT_DELAY = 0.05
 # Seat 0 is the person; the lobby names the bots itself when a seat is switched to "bot".
 NAMES = ["Player 1", "Lady Pointy", "Sir Loots-a-Lot", "Dungeon Dave"]
 STRENGTHS = {1: "random", 2: "easy", 3: "easy"}  # the Easy bot is the heuristic one
-TIME_LIMIT = 150.0  # seconds for the whole game in the browser
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("MUNCHKIN_ARTIFACTS") or REPO / "test-artifacts" / "e2e")
@@ -119,6 +136,7 @@ def play_offline(
     g = Game(Setup(sets=list(sets), players=NAMES, seed=seed, options=Options(), sexes=declared, houses=chosen))
     bots, done = new_bots(), set[str]()
     out: Msg = {"moves": 0, "windows": 0, "asks": [], "fight_before_crash": False, "crash_turn": None}
+    out["clocked_after_crash"] = 0  # windows on the person's clock (another's moment) after the crash
     while not g.over:
         if bot_moves(g, bots):
             continue
@@ -131,6 +149,9 @@ def play_offline(
         if view["phase"] == "setup":
             done.add(text)
         out["windows"] += view["prompt"] in WINDOW_PROMPTS
+        out["clocked_after_crash"] += (
+            out["crash_turn"] is not None and view["prompt"] in WINDOW_PROMPTS and (0 not in g.deciding())
+        )
         if text.startswith("ask "):
             out["asks"].append(text)
         acts = parse(g, text, 0)
@@ -153,17 +174,61 @@ def play_offline(
 
 def test_the_seed_gives_the_browser_game_all_it_checks() -> None:
     """Cheap and browserless: when the engine or the bots change, this says whether SEED still makes
-    a game with a fight before the crash, a window and a call for help, that ends well in time.
+    a game with a fight before the crash, a window and a call for help, that ends well in time; and a
+    window on the person's clock after the crash, for the test to hold with Wait! on the restarted server.
     (Seeds 1 to 20 all do but 14; 3 is among the shortest.)"""
     out = play_offline(SEED)
     assert out["fight_before_crash"] and out["crash_turn"] is not None, out
     assert out["windows"] >= 1 and out["asks"], out
+    assert out["clocked_after_crash"] >= 1, out
     assert out["winners"] and out["turns"] <= 120, out
 
 
 # ---------------------------------------------------------------------- the server
+PAGE_PATIENCE = PATIENCE * 1000  # ms: how long Playwright waits for the page or the server to catch up
+expect.set_options(timeout=PAGE_PATIENCE)  # every `expect` of the e2e tests (Playwright's own default is 5 s)
+
+
+def patient(page: Page) -> Page:
+    """A page whose actions (clicks, fills, waits for an element) wait up to PAGE_PATIENCE, not Playwright's 30 s."""
+    page.set_default_timeout(PAGE_PATIENCE)
+    return page
+
+
+PROBE_MS = 1000  # ms: one try at a step on a page that may move on meanwhile (`attempt` tries again)
+
+
+def attempt(step: Callable[[], object], still: Callable[[], bool], what: str) -> bool:
+    """Do `step` (Playwright waits PROBE_MS in it), again while `still()` holds (the state it was meant for is
+    the latest), for up to PATIENCE: True once done, False when the table moved on first (a bot played into
+    the moment: look again) rather than waiting PATIENCE for a button that went away."""
+    give_up = time.monotonic() + PATIENCE
+    while True:
+        try:
+            step()
+            return True
+        except PlaywrightTimeoutError:
+            if not still():
+                return False
+            if time.monotonic() > give_up:
+                raise AssertionError(f"never happened within {PATIENCE:.0f} s: {what}") from None
+
+
+def page_until(page: Page, condition: Callable[[], object], what: str, seconds: float = PATIENCE) -> None:
+    """`until_sync` for what the browser tells the test (a WebSocket frame, the page's state): it waits through
+    the page, so that Playwright hands over the browser's events meanwhile."""
+    give_up = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > give_up:
+            raise AssertionError(f"never happened within {seconds:.0f} s: {what}")
+        page.wait_for_timeout(20)
+
+
 class Server:
-    """`munchkin serve` as a subprocess, on a fixed port and data folder so it can be restarted."""
+    """`munchkin serve` as a subprocess, on a fixed port and data folder so it can be killed and restarted.
+    Its tables run on the wall clock: for tests in which no table timer decides anything."""
+
+    clock: ManualClock | None = None  # the tables' clock, when the test moves it (`ClockedServer`)
 
     def __init__(self, port: int, data: Path) -> None:
         self.port, self.data = port, data
@@ -171,6 +236,7 @@ class Server:
         self.log = data / "server.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.down = False  # from the crash until the page is back: its failed reconnections are expected
+        self.successor: ClockedServer | None = None  # the server restarted in this process (`restart_clocked`)
 
     def start(self) -> None:
         exe = Path(sys.executable).parent / "munchkin"
@@ -181,31 +247,43 @@ class Server:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        give_up = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"the server exited with {self.proc.returncode}:\n{self.log_tail()}")
+        proc = self.proc
+
+        def up() -> bool:
+            if proc.poll() is not None:
+                raise AssertionError(f"the server exited with {proc.returncode}")
             try:
-                with urllib.request.urlopen(self.url + "/api/sets", timeout=2) as r:
-                    if r.status == 200:
-                        return
+                with urllib.request.urlopen(self.url + "/api/sets", timeout=PATIENCE) as r:
+                    return r.status == 200
             except OSError:
-                pass
-            if time.monotonic() > give_up:
-                raise AssertionError(f"the server did not come up in 30 s:\n{self.log_tail()}")
-            time.sleep(0.1)
+                return False
+
+        try:
+            until_sync(up, "the server answering", step=0.1)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{self.log_tail()}") from None
 
     def crash(self) -> None:
         assert self.proc is not None
         self.down = True
         os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
+        self.proc.wait(PATIENCE)
         self.proc = None
 
+    def restart_clocked(self) -> ClockedServer:
+        """After `crash`: the same server again on the same port and data, in this process and on a clock the
+        test moves (`ClockedServer`); `stop` stops it too."""
+        assert self.proc is None
+        self.successor = ClockedServer(self.port, self.data)
+        self.successor.start()
+        return self.successor
+
     def stop(self) -> None:
+        if self.successor is not None:
+            self.successor.stop()
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
-            self.proc.wait(10)
+            self.proc.wait(PATIENCE)
         self.proc = None
 
     def log_tail(self) -> str:
@@ -213,6 +291,123 @@ class Server:
             return self.log.read_text(errors="replace")[-4000:]
         except OSError:
             return "(no server log)"
+
+
+class ClockedServer(Server):
+    """The server `munchkin serve` runs (built by the same `table_server`, with the command's default settings),
+    run in this process on a thread, its tables on a `ManualClock` that the test moves: for the tests whose
+    scenario a table's timer would otherwise decide (a window's countdown, a bot's delay, a stand-in's grace).
+
+    Nothing the tables time passes unless the test says so: `pass_time` for a moment the scenario needs,
+    `idle` for the time that only paces the bots (`bot_delay`) and the sockets' message allowance."""
+
+    def __init__(self, port: int, data: Path) -> None:
+        super().__init__(port, data)
+        self.clock: ManualClock = ManualClock()
+        self.uvicorn: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.handler: logging.Handler | None = None
+        self.level = logging.NOTSET
+
+    def start(self) -> None:
+        sock = listening_socket("127.0.0.1", self.port)  # port 0: a free one, said by the socket
+        self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        # the command's defaults are ServerSettings' own (`munchkin serve` without flags)
+        server, _ = table_server(database_url(self.data, None), ServerSettings(), "127.0.0.1", self.port, self.clock)
+        self.uvicorn = server
+        self.handler = logging.FileHandler(self.log)  # the server's log, as the command writes it
+        self.handler.setFormatter(logging.Formatter("%(message)s"))
+        logger = logging.getLogger("munchkin")
+        self.level = logger.level
+        logger.setLevel(logging.INFO)
+        logger.addHandler(self.handler)
+        self.thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="table-server", daemon=True)
+        self.thread.start()
+        thread = self.thread
+        try:
+            until_sync(lambda: server.started or not thread.is_alive(), "the in-process server starting")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{self.log_tail()}") from None
+        if not server.started:
+            raise AssertionError(f"the in-process server did not start:\n{self.log_tail()}")
+        self.loop = server.servers[0].get_loop()
+
+    def crash(self) -> None:
+        raise NotImplementedError("a server in this process cannot be killed: crash a `Server`")
+
+    def stop(self) -> None:
+        server, thread = self.uvicorn, self.thread
+        if server is not None and thread is not None:
+            server.should_exit = True
+            thread.join(PATIENCE)
+            if thread.is_alive():  # connections that would not close: cut them
+                server.force_exit = True
+                thread.join(PATIENCE)
+            assert not thread.is_alive(), f"the in-process server did not stop in {2 * PATIENCE:.0f} s"
+        self.uvicorn = self.thread = None
+        if self.handler is not None:
+            logger = logging.getLogger("munchkin")
+            logger.removeHandler(self.handler)
+            logger.setLevel(self.level)
+            self.handler.close()
+            self.handler = None
+
+    def on_loop(self, work: Callable[[], T]) -> T:
+        """Do `work` on the server's event loop, between two steps of its tables (so that what it reads of a
+        table is consistent, and nothing moves while it acts), and return what it returns."""
+        assert self.loop is not None, "the server is not running"
+        done: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                done.set_result(work())
+            except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+                done.set_exception(exc)
+
+        self.loop.call_soon_threadsafe(run)
+        try:
+            return done.result(timeout=PATIENCE)
+        except concurrent.futures.TimeoutError:
+            raise AssertionError(f"the server's event loop did not answer within {PATIENCE:.0f} s") from None
+
+    def runner(self, table_id: str) -> TableRunner:
+        """The table's runner (read it in `on_loop` only)."""
+        hub: Hub = self.uvicorn.config.app.state.hub  # type: ignore[union-attr]
+        return hub.tables[table_id]
+
+    def version(self, table_id: str) -> int:
+        """The version of the table's game now, as the server holds it."""
+        return self.on_loop(lambda: self.runner(table_id).game.version)
+
+    def pass_time(self, seconds: float) -> None:
+        """Move the tables' clock on by `seconds` and return once every wait that came due has ended and the
+        table has done what it woke up to do (closed a window, brought in a bot...)."""
+        clock = self.clock
+
+        def move() -> int:
+            before, pending = clock.turns, clock.waiting()
+            clock.advance(seconds)
+            return before + pending - clock.waiting()  # the waits that came due: each ends with a turn
+
+        woken = self.on_loop(move)
+        until_sync(lambda: clock.turns >= woken, f"the tables waking up after {seconds} s on their clock")
+        self.on_loop(lambda: None)  # ... and finishing the step they woke up to
+
+    def idle(self, table_id: str, seconds: float) -> bool:
+        """Let `seconds` pass for what only paces the table (its bots' delay, its sockets' message allowance)
+        unless a response window counts down there or a Wait! holds one: those end only when the test says
+        (`pass_time`). True if the clock moved."""
+
+        def move() -> bool:
+            r = self.runner(table_id)
+            if r.deadline is not None or r.hold_until:
+                return False
+            self.clock.advance(seconds)
+            return True
+
+        return self.on_loop(move)
 
 
 def serving(tmp_path: Path) -> Iterator[Server]:
@@ -225,9 +420,29 @@ def serving(tmp_path: Path) -> Iterator[Server]:
         s.stop()
 
 
+def clocked_serving(tmp_path: Path) -> Iterator[ClockedServer]:
+    """A `ClockedServer` of its own for one test, stopped after it."""
+    s = ClockedServer(0, tmp_path)
+    try:
+        s.start()
+        yield s
+    finally:
+        s.stop()
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     yield from serving(tmp_path)
+
+
+@pytest.fixture
+def clocked_server(tmp_path: Path) -> Iterator[ClockedServer]:
+    yield from clocked_serving(tmp_path)
+
+
+def table_id(link: str) -> str:
+    """The table's id in a seat's (or a spectator's) link."""
+    return urlsplit(link).path.rstrip("/").rsplit("/", 1)[1]
 
 
 # ---------------------------------------------------------------------- what the page receives
@@ -259,21 +474,82 @@ class Frames:
 
 
 # ---------------------------------------------------------------------- the page
-def reveal_move(page: Page, text: str) -> None:
+def reveal_move(page: Page, text: str, timeout: float = PAGE_PATIENCE) -> None:
     """Show the move with this text in the staged moves panel, as a person reaches it: back to the
-    top level (its "All moves" step), then open each group that holds it, one stage at a time."""
+    top level (its "All moves" step), then open each group that holds it, one stage at a time (each
+    step waiting up to `timeout` ms for the page)."""
     button = page.locator(f"button.action[data-text={json.dumps(text, ensure_ascii=False)}]").first
     if button.is_visible():
         return
     path = button.evaluate(
-        "(b) => { const s = b.closest('.menu-stage'); return s ? JSON.parse(s.dataset.path) : []; }", timeout=2000
+        "(b) => { const s = b.closest('.menu-stage'); return s ? JSON.parse(s.dataset.path) : []; }",
+        timeout=timeout,
     )
     home = page.locator('#actions .menu-stage:not([hidden]) button.crumb[data-crumb="0"]')
     if home.count():
-        home.first.click(timeout=2000)
+        home.first.click(timeout=timeout)
     for gid in path:
         opener = f"#actions .menu-stage:not([hidden]) button.menu-group[data-opens={json.dumps(gid)}]"
-        page.locator(opener).first.click(timeout=2000)
+        page.locator(opener).first.click(timeout=timeout)
+
+
+def click_move(page: Page, frames: Frames, text: str, version: int) -> bool:
+    """Click the move's button as a person reaches it (`reveal_move`), chosen in the state of `version`:
+    False when the table moved on from that state before the click landed (a bot played into the moment:
+    the server would refuse the move as stale anyway), so that the caller looks again."""
+    button = page.locator(f"button.action[data-text={json.dumps(text, ensure_ascii=False)}]").first
+
+    def step() -> None:
+        reveal_move(page, text, PROBE_MS)
+        button.click(timeout=PROBE_MS)
+
+    return attempt(
+        step, lambda: frames.state is not None and frames.state["version"] == version, f"a click on {text!r}"
+    )
+
+
+def take_move(
+    page: Page,
+    frames: Frames,
+    server: ClockedServer,
+    table: str,
+    text: str,
+    tick: Callable[[], object] | None = None,
+) -> None:
+    """The person's move `text`, clicked on the page (`click_move`) once the latest state offers it, and
+    clicked again if the server refused it as stale (the page was a step behind: a bot's answer came
+    first, as the offline game has it), until the server has taken it. `tick`, if given, is called while
+    the test waits for the move to be offered (`ClockedServer.idle`)."""
+
+    def offered() -> bool:
+        if tick is not None:
+            tick()
+        st = frames.state
+        return bool(st and any(a["text"] == text for a in st["actions"]))
+
+    def log_length() -> int:
+        return len(server.runner(table).game.log)
+
+    for _ in range(100):  # each round is a refusal the server sent: a few at most
+        page_until(page, offered, f"the move {text!r} offered to the person")
+        st = frames.state
+        assert st is not None
+        seat, errors = st["view"]["you"], len(frames.errors)
+        since = server.on_loop(log_length)
+        if not click_move(page, frames, text, st["version"]):
+            continue  # the table moved on before the click: look again
+
+        def taken(seat: int = seat, since: int = since) -> bool:
+            g = server.runner(table).game
+            return any(e[0] == "act" and e[1].seat == seat for e in g.log[since:])
+
+        def answered(errors: int = errors) -> bool:
+            return len(frames.errors) > errors or server.on_loop(taken)
+
+        page_until(page, answered, f"the server taking {text!r} or refusing it")
+        if len(frames.errors) == errors:
+            return
+    raise AssertionError(f"the server refused {text!r} again and again: {frames.errors[-3:]}")
 
 
 SNAPSHOT_JS = """() => {
@@ -315,6 +591,7 @@ class Table:
 
     def __init__(self, page: Page, frames: Frames, server: Server, prefix: str = "") -> None:
         self.page, self.frames, self.server = page, frames, server
+        self.table = table_id(page.url)
         self.prefix = prefix  # of the screenshot files
         self.done: set[str] = set()
         self.clicked: tuple[int, float] | None = None  # (version, when) of the last move sent
@@ -342,16 +619,12 @@ class Table:
     def shot(self, name: str, full_page: bool = False) -> None:
         self.page.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
 
-    def click_move(self, text: str) -> bool:
-        """Click a move's button; one in a stage of the moves panel that is not open is reached as a
-        person would, opening the groups that hold it from the top (see `reveal_move`)."""
-        button = self.page.locator(f"button.action[data-text={json.dumps(text, ensure_ascii=False)}]").first
-        try:
-            reveal_move(self.page, text)
-            button.click(timeout=2000)
-        except PlaywrightTimeoutError:
-            # the table moved on under the pointer (a window ran out, a bot played into it): look again
-            self.misses.append(text)
+    def click_move(self, text: str, version: int) -> bool:
+        """Click a move's button, chosen in the state of `version`; one in a stage of the moves panel that
+        is not open is reached as a person would, opening the groups that hold it from the top (see
+        `reveal_move`). False when the table moved on under the pointer (a bot played into the moment)."""
+        if not click_move(self.page, self.frames, text, version):
+            self.misses.append(text)  # look again
             self.clicked = None
             return False
         self.moves += 1
@@ -373,12 +646,18 @@ class Table:
         return st
 
     def play(self) -> None:
-        give_up = time.monotonic() + TIME_LIMIT
+        """The person's moves, through the page, to the end screen. On a `ClockedServer` the time that only
+        paces the bots passes while the test looks (`idle`): windows wait for the person's Pass."""
+        states, still_since = -1, time.monotonic()
         while True:
-            assert time.monotonic() < give_up, (
-                f"the game did not end in {TIME_LIMIT:.0f} s ({self.moves} moves, missed clicks: {self.misses[-5:]})"
+            if self.frames.states != states:
+                states, still_since = self.frames.states, time.monotonic()
+            assert time.monotonic() - still_since < PATIENCE, (
+                f"the game stood still for {PATIENCE:.0f} s ({self.moves} moves, missed clicks: {self.misses[-5:]})"
             )
             self.page.wait_for_timeout(25)
+            if self.server.clock is not None:
+                self.server.idle(self.table, BOT_DELAY)  # type: ignore[attr-defined]
             snap = self.snapshot()
             if snap["end"]:
                 return
@@ -416,13 +695,14 @@ class Table:
             ):
                 self.crash_and_restart(snap)
                 continue
-            if self.window is None and not self.prefix and st["window"] and snap["countdown"] is not None:
+            clocked = self.restarted and snap["countdown"] is not None  # the restarted server's clock is the test's
+            if self.window is None and not self.prefix and st["window"] and clocked:
                 if self.check_window():
                     continue
             text = choose(st["actions"], view, self.done)
             self.errors_seen = len(self.frames.errors)
             self.clicked = (st["version"], time.monotonic())
-            if not self.click_move(text):
+            if not self.click_move(text, st["version"]):
                 continue
             if view["phase"] == "setup":
                 self.done.add(text)
@@ -446,17 +726,22 @@ class Table:
         return float(m.group(1))
 
     def check_window(self) -> bool:
-        """A window runs on the person's clock: the countdown runs, Wait! holds it longer than a window
-        lasts, then Pass. False when this window will not do (too near its end, or the table moved on)."""
+        """A window runs on the person's clock: the server sends its whole length (its clock stands still until
+        the test moves it), the page counts it down by the browser's own clock, Wait! holds it while more than
+        a window's time passes, then Pass. False when this window will not do (the table moved on first)."""
         st = self.frames.state
         assert st is not None
+        server = self.server
+        assert isinstance(server, ClockedServer), "the window is checked on the restarted server's clock"
+        assert st["window"]["remaining"] == WINDOW_SECONDS, st["window"]  # no time passed on the table's clock
         first = self.countdown()
-        if first is None or first < 1.5:
+        if first is None or first < 1.5:  # only a page that stood still for most of WINDOW_SECONDS
             return False
-        self.page.wait_for_timeout(400)
+        # the page's own countdown runs: it reads less soon (the generous bound: only a hang fails it)
+        page_until(self.page, lambda: (self.countdown() or 0.0) < first, "the page's countdown running")
         second = self.countdown()
         if second is None or self.frames.state is not st:
-            return False  # a bot played into the window (the countdown restarts) or it closed
+            return False  # a bot played into the window (the countdown restarts)
         assert second < first, f"the countdown does not run: {first} then {second}"
         self.page.locator("#wait-button").click()
         expect(self.page.locator("#window-held")).to_contain_text("You said Wait!")
@@ -464,7 +749,11 @@ class Table:
         expect(self.page.locator("#wait-button")).to_be_disabled()
         held = self.frames.state
         assert held is not None and held["window"]["held_by"] == [0], held["window"]
-        self.page.wait_for_timeout(WINDOW_SECONDS * 1000 + 400)  # longer than the window: held, it stays open
+        w = held["window"]
+        assert w["held_left"] == WINDOW_SECONDS and w["hold_left"] == [w["hold_seconds"]], w  # held where it stood
+        assert WINDOW_SECONDS + 1 < w["hold_seconds"], w
+        server.pass_time(WINDOW_SECONDS + 1)  # longer than the window: held, it stays open
+        assert server.version(self.table) == held["version"], "the held window closed"
         assert self.frames.state is not None and self.frames.state["version"] == held["version"]
         self.shot("05-window.png")
         self.window = (first, second, WINDOW_SECONDS)
@@ -475,22 +764,26 @@ class Table:
         return True
 
     def crash_and_restart(self, before: Msg) -> None:
-        """kill -9 the server while the game waits on the person; the page must come back by itself."""
+        """kill -9 the server while the game waits on the person; the page must come back by itself. The
+        server comes back in this process on a clock the test moves (`Server.restart_clocked`), for the
+        window the test then holds."""
         sockets = self.frames.sockets
-        self.server.crash()
+        crashed = self.server
+        crashed.crash()
         banner = self.page.locator("#conn-status")
-        expect(banner).to_be_visible(timeout=10_000)
+        expect(banner).to_be_visible()
         expect(banner).to_contain_text("Reconnecting")
         self.shot("07-server-down.png")
-        self.server.start()
-        expect(banner).to_be_hidden(timeout=20_000)
-        self.server.down = False
-        give_up = time.monotonic() + 10
-        after = self.snapshot()
-        while not (self.frames.sockets > sockets and after["buttons"] and not after["pending"]):
-            assert time.monotonic() < give_up, "no state after reconnecting"
-            self.page.wait_for_timeout(50)
+        self.server = crashed.restart_clocked()
+        expect(banner).to_be_hidden()
+        crashed.down = False
+
+        def back() -> bool:
             after = self.snapshot()
+            return self.frames.sockets > sockets and bool(after["buttons"]) and not after["pending"]
+
+        page_until(self.page, back, "a state after reconnecting")
+        after = self.snapshot()
         assert after["turn"] == before["turn"], (before["turn"], after["turn"])
         assert after["hand"] == before["hand"], (before["hand"], after["hand"])
         assert {b["text"] for b in after["buttons"]} == {b["text"] for b in before["buttons"]}
@@ -498,7 +791,7 @@ class Table:
         self.restarted = True
         self.shot("08-after-restart.png")
         self.page.set_viewport_size(PHONE)
-        self.page.wait_for_timeout(200)
+        self.page.wait_for_timeout(200)  # a moment to lay the page out again before the pictures (nothing is checked)
         self.shot("09-phone-table.png")
         self.shot("09-phone-table-full.png", full_page=True)
         self.page.set_viewport_size(DESKTOP)
@@ -579,7 +872,7 @@ def watched_browser(server: Server, expected: str = "") -> Iterator[Page]:
 
 def watched_page(browser: Browser, console: list[str]) -> Page:
     """A desktop-sized page whose console errors and uncaught exceptions are collected in `console`."""
-    page = browser.new_page(viewport=DESKTOP)
+    page = patient(browser.new_page(viewport=DESKTOP))
     page.on("console", lambda m: console.append(f"console.error: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
     return page
@@ -610,13 +903,13 @@ def test_one_person_against_three_bots_in_the_browser(server: Server) -> None:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
-            page = browser.new_page(viewport=DESKTOP)
+            page = patient(browser.new_page(viewport=DESKTOP))
             page.on("console", lambda m: on_console(m.type, m.text))
             page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
             page.on("websocket", frames.attach)
             try:
                 create_table(page, server.url)
-                expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
+                expect(page.locator("#conn-status")).to_be_hidden()
                 expect(page.locator("#you-name")).to_have_text(NAMES[0])
                 expect(page.locator("#hand .hand-card").first).to_be_visible()
                 page.screenshot(path=str(ARTIFACTS / "03-first-state.png"))
@@ -672,7 +965,7 @@ def check_end(
     href = replay.get_attribute("href")
     assert href, "the replay link has no href"
     url = href if href.startswith("http") else server.url + href
-    with urllib.request.urlopen(url, timeout=30) as r:
+    with urllib.request.urlopen(url, timeout=PATIENCE) as r:
         assert r.status == 200
         assert "attachment" in r.headers.get("Content-Disposition", "")
         body = r.read().decode()
@@ -806,13 +1099,13 @@ def post_table(server: Server, name: str, kinds: tuple[str, ...], **fields: Any)
     req = urllib.request.Request(
         server.url + "/api/tables", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
     )
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=PATIENCE) as r:
         answer: Msg = json.loads(r.read())
     return answer
 
 
 def get_json(server: Server, path: str) -> Msg:
-    with urllib.request.urlopen(server.url + path, timeout=10) as r:
+    with urllib.request.urlopen(server.url + path, timeout=PATIENCE) as r:
         out: Msg = json.loads(r.read())
     return out
 
@@ -829,10 +1122,11 @@ def test_the_lobby_pages_filters_and_marks_seeded_deals(server: Server) -> None:
     unseeded = post_table(server, "Fair deal", people, turn_clock=30, away_seconds=60)["table"]
     bots = post_table(server, "Bots only", ("bot", "bot", "bot"), bot_delay=0, window_seconds=0.5)["table"]
     assert seeded["seed"] == 12345 and unseeded["seed"] is None, (seeded["seed"], unseeded["seed"])
-    give_up = time.monotonic() + 60
-    while get_json(server, f"/api/tables/{bots['id']}")["status"] != "over":  # then the list holds still
-        assert time.monotonic() < give_up, "the bots' game did not end in 60 s"
-        time.sleep(0.2)
+
+    def over() -> bool:
+        return get_json(server, f"/api/tables/{bots['id']}")["status"] == "over"
+
+    until_sync(over, "the bots' game ending (then the list holds still)", step=0.2)
 
     lists: list[tuple[str, int]] = []  # (query, status) of each GET /api/tables
     with watched_browser(server, expected="status of 422") as page:  # the browser logs the refused name
@@ -861,10 +1155,7 @@ def test_the_lobby_pages_filters_and_marks_seeded_deals(server: Server) -> None:
         expect(page.locator(f'.table-row[data-table-id="{bots["id"]}"] .seed-badge')).to_have_count(0)
         page.screenshot(path=str(ARTIFACTS / "lobby-list.png"), full_page=True)
         # the list holds still: the next poll sends If-None-Match and gets 304
-        give_up = time.monotonic() + 8
-        while not any(status == 304 for _, status in lists):
-            assert time.monotonic() < give_up, f"no 304 for the polls: {lists}"
-            page.wait_for_timeout(100)
+        page_until(page, lambda: any(status == 304 for _, status in lists), f"a 304 for the polls: {lists}")
         expect(rows).to_have_count(3)  # a 304 keeps the list as it was, the added page included
 
         page.locator('label[for="filter-open"]').click()
@@ -892,6 +1183,6 @@ def test_the_lobby_pages_filters_and_marks_seeded_deals(server: Server) -> None:
         expect(page.locator("#turn-clock-fact")).to_be_hidden()
         page.screenshot(path=str(ARTIFACTS / "table-seed-notice.png"))
         page.goto(server.url + f"/table/{unseeded['id']}")
-        expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
+        expect(page.locator("#conn-status")).to_be_hidden()
         expect(page.locator("#turn-clock")).to_have_text("30 s")
         expect(page.locator("#seed-notice")).to_be_hidden()

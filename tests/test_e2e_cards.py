@@ -8,14 +8,13 @@ Screenshots: test-artifacts/card-face-laptop.png and card-face-phone.png.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from munchkin.engine.game import Game, Setup
 from system import ensure_debian_packages
-from test_e2e_browser import REPO, Frames, Server, bot_moves, post_table, server, watched_browser
+from test_e2e_browser import REPO, Frames, Server, bot_moves, page_until, patient, post_table, server, watched_browser
 
 __all__ = ["server"]  # the fixture, used by name
 
@@ -47,15 +46,15 @@ def all_card_names() -> set[str]:
     return {d.name for d in g.cdef}
 
 
-def wait_for_move(frames: Frames, text: str) -> None:
-    give_up = time.monotonic() + 20
-    while not (frames.state and any(a["text"] == text for a in frames.state["actions"])):
-        assert time.monotonic() < give_up, f"the move {text!r} never became legal"
-        time.sleep(0.05)
+def wait_for_move(page: Page, frames: Frames, text: str) -> None:
+    """Wait (through the page, which hands over the frames it receives) until the move is legal."""
+    page_until(
+        page, lambda: frames.state and any(a["text"] == text for a in frames.state["actions"]), f"the move {text!r}"
+    )
 
 
 def type_move(page: Page, frames: Frames, text: str) -> None:
-    wait_for_move(frames, text)
+    wait_for_move(page, frames, text)
     page.fill("#action-input", text)
     page.press("#action-input", "Enter")
 
@@ -177,7 +176,7 @@ def test_a_person_reads_the_cards_on_the_page_and_no_hidden_one(server: Server) 
         phone_ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
         errors: list[str] = []
         try:
-            phone = phone_ctx.new_page()
+            phone = patient(phone_ctx.new_page())
             phone.on("pageerror", lambda e: errors.append(str(e)))
             phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             phone.goto(link)

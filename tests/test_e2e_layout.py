@@ -1,22 +1,39 @@
 """Issue 34 in Chromium: reading a card does not touch the moves (a phone), the page's layout (the lobby's
 form on a laptop, the hand beside the decision, a spectator's page, the end screen by keyboard) and a
-bot's fight that can be followed once it is over. Screenshots at a laptop's 1366x800 and a phone's
-390x844 go to test-artifacts/e2e/ (layout-*.png)."""
+bot's fight that can be followed once it is over. The tests in which the person plays run on a table clock
+the test moves (`ClockedServer`): no window passes for the person before they answer it. Screenshots at a
+laptop's 1366x800 and a phone's 390x844 go to test-artifacts/e2e/ (layout-*.png)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, ViewportSize, expect
 
 from system import ensure_debian_packages
 from test_e2e_a11y import problems
-from test_e2e_browser import ARTIFACTS, SEED, Frames, Server, choose, post_table, server, watched_browser
+from test_e2e_browser import (
+    ARTIFACTS,
+    SEED,
+    ClockedServer,
+    Frames,
+    Server,
+    choose,
+    clocked_server,
+    patient,
+    post_table,
+    server,
+    table_id,
+    watched_browser,
+)
+from waits import PATIENCE
 
-__all__ = ["server"]  # the fixture, used by name
+__all__ = ["clocked_server", "server"]  # the fixtures, used by name
 
 LAPTOP: ViewportSize = {"width": 1366, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -56,13 +73,21 @@ def type_move(page: Page, text: str) -> None:
     )
 
 
-def play_until(page: Page, frames: Frames, stop: Any, seconds: float = 90) -> dict[str, Any]:
-    """Make the person's moves by the browser test's policy until `stop(state)` holds; returns that state."""
+def play_until(
+    page: Page, frames: Frames, stop: Any, tick: Callable[[], object] | None = None, seconds: float = PATIENCE
+) -> dict[str, Any]:
+    """Make the person's moves by the browser test's policy until `stop(state)` holds; returns that state.
+    `tick`, if given, is called between two looks (on a `ClockedServer`: `idle`); fails when the table
+    stands still (no new state) for `seconds`."""
     done: set[str] = set()
     sent: tuple[int, int] | None = None
-    give_up = time.monotonic() + seconds
-    while time.monotonic() < give_up:
-        page.wait_for_timeout(40)
+    states, still_since = -1, time.monotonic()
+    while time.monotonic() - still_since < seconds:
+        page.wait_for_timeout(20)
+        if tick is not None:
+            tick()
+        if frames.states != states:
+            states, still_since = frames.states, time.monotonic()
         st = frames.state
         if st is None or st["view"] is None:
             continue
@@ -77,7 +102,7 @@ def play_until(page: Page, frames: Frames, stop: Any, seconds: float = 90) -> di
             done.add(text)
         type_move(page, text)
         sent = (st["version"], len(frames.errors))
-    raise AssertionError("the game never came to that moment")
+    raise AssertionError(f"the game never came to that moment (it stood still for {seconds:.0f} s)")
 
 
 def own_decision(st: dict[str, Any]) -> bool:
@@ -120,7 +145,7 @@ def test_the_lobby_form_fits_a_laptop_and_its_links_come_into_view(server: Serve
         expect(links).to_have_count(7)  # six seats and the watchers' link
         expect(page.locator("#created-heading")).to_be_focused()
         # the page scrolls (smoothly) until every link is wholly on the screen
-        page.wait_for_function(f"() => ({INSIDE_JS})('#created-links .link-row').every(Boolean)", timeout=5000)
+        page.wait_for_function(f"() => ({INSIDE_JS})('#created-links .link-row').every(Boolean)")
         assert all(inside(page, "#created-links .link-row"))
         page.screenshot(path=str(ARTIFACTS / "layout-lobby-created-laptop.png"))
         page.set_viewport_size(PHONE)
@@ -130,11 +155,15 @@ def test_the_lobby_form_fits_a_laptop_and_its_links_come_into_view(server: Serve
         page.screenshot(path=str(ARTIFACTS / "layout-lobby-phone.png"))
 
 
-def test_the_hand_and_the_decision_share_a_laptop_screen_in_creation_and_a_fight(server: Server) -> None:
+def test_the_hand_and_the_decision_share_a_laptop_screen_in_creation_and_a_fight(
+    clocked_server: ClockedServer,
+) -> None:
+    server = clocked_server
     ensure_debian_packages("chromium")
     made = post_table(
         server, "Hand in view", ("human", "bot", "bot", "bot"), seed=SEED, bot_delay=0, window_seconds=0.5
     )
+    table = table_id(made["links"][0]["url"])
     frames = Frames()
     with watched_browser(server) as page:
         page.set_viewport_size(LAPTOP)
@@ -144,7 +173,7 @@ def test_the_hand_and_the_decision_share_a_laptop_screen_in_creation_and_a_fight
             ("setup", lambda st: own_decision(st) and st["view"]["phase"] == "setup"),
             ("fight", lambda st: own_decision(st) and st["view"]["active"] == 0 and bool(st["view"]["combat"])),
         ):
-            st = play_until(page, frames, stop)
+            st = play_until(page, frames, stop, tick=lambda: server.idle(table, 0.5))
             expect(page.locator("#hand .hand-card")).to_have_count(len(st["view"]["hand"]))
             expect(page.locator("#actions button.action, #actions button.menu-group").first).to_be_visible()
             page.evaluate("scrollTo(0, 0)")
@@ -159,12 +188,16 @@ def test_the_hand_and_the_decision_share_a_laptop_screen_in_creation_and_a_fight
             page.screenshot(path=str(ARTIFACTS / f"layout-hand-{moment}-laptop.png"))
 
 
-def test_on_a_phone_reading_a_card_leaves_the_moves_and_filtering_is_its_own_step(server: Server) -> None:
+def test_on_a_phone_reading_a_card_leaves_the_moves_and_filtering_is_its_own_step(
+    clocked_server: ClockedServer,
+) -> None:
+    server = clocked_server
     ensure_debian_packages("chromium")
     made = post_table(
         server, "Phone reading", ("human", "bot", "bot", "bot"), seed=SEED, bot_delay=0, window_seconds=0.5
     )
     link = server.url + made["links"][0]["url"]
+    table = table_id(link)
     frames = Frames()
     with watched_browser(server) as laptop:
         browser = laptop.context.browser
@@ -172,12 +205,15 @@ def test_on_a_phone_reading_a_card_leaves_the_moves_and_filtering_is_its_own_ste
         context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
         errors: list[str] = []
         try:
-            page = context.new_page()
+            page = patient(context.new_page())
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.on("websocket", frames.attach)
             page.goto(link)
             st = play_until(
-                page, frames, lambda st: own_decision(st) and st["view"]["active"] == 0 and bool(st["view"]["combat"])
+                page,
+                frames,
+                lambda st: own_decision(st) and st["view"]["active"] == 0 and bool(st["view"]["combat"]),
+                tick=lambda: server.idle(table, 0.5),
             )
             expect(page.locator("#actions button.menu-group, #actions button.action").first).to_be_visible()
             first = st["view"]["combat"]["monsters"][0]["monster"]  # issue 35: the header names the fight
@@ -247,7 +283,7 @@ def test_the_end_screen_passes_axe_and_its_whole_game_log_takes_the_keyboard(ser
     made = post_table(server, "Ends", ("bot", "bot", "bot"), seed=SEED, bot_delay=0)
     with watched_browser(server) as page:
         page.goto(server.url + made["watch"])
-        expect(page.locator("#end-screen")).to_be_visible(timeout=60_000)
+        expect(page.locator("#end-screen")).to_be_visible()
         expect(page.locator("#spectator-notice")).to_be_hidden()  # a finished game has no seat to take
         full = page.locator("#end-screen .full-log")
         expect(full).to_have_attribute("tabindex", "0")
@@ -261,14 +297,24 @@ def test_the_end_screen_passes_axe_and_its_whole_game_log_takes_the_keyboard(ser
         page.focus("#end-screen .full-log")  # reached by the keyboard, it scrolls by the keyboard
         expect(full).to_be_focused()
         page.keyboard.press("End")
-        page.wait_for_function("() => document.querySelector('#end-screen .full-log').scrollTop > 0", timeout=5000)
+        page.wait_for_function("() => document.querySelector('#end-screen .full-log').scrollTop > 0")
 
 
-def test_a_bots_fight_stays_up_once_over_and_the_last_fight_can_be_shown_again(server: Server) -> None:
+def test_a_bots_fight_stays_up_once_over_and_the_last_fight_can_be_shown_again(
+    clocked_server: ClockedServer,
+) -> None:
+    """The page keeps a fight just over up for a few seconds of its own clock (FIGHT_LINGER_MS): that clock
+    stands still here (Playwright's clock, paused before the page loads), as the table's does between the
+    test's looks, so that what the test reads of the fight does not race either."""
+    server = clocked_server
     ensure_debian_packages("chromium")
     made = post_table(server, "Follow", ("human", "bot", "bot", "bot"), seed=SEED, bot_delay=0.05, window_seconds=0.5)
+    table = table_id(made["links"][0]["url"])
     frames = Frames()
     with watched_browser(server) as page:
+        start = datetime.datetime(2025, 1, 1, tzinfo=datetime.UTC)
+        page.clock.install(time=start)
+        page.clock.pause_at(start + datetime.timedelta(days=1))  # no page yet: nothing is due in between
         page.set_viewport_size(LAPTOP)
         fights: list[dict[str, Any]] = []  # every last_fight the page is sent (each once)
 
@@ -287,7 +333,7 @@ def test_a_bots_fight_stays_up_once_over_and_the_last_fight_can_be_shown_again(s
                 mine and bool(last) and last[-1]["combat"]["fighters"][0]["player"] != PERSON and st["view"]["turn"] > 0
             )
 
-        play_until(page, frames, bots_fight_then_my_turn, seconds=120)
+        play_until(page, frames, bots_fight_then_my_turn, tick=lambda: server.idle(table, 0.05))
         seen = [f for f in fights if f][-1]
         assert len({f["id"] for f in fights if f}) == len([f for f in fights if f]), "a fight was sent twice"
         panel = page.locator("#combat-panel")

@@ -1,23 +1,39 @@
 """The staged moves panel in a real browser: whole seeded games with a person seated, whose every move
 the test makes through the panel (opening its groups as a person would); at no moment more than a
-dozen top-level choices, every choice with its meaning beside it. Screenshots: test-artifacts/."""
+dozen top-level choices, every choice with its meaning beside it. The table's clock is the test's
+(`ClockedServer`): no window passes for the person before they answer it. Screenshots: test-artifacts/."""
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
 from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages
-from test_e2e_browser import REPO, Frames, Msg, Server, choose, get_json, post_table, reveal_move, server  # noqa: F401
+from test_e2e_browser import (  # noqa: F401 - the fixture, used by name
+    PROBE_MS,
+    REPO,
+    ClockedServer,
+    Frames,
+    Msg,
+    attempt,
+    choose,
+    click_move,
+    clocked_server,
+    get_json,
+    patient,
+    post_table,
+    reveal_move,
+)
+from waits import PATIENCE
 
 SHOTS = REPO / "test-artifacts"
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 GAMES = (("deluxe",), ("star", "deluxe"))
-GIVE_UP = 240.0  # seconds for one whole game
 
 TOP_JS = """() => {
   const top = document.querySelector('#actions .menu-stage[data-depth="0"]');
@@ -33,16 +49,22 @@ TOP_JS = """() => {
 }"""
 
 
-def play_through_panel(page: Page, frames: Frames, shots: dict[str, bool]) -> tuple[int, int, int]:
-    """Play the person's seat to the end of the game through the staged panel. Returns the largest
-    top level seen, the number of moves made, and how many of them needed a group opened."""
+def play_through_panel(
+    page: Page, frames: Frames, shots: dict[str, bool], tick: Callable[[], object]
+) -> tuple[int, int, int]:
+    """Play the person's seat to the end of the game through the staged panel, calling `tick` between two
+    looks (`ClockedServer.idle`). Returns the largest top level seen, the number of moves made, and how
+    many of them needed a group opened."""
     done: set[str] = set()
     most, moves, staged = 0, 0, 0
     last: tuple[int, float] | None = None
-    give_up = time.monotonic() + GIVE_UP
+    states, still_since = -1, time.monotonic()
     while True:
-        assert time.monotonic() < give_up, f"the game did not end in {GIVE_UP:.0f} s ({moves} moves)"
+        if frames.states != states:
+            states, still_since = frames.states, time.monotonic()
+        assert time.monotonic() - still_since < PATIENCE, f"the game stood still for {PATIENCE:.0f} s ({moves} moves)"
         page.wait_for_timeout(20)
+        tick()
         st = frames.state
         if st is not None and st["view"]["over"]:
             return most, moves, staged
@@ -59,22 +81,27 @@ def play_through_panel(page: Page, frames: Frames, shots: dict[str, bool]) -> tu
             continue  # our move for this version is on its way
         text = choose(st["actions"], st["view"], done)
         button = page.locator(f"button.action[data-text={json.dumps(text, ensure_ascii=False)}]").first
-        try:
-            hidden = not button.is_visible()
-            reveal_move(page, text)
-            if hidden and not shots.get("staged"):
-                shots["staged"] = True
-                page.screenshot(path=str(SHOTS / "moves-staged.png"))
-                page.set_viewport_size(PHONE)
-                page.locator("#actions-panel").scroll_into_view_if_needed()
-                page.screenshot(path=str(SHOTS / "moves-staged-phone.png"))
-                page.set_viewport_size(LAPTOP)
-            if not shots.get("top") and len(st["actions"]) > 12 and not hidden:
-                shots["top"] = True
-                page.locator("#actions-panel").scroll_into_view_if_needed()
-                page.screenshot(path=str(SHOTS / "moves-top.png"))
-            button.click(timeout=2000)
-        except Exception:  # noqa: BLE001 - the table moved on under the pointer (a window ran out): look again
+        version = st["version"]
+
+        def latest(version: int = version) -> bool:
+            return frames.state is not None and frames.state["version"] == version
+
+        hidden = not button.is_visible()
+        # the table may move on under the pointer (a bot played into the moment): then look again
+        if not attempt(lambda text=text: reveal_move(page, text, PROBE_MS), latest, f"{text!r} shown"):
+            continue
+        if hidden and not shots.get("staged"):
+            shots["staged"] = True
+            page.screenshot(path=str(SHOTS / "moves-staged.png"))
+            page.set_viewport_size(PHONE)
+            page.locator("#actions-panel").scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / "moves-staged-phone.png"))
+            page.set_viewport_size(LAPTOP)
+        if not shots.get("top") and len(st["actions"]) > 12 and not hidden:
+            shots["top"] = True
+            page.locator("#actions-panel").scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / "moves-top.png"))
+        if not click_move(page, frames, text, version):
             continue
         last = (st["version"], time.monotonic())
         staged += hidden
@@ -83,10 +110,11 @@ def play_through_panel(page: Page, frames: Frames, shots: dict[str, bool]) -> tu
             done.add(text)
 
 
-def test_the_moves_panel_stays_scannable_through_whole_games(server: Server) -> None:  # noqa: F811
+def test_the_moves_panel_stays_scannable_through_whole_games(clocked_server: ClockedServer) -> None:  # noqa: F811
     """Two whole seeded games (Deluxe; Star Munchkin shuffled with Deluxe), the person's moves made
     through the staged panel: never more than 12 top-level choices, each with its meaning; some moves
     are reached by opening a group; the typed-action form still lists every legal move."""
+    server = clocked_server
     ensure_debian_packages("chromium")
     SHOTS.mkdir(parents=True, exist_ok=True)
     shots: dict[str, bool] = {}
@@ -104,12 +132,15 @@ def test_the_moves_panel_stays_scannable_through_whole_games(server: Server) -> 
                     bot_delay=0,
                     window_seconds=1.0,
                 )
-                page = browser.new_page(viewport=LAPTOP)
+                page = patient(browser.new_page(viewport=LAPTOP))
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 frames = Frames()
                 page.on("websocket", frames.attach)
                 page.goto(server.url + made["links"][0]["url"])
-                most, moves, staged = play_through_panel(page, frames, shots)
+                table = made["table"]["id"]
+                most, moves, staged = play_through_panel(
+                    page, frames, shots, tick=lambda table=table: server.idle(table, 1.0)
+                )
                 assert get_json(server, f"/api/tables/{made['table']['id']}")["status"] == "over"
                 assert moves > 10 and 2 <= most <= 12, (moves, most)
                 if i == 0:

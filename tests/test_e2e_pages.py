@@ -11,7 +11,7 @@ import re
 from playwright.sync_api import Page, ViewportSize, WebSocket, expect
 
 from system import ensure_debian_packages
-from test_e2e_browser import ARTIFACTS, Server, post_table, server, watched_browser
+from test_e2e_browser import ARTIFACTS, Server, patient, post_table, server, watched_browser
 
 __all__ = ["server"]  # the fixture, from the browser suite
 
@@ -168,8 +168,9 @@ def test_the_pages_honour_a_request_for_less_motion(server: Server) -> None:
             ):
                 context = browser.new_context(viewport={"width": 1280, "height": 500}, reduced_motion=motion)
                 context.add_init_script(RECORD_SCROLLS)
-                page = context.new_page()
+                page = patient(context.new_page())
                 page.goto(server.url + "/")
+                expect(page.locator("#set-deluxe")).to_be_checked()  # the sets have come from the server
                 page.fill("#table-name", f"Motion {motion}")
                 page.click("#create-table")
                 expect(page.locator("#created-links")).to_contain_text("is ready")
@@ -233,7 +234,7 @@ def test_the_pages_work_under_their_content_security_policy(server: Server) -> N
         # a table page: the WebSocket to this host connects and plays; the Level track's markers have
         # their seats' colours (set through the style object, not a style attribute); the Rules load
         page.goto(seat_link)
-        expect(page.locator("#conn-status")).to_be_hidden(timeout=10_000)
+        expect(page.locator("#conn-status")).to_be_hidden()
         expect(page.locator("#you-name")).to_have_text("Human 1")
         expect(page.locator("#entropy-input")).to_have_value(re.compile(r"^[0-9a-f]{64}$"))  # the browser's own
         page.screenshot(path=str(ARTIFACTS / "pages-csp-before-the-deal.png"))
@@ -266,7 +267,7 @@ def test_the_pages_work_under_their_content_security_policy(server: Server) -> N
         # added by hand is refused and reported
         browser = page.context.browser
         assert browser is not None
-        probe = browser.new_page()
+        probe = patient(browser.new_page())
         probe.add_init_script(RECORD_VIOLATIONS)
         probe.goto(server.url + "/help")
         probe.evaluate(INLINE_SCRIPT_JS)

@@ -6,7 +6,9 @@ and on the hand-over screen no hidden card at all.
 
 The people's ordinary moves are sent through their own seat links (which a pass-and-play table keeps),
 whose sockets also tell the test each hand as it truly is; the page's own buttons do every handoff,
-"… wants to play a card" included. Screenshots in test-artifacts/e2e/: pass-*.png, laptop and phone.
+"… wants to play a card" included. The table's clock is the test's (`ClockedServer`): its time passes
+between the test's looks, but no window closes while the device's holder may still take it for the other
+person. Screenshots in test-artifacts/e2e/: pass-*.png, laptop and phone.
 """
 
 from __future__ import annotations
@@ -26,7 +28,17 @@ from websockets.sync.client import ClientConnection, connect
 
 from system import ensure_debian_packages
 from test_e2e_a11y import problems
-from test_e2e_browser import ARTIFACTS, Server, choose, post_table, serving, watched_browser
+from test_e2e_browser import (
+    ARTIFACTS,
+    ClockedServer,
+    Server,
+    choose,
+    clocked_serving,
+    post_table,
+    serving,
+    watched_browser,
+)
+from waits import PATIENCE
 
 Msg = dict[str, Any]
 LAPTOP = {"width": 1366, "height": 800}
@@ -36,9 +48,17 @@ PAGE_HOLDS = """() => document.documentElement.outerHTML + '\\n' + window.Munchk
   + JSON.stringify(Object.assign({}, localStorage))"""
 
 
+BOT_DELAY = 0.2  # the test table's: also the step by which its clock moves between two looks
+
+
 @pytest.fixture
 def pass_server(tmp_path: Path) -> Iterator[Server]:
     yield from serving(tmp_path)
+
+
+@pytest.fixture
+def clocked_pass_server(tmp_path: Path) -> Iterator[ClockedServer]:
+    yield from clocked_serving(tmp_path)
 
 
 class Socket:
@@ -93,8 +113,8 @@ def shot(page: Page, name: str) -> None:
     page.set_viewport_size(LAPTOP)
 
 
-def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Server) -> None:
-    server = pass_server
+def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(clocked_pass_server: ClockedServer) -> None:
+    server = clocked_pass_server
     ensure_debian_packages("chromium")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     made = post_table(
@@ -103,7 +123,7 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
         ("human", "human", "bot", "bot"),
         seed=4,
         window_seconds=3,
-        bot_delay=0.2,
+        bot_delay=BOT_DELAY,
         pass_and_play=True,
     )
     table = made["table"]["id"]
@@ -111,8 +131,8 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
     done: list[set[str]] = [set(), set()]
     with contextlib.ExitStack() as stack, watched_browser(server) as page:
         url = f"ws://127.0.0.1:{server.port}/ws/{table}"
-        seats = [Socket(stack.enter_context(connect(f"{url}?token={t}"))) for t in tokens]
-        spectator = Socket(stack.enter_context(connect(url)))
+        seats = [Socket(stack.enter_context(connect(f"{url}?token={t}", open_timeout=PATIENCE))) for t in tokens]
+        spectator = Socket(stack.enter_context(connect(url, open_timeout=PATIENCE)))
         page.set_viewport_size(LAPTOP)
         page.goto(server.url + made["device"])
         screen, you = page.locator("#pass-screen"), page.locator("#you-name")
@@ -120,11 +140,13 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
         wanted = False  # a "… wants to play a card" handoff was made
         hid = False  # a person hid their hand by the bar's button
         shots: set[str] = set()
-        give_up = time.monotonic() + 240
-        while time.monotonic() < give_up:
+        version, still_since = -1, time.monotonic()
+        while time.monotonic() - still_since < PATIENCE:
             for s in (*seats, spectator):
                 s.pump()
             st = spectator.state
+            if st and st["version"] != version:
+                version, still_since = st["version"], time.monotonic()
             if st and (st["view"]["over"] or (st["view"]["turn"] >= 3 and len(handoffs) >= 6 and wanted and hid)):
                 break
             holder = you.inner_text()
@@ -183,9 +205,18 @@ def test_a_pass_and_play_game_shows_each_hand_only_to_its_person(pass_server: Se
             elif st and not st["view"]["over"]:
                 # nobody's hand: the public table; a person the window waits on lets its clock run
                 assert not secrets_in(page, seats[0].hand() | seats[1].hand(), spectator.heard)
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(20)
+            # time passes between two looks: the bots' delay, and a window's time, but never while the holder
+            # may still hand the device over for a window (until they have once: that is what is checked)
+            if not wanted and holder in PEOPLE:
+                server.idle(table, BOT_DELAY)
+            else:
+                server.clock.advance(BOT_DELAY)
         else:
-            raise AssertionError(f"the game did not get far: {len(handoffs)} handoffs, wanted: {wanted}")
+            raise AssertionError(
+                f"the game did not get far (it stood still for {PATIENCE:.0f} s): {len(handoffs)} handoffs, "
+                f"wanted: {wanted}, hid: {hid}"
+            )
         assert set(handoffs) == set(PEOPLE) and len(handoffs) >= 6, handoffs
         assert wanted, "no window let a person take the device to answer"
         assert hid, "nobody hid their hand during a bot's move"
@@ -201,22 +232,23 @@ def test_the_lobby_makes_a_one_screen_table_whose_device_adds_the_entropy(pass_s
     with watched_browser(server) as page:
         page.set_viewport_size(LAPTOP)
         page.goto(server.url + "/")
+        expect(page.locator("#set-deluxe")).to_be_checked()  # the sets have come from the server
         page.check("#pass-and-play")
         page.click("#create-table")
         device = page.locator("#created-links a.device-link")
         expect(device).to_be_visible()
         expect(page.locator("#created-links")).to_contain_text("Open the one-screen link on the device")
         device.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(300)  # the scroll settles before the picture (nothing is checked)
         page.screenshot(path=str(ARTIFACTS / "pass-lobby-links.png"))
         href = device.get_attribute("href")
         assert href and "?device=1&token=" in href, href
         page.goto(href)
         expect(page.locator("#entropy-form")).to_be_visible()
         page.click("#entropy-send")
-        # the lobby's bots may set up their characters first, a move every bot_delay (0.6 s): on a busy
-        # machine that takes longer than expect's default 5 s before a person's own decision comes
-        expect(page.locator("#pass-heading")).to_have_text(re.compile(r"^Hand the device to "), timeout=30_000)
+        # the lobby's bots may set up their characters first, a move every bot_delay (0.6 s, on the wall
+        # clock): `expect` waits PAGE_PATIENCE for a person's own decision to come
+        expect(page.locator("#pass-heading")).to_have_text(re.compile(r"^Hand the device to "))
         found = problems(page, "the hand-over screen")
         assert not found, "axe-core found serious or critical problems:\n" + "\n".join(found)
         summary = json.loads(page.evaluate("() => window.MunchkinPage.snapshot()"))

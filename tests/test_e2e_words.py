@@ -5,13 +5,13 @@ Dowsing at double price, keeps the Door kicked open, looks for trouble with Bigf
 the Run Away roll and discards a card to roll again: the page's log says "(double price)", "keeps
 Wandering Monster in hand", the discard and "rolls again", in that order. The person's moves are
 the ones `person` chooses offline on the same seed (the server's own bots answering), clicked on
-the page. Screenshots: test-artifacts/e2e/log-rolled-again-laptop.png and -phone.png.
+the page; the table's clock is the test's (`ClockedServer`), so no window passes for the person
+before their scripted Pass. Screenshots: test-artifacts/e2e/log-rolled-again-laptop.png and -phone.png.
 """
 
 from __future__ import annotations
 
 import json
-import time
 
 from playwright.sync_api import Page
 
@@ -23,17 +23,20 @@ from system import ensure_debian_packages
 from test_e2e_any_time import wait_until
 from test_e2e_browser import (
     ARTIFACTS,
+    ClockedServer,
     Frames,
-    Server,
     bot_moves,
     choose,
+    clocked_server,
+    page_until,
     post_table,
     reveal_move,
-    server,
+    table_id,
+    take_move,
     watched_browser,
 )
 
-__all__ = ["server"]  # the fixture, used by name
+__all__ = ["clocked_server"]  # the fixture, used by name
 
 SEED = 7  # the person is dealt a Halfling, the Wand of Dowsing and Bigfoot; the Door is a Wandering Monster
 KINDS = ("human", "bot", "bot")
@@ -120,12 +123,18 @@ def page_log(page: Page) -> list[str]:
     return [s.strip() for s in page.locator("#log li").all_inner_texts()]
 
 
-def test_the_log_tells_a_run_away_rolled_again_and_a_sale_at_double_price(server: Server) -> None:
+def test_the_log_tells_a_run_away_rolled_again_and_a_sale_at_double_price(clocked_server: ClockedServer) -> None:
+    server = clocked_server
     ensure_debian_packages("chromium")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     moves, _ = script(SEED)
     answer = post_table(server, "Log words", KINDS, seed=SEED, bot_delay=0.05, window_seconds=5)
     link = server.url + answer["links"][0]["url"]  # the one person's seat
+    table = table_id(link)
+
+    def bots_go_on() -> None:
+        server.idle(table, 0.05)  # one bot delay on the table's clock (never a window's time)
+
     frames = Frames()
     with watched_browser(server) as page:
         page.set_viewport_size(LAPTOP)
@@ -137,7 +146,7 @@ def test_the_log_tells_a_run_away_rolled_again_and_a_sale_at_double_price(server
                 frames,
                 f"move {i} ({text!r}) offered to the person",
                 lambda st, text=text: 0 in st["view"]["to_act"] and any(a["text"] == text for a in st["actions"]),
-                seconds=60,
+                tick=bots_go_on,
             )
             if text == "run again discarding Half-Breed":  # the second roll, as a person reaches it
                 reveal_move(page, text)
@@ -145,18 +154,10 @@ def test_the_log_tells_a_run_away_rolled_again_and_a_sale_at_double_price(server
                 words = button.locator(".move-label").inner_text()
                 assert words.lower() == "discarding half-breed", words  # (the page capitalizes it)
                 page.screenshot(path=str(ARTIFACTS / "log-run-again-move.png"))
-            reveal_move(page, text)
-            before = frames.states
-            page.locator(f"button.action[data-text={json.dumps(text)}]").first.click(timeout=3000)
-            give_up = time.monotonic() + 20
-            while frames.states == before:  # the move was taken: a new state came
-                assert time.monotonic() < give_up, f"no answer to {text!r}"
-                page.wait_for_timeout(50)
-        wait_until(page, frames, "the second roll in the log", lambda st: in_order(frames.log, LINES), seconds=30)
-        give_up = time.monotonic() + 10
-        while not in_order(page_log(page), LINES):  # the page shows what it received
-            assert time.monotonic() < give_up, page_log(page)
-            page.wait_for_timeout(100)
+            take_move(page, frames, server, table, text)  # clicked until the server has taken it
+        wait_until(page, frames, "the second roll in the log", lambda st: in_order(frames.log, LINES), tick=bots_go_on)
+        # the page shows what it received
+        page_until(page, lambda: in_order(page_log(page), LINES), "the page's log telling it all, in order")
         shown = page_log(page)
         assert sum(1 for s in shown if "to run away from Bigfoot" in s) == 2  # two rolls, told apart
         log = page.locator("#log")
@@ -164,7 +165,7 @@ def test_the_log_tells_a_run_away_rolled_again_and_a_sale_at_double_price(server
         log.evaluate(SHOW_LINE, "double price")
         page.screenshot(path=str(ARTIFACTS / "log-rolled-again-laptop.png"))
         page.set_viewport_size(PHONE)
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(300)  # a moment to lay the page out again before the picture (nothing is checked)
         page.locator("#log-panel").scroll_into_view_if_needed()
         log.evaluate(SHOW_LINE, "Wandering Monster")
         page.wait_for_timeout(200)

@@ -428,11 +428,8 @@ def serve(
     import logging
     import os
 
-    import uvicorn
-
-    from munchkin.server.app import create_app
-    from munchkin.server.config import MAX_FRAME, ServerSettings
-    from munchkin.server.connections import ConnectionCounts, guarded_protocols, raise_open_files_limit
+    from munchkin.server.config import ServerSettings
+    from munchkin.server.serving import table_server
     from munchkin.server.store import DataFolderError, database_url
 
     _add_set_dirs(set_dir)  # the lobby offers their sets, and tables deal their cards
@@ -483,22 +480,10 @@ def serve(
         max_spectators_per_table=max_spectators_per_table,
         trusted_proxies=proxies,
     )
-    counts = ConnectionCounts(lambda: settings, raise_open_files_limit())
-    if counts.max_total() < max_connections:
-        print(f"Note: at most {counts.max_total()} connections at once, to fit the limit on open files", flush=True)
-    http, ws = guarded_protocols(counts)
-    config = uvicorn.Config(
-        create_app(url, settings),
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=MAX_FRAME,
-        http=http,
-        ws=ws,
-        proxy_headers=bool(proxies),
-        forwarded_allow_ips=",".join(proxies) if proxies else None,
-    )
-    uvicorn.Server(config).run(sockets=[sock])
+    server, most = table_server(url, settings, host, port)
+    if most < max_connections:
+        print(f"Note: at most {most} connections at once, to fit the limit on open files", flush=True)
+    server.run(sockets=[sock])
 
 
 def _is_address(text: str) -> bool:
@@ -514,13 +499,11 @@ def _is_address(text: str) -> bool:
 def _listen_socket(host: str, port: int) -> socket.socket:
     """The server's listening socket, bound here so that a port in use or a host that is not this
     machine's is one clear line and the flag to change (exit 1), never a traceback."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    from munchkin.server.serving import listening_socket
+
     try:
-        sock.bind((host, port))
+        return listening_socket(host, port)
     except OSError as exc:
-        sock.close()
         if exc.errno == errno.EADDRINUSE:
             other = port + 1 if port < 65535 else port - 1
             why = f"port {port} is already in use on {host}: choose another one with --port, e.g. --port {other}"
@@ -530,8 +513,6 @@ def _listen_socket(host: str, port: int) -> socket.socket:
             why = f"cannot listen on {host} port {port} ({exc.strerror or exc}): check --host and --port"
         typer.echo(f"Error: {why}", err=True)
         raise typer.Exit(1) from None
-    sock.set_inheritable(True)
-    return sock
 
 
 # ====================================================================== simulate

@@ -54,6 +54,23 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
+SESSION_APT_SECONDS = 1200.0  # a fresh machine's download of chromium and postgresql, before any test runs
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Install Debian's chromium and postgresql when missing, once, before any test starts (the browser,
+    balance-report and PostgreSQL tests need them), so that a fresh machine's downloads count against no
+    test's own timeout. Where they cannot be installed, the tests that need them say so."""
+    if _is_worker(session.config):
+        return
+    from system import ensure_debian_packages
+
+    try:
+        ensure_debian_packages("chromium", "postgresql", seconds=SESSION_APT_SECONDS)
+    except RuntimeError as exc:
+        print(f"\nnote: {exc}")
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     if _is_worker(config) or not _batches:
         return

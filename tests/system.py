@@ -12,10 +12,16 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from waits import PATIENCE
+
 CHROMIUM = "/usr/bin/chromium"
+# the whole of an install (waiting for another test process's, apt-get update, apt-get install): a fresh
+# machine's downloads fit, and it fails with its own message before the per-test timeout (600 s, pyproject.toml)
+APT_SECONDS = 480.0
+PG_SECONDS = PATIENCE  # initdb, and PostgreSQL's start and stop, each (pg_ctl's own default wait is 60 s)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -32,8 +38,8 @@ def _pg_bindir() -> str | None:
     return str(Path(found[-1]).parent) if found else None
 
 
-def ensure_debian_packages(*packages: str) -> None:
-    """Install Debian packages once per machine (under a lock, as pytest-xdist workers race)."""
+def ensure_debian_packages(*packages: str, seconds: float = APT_SECONDS) -> None:
+    """Install Debian packages once per machine (under a lock, as pytest-xdist workers race), within `seconds`."""
     present = {"chromium": lambda: Path(CHROMIUM).exists(), "postgresql": lambda: _pg_bindir() is not None}
     missing = [p for p in packages if not present[p]()]
     if not missing:
@@ -42,18 +48,45 @@ def ensure_debian_packages(*packages: str) -> None:
     if sudo and shutil.which("sudo") is None:
         need = " ".join(missing)
         raise RuntimeError(f"the tests need Debian packages: run apt-get install {need}")
+    give_up = time.monotonic() + seconds
     with open("/tmp/munchkin-test-apt.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        while True:  # another test process may be installing them: wait for it, within the same bound
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > give_up:
+                    raise RuntimeError(
+                        f"another test process held the install lock (/tmp/munchkin-test-apt.lock) for "
+                        f"{seconds:.0f} s: install {' '.join(missing)} by hand (apt-get install)"
+                    ) from None
+                time.sleep(0.5)
         missing = [p for p in packages if not present[p]()]
         if not missing:
             return
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
         cmd = [*sudo, "apt-get", "install", "-y", "-q", "--no-install-recommends", *missing]
-        if subprocess.run(cmd, env=env, capture_output=True).returncode != 0:
-            subprocess.run([*sudo, "apt-get", "update", "-q"], env=env, capture_output=True, check=True)
-            done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if _apt(cmd, env, give_up).returncode != 0:
+            update = _apt([*sudo, "apt-get", "update", "-q"], env, give_up)
+            if update.returncode != 0:
+                raise RuntimeError(f"apt-get update failed:\n{update.stderr[-2000:]}")
+            done = _apt(cmd, env, give_up)
             if done.returncode != 0:
                 raise RuntimeError(f"apt-get install {' '.join(missing)} failed:\n{done.stderr[-2000:]}")
+
+
+def _apt(cmd: list[str], env: dict[str, str], give_up: float) -> subprocess.CompletedProcess[str]:
+    """Run an apt-get command within what is left of the install's time; a clear error past it."""
+    left = give_up - time.monotonic()
+    try:
+        return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=max(1.0, left))
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stderr or exc.stdout or ""
+        said = (out.decode(errors="replace") if isinstance(out, bytes) else out)[-2000:]
+        raise RuntimeError(
+            f"{' '.join(cmd)} did not finish within the time left for the install "
+            f"(a slow mirror? install the packages by hand):\n{said}"
+        ) from None
 
 
 def free_port() -> int:
@@ -76,27 +109,39 @@ def postgres_server() -> Iterator[str]:
         shutil.chown(root, "postgres", "postgres")
     port = free_port()
     log = root / "server.log"
+    wait = ["-w", "-t", str(int(PG_SECONDS))]  # pg_ctl waits for the server to start or stop, this long
     try:
-        subprocess.run(
-            [*as_pg, f"{bindir}/initdb", "-D", str(data), "-A", "trust", "-U", "munchkin", "--no-sync"],
-            check=True,
-            capture_output=True,
-        )
+        _pg("initdb", [*as_pg, f"{bindir}/initdb", "-D", str(data), "-A", "trust", "-U", "munchkin", "--no-sync"], log)
         opts = f"-p {port} -k {root} -c listen_addresses=127.0.0.1"
-        subprocess.run(
-            [*as_pg, f"{bindir}/pg_ctl", "-D", str(data), "-l", str(log), "-o", opts, "-w", "start"],
-            check=True,
-            capture_output=True,
+        _pg(
+            "pg_ctl start",
+            [*as_pg, f"{bindir}/pg_ctl", "-D", str(data), "-l", str(log), "-o", opts, *wait, "start"],
+            log,
         )
         url = f"postgresql+psycopg://munchkin@127.0.0.1:{port}/postgres"
         yield url
     finally:
-        subprocess.run(
-            [*as_pg, f"{bindir}/pg_ctl", "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-        )
-        time.sleep(0.1)
+        # pg_ctl stop waits (-w) until the server has gone, so that its files can be removed
+        with suppress(subprocess.TimeoutExpired):
+            subprocess.run(
+                [*as_pg, f"{bindir}/pg_ctl", "-D", str(data), "-m", "immediate", *wait, "stop"],
+                capture_output=True,
+                timeout=PG_SECONDS + 30,
+            )
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _pg(what: str, cmd: list[str], log: Path) -> None:
+    """Run a PostgreSQL command (initdb, pg_ctl start) within PG_SECONDS; a clear error if it fails or hangs."""
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=PG_SECONDS + 30)
+    except subprocess.TimeoutExpired:
+        done = None
+    if done is None or done.returncode != 0:
+        server_log = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+        said = "" if done is None else (done.stderr or done.stdout)[-2000:]
+        why = f"did not finish within {PG_SECONDS + 30:.0f} s" if done is None else f"failed ({done.returncode})"
+        raise RuntimeError(f"PostgreSQL for the tests: {what} {why}:\n{said}\n{server_log}")
 
 
 def new_database(url: str, name: str) -> str:

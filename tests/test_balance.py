@@ -431,12 +431,17 @@ def test_the_report_opens_in_chromium_with_its_plots(report: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages
+    from waits import PATIENCE
 
     ensure_debian_packages("chromium")
     errors: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        # Playwright's own bounds (30 s) are not for a busy machine: PATIENCE to start, load and click
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, timeout=PATIENCE * 1000
+        )
         page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(PATIENCE * 1000)
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto((report / "index.html").as_uri())

@@ -214,13 +214,18 @@ def test_the_compare_page_fits_a_narrow_screen(compare_page: tuple[Path, str, st
     from playwright.sync_api import sync_playwright
 
     from system import CHROMIUM, CHROMIUM_ARGS, ensure_debian_packages
+    from waits import PATIENCE
 
     ensure_debian_packages("chromium")
     out, _, _ = compare_page
     errors: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        # Playwright's own bounds (30 s) are not for a busy machine: PATIENCE to start and load
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, timeout=PATIENCE * 1000
+        )
         page = browser.new_page(viewport={"width": width, "height": 900})
+        page.set_default_timeout(PATIENCE * 1000)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto((out / "index.html").as_uri())
         assert page.evaluate("document.documentElement.scrollWidth") <= width  # the page never scrolls sideways

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from munchkin.cards.loader import load_set
 from munchkin.help import EDITIONS, help_page
 from munchkin.server.app import create_app
+from waits import PATIENCE
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -32,8 +33,9 @@ def rules_folder() -> Path:
             capture_output=True,
             text=True,
             check=False,
+            timeout=PATIENCE,
         ).stdout.strip()
-    except OSError:
+    except (OSError, subprocess.TimeoutExpired):
         return here
     origin = Path(url.removeprefix("file://")) if url and "://" not in url.removeprefix("file://") else None
     if origin is not None and (origin.parent / "shared" / "rules").is_dir():

@@ -46,7 +46,12 @@ messages = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# no deadline and no too_slow health check: how long an example or its generation takes says nothing of the server
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(raw=texts | messages.map(json.dumps), seat=st.sampled_from([0, 1, None]))
 def test_any_message_gets_an_answer_and_a_refusal_changes_nothing(tmp_path: Path, raw: str, seat: int | None) -> None:
     runner, client = make_runner(tmp_path)

@@ -1,14 +1,18 @@
 """Whole games through the server, every message to every seat and spectator inspected.
 
 The server's own sender path runs unchanged; only the socket is a recorder, which lets the
-oracle read the true game state at the instant each message goes out.
+oracle read the true game state at the instant each message goes out. The tables keep time by a
+`ManualClock` that `_play_out` moves: a response window whose people let it run out closes as soon as
+the table has gone still on it, however fast or slow the machine is.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +20,11 @@ import pytest
 
 from munchkin.server.app import Hub, OptionsIn, TableIn, handle_message
 from munchkin.server.chat import Talk
+from munchkin.server.clock import ManualClock
 from munchkin.server.store import Store
 from munchkin.server.tables import Client, TableRunner
 from server_oracle import Oracle
+from waits import PATIENCE, bounded, until
 
 NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
 DX = ("deluxe",)
@@ -87,11 +93,49 @@ class Recorder:
             self.client.send(reply)
 
 
+def _still(r: TableRunner) -> bool:
+    """Has the table gone still: its moves stored, its loop not woken, no bot thinking, and every socket
+    sent all it has to send?"""
+    sockets_done = all(not c.outbox and not c.wake.is_set() and not c.dirty for c in r.clients)
+    return sockets_done and r.stored_all() and not r.wake.is_set() and r.thinker is None
+
+
+async def _play_out(clock: ManualClock, runners: list[TableRunner]) -> None:
+    """Let the tables play their games to the end on `clock`, which moves only here: when the table whose
+    response window closes first has gone still on it, and was still with nothing changed at the last look
+    too (so that any answer its sockets' last messages called for has been given: a person who lets the
+    window run out gives none), the clock moves to that moment and the window closes, as the real clock
+    would close it once the people on it had had their time. Fails when no table moves for PATIENCE s."""
+    last: dict[str, tuple[Any, ...] | None] = {}  # each table at the last look, if it was still then
+    moved_at, seen_before = time.monotonic(), None
+    while not all(r.game.over or r.failed for r in runners):
+        await asyncio.sleep(0.01)  # at least one turn of the loop: what was scheduled at the last look has run
+        seen = {r.id: (r.game.version, r.chat_count, tuple(c.seat for c in r.clients)) for r in runners}
+        live = [r for r in runners if not (r.game.over or r.failed)]
+        due = [r.deadline for r in live if r.deadline is not None]
+        if due and min(due) > clock.now:
+            first = min(due)
+            owners = [r for r in live if r.deadline == first]
+            if all(_still(r) and last.get(r.id) == seen[r.id] for r in owners):
+                clock.advance(first - clock.now)
+        last = {r.id: seen[r.id] if _still(r) else None for r in runners}
+        if seen != seen_before:
+            moved_at, seen_before = time.monotonic(), seen
+        elif time.monotonic() - moved_at > PATIENCE:
+            stuck = [
+                f"{r.id}: version {r.game.version}, waiting on {r.game.to_act} ({r.game.prompt.kind}), "
+                f"window closes at {r.deadline} (clock {clock.now}), still {_still(r)}"
+                for r in live
+            ]
+            raise AssertionError(f"no table moved for {PATIENCE:.0f} s: " + "; ".join(stuck))
+
+
 async def _play_tables(
     db: Path, layouts: list[list[str]], seed: int, sets: tuple[str, ...] = ("deluxe",)
 ) -> list[dict[str, Any]]:
     store = Store(f"sqlite:///{db}")
-    hub = Hub(store)
+    clock = ManualClock()
+    hub = Hub(store, clock=clock)
     rng = random.Random(seed)
     results = []
     recorders: list[tuple[TableRunner, Oracle, list[Recorder]]] = []
@@ -110,7 +154,6 @@ async def _play_tables(
             seed=seed * 100 + i,
         )
         runner, _tokens = await hub.create(spec)
-        runner.window_seconds = 0.05  # the lobby's floor is 0.5 s; a test need not wait that long
         runner.talk = Talk(lines=10**6)  # no chat rate limit: every line the recorders say is said
         oracle = Oracle(runner.game)
         recs = [Recorder(runner, s, oracle, rng) for s, k in enumerate(kinds) if k == "human"]
@@ -119,16 +162,16 @@ async def _play_tables(
             runner.join(r.client)
         recorders.append((runner, oracle, recs))
     try:
-        for _ in range(6000):
-            if all(r.game.over or r.failed for r, _, _ in recorders):
-                break
-            await asyncio.sleep(0.05)
-        for _ in range(200):  # the last state reaches everyone at a finished table (each socket's sender sends it)
-            if all(rec.saw_end for r, _, recs in recorders if r.game.over for rec in recs):
-                break
-            await asyncio.sleep(0.05)
+        await _play_out(clock, [r for r, _, _ in recorders])
+        # the last state reaches everyone at a finished table (each socket's sender sends it); the test says
+        # which socket it never reached
+        with contextlib.suppress(AssertionError):
+            await until(
+                lambda: all(rec.saw_end for r, _, recs in recorders if r.game.over for rec in recs),
+                "the finished games' last states reaching every socket",
+            )
         for runner, oracle, recs in recorders:
-            replay = (await hub.replay(runner.id)).decode() if runner.game.over else ""
+            replay = (await bounded(hub.replay(runner.id), "the replay")).decode() if runner.game.over else ""
             results.append(
                 {
                     "over": runner.game.over,
@@ -146,7 +189,7 @@ async def _play_tables(
                 }
             )
     finally:
-        await hub.stop()
+        await bounded(hub.stop(), "the hub stopping")
         store.close()
     return results
 
@@ -288,7 +331,8 @@ class DeviceRecorder(Recorder):
 
 async def _play_device_tables(db: Path, layouts: list[list[str]], seed: int) -> list[dict[str, Any]]:
     store = Store(f"sqlite:///{db}")
-    hub = Hub(store)
+    clock = ManualClock()
+    hub = Hub(store, clock=clock)
     rng = random.Random(seed)
     tables: list[tuple[TableRunner, Oracle, DeviceRecorder, Recorder]] = []
     for i, kinds in enumerate(layouts):
@@ -302,7 +346,6 @@ async def _play_device_tables(db: Path, layouts: list[list[str]], seed: int) -> 
             pass_and_play=True,
         )
         runner, _tokens = await hub.create(spec, "", f"device-{i}")
-        runner.window_seconds = 0.05
         runner.talk = Talk(lines=10**6)  # the device talks as the seat it holds (see Recorder._talk), unlimited
         oracle = Oracle(runner.game)
         device, spectator = DeviceRecorder(runner, oracle, rng), Recorder(runner, None, oracle, rng)
@@ -311,14 +354,12 @@ async def _play_device_tables(db: Path, layouts: list[list[str]], seed: int) -> 
         tables.append((runner, oracle, device, spectator))
     results = []
     try:
-        for _ in range(6000):
-            if all(r.game.over or r.failed for r, *_ in tables):
-                break
-            await asyncio.sleep(0.05)
-        for _ in range(200):
-            if all(d.saw_end for r, _, d, _ in tables if r.game.over):
-                break
-            await asyncio.sleep(0.05)
+        await _play_out(clock, [r for r, *_ in tables])
+        with contextlib.suppress(AssertionError):  # as in _play_tables
+            await until(
+                lambda: all(d.saw_end for r, _, d, _ in tables if r.game.over),
+                "the finished games' last states reaching the device",
+            )
         for runner, oracle, device, _spectator in tables:
             results.append(
                 {
@@ -333,7 +374,7 @@ async def _play_device_tables(db: Path, layouts: list[list[str]], seed: int) -> 
                 }
             )
     finally:
-        await hub.stop()
+        await bounded(hub.stop(), "the hub stopping")
         store.close()
     return results
 

@@ -5,7 +5,9 @@ write on the database's thread, a socket that takes nothing (half-open), a task 
 Each test wakes the table in the same moment it stops it, as a person's message or a finished write does:
 Python 3.11's `asyncio.wait_for` swallowed a cancel that came with its result, and the table's loop then
 waited on for ever, and `Hub.stop` with it (issue 49: the test suite hung for half an hour on a busy
-machine). Every wait here is bounded by `asyncio.wait_for`, so a stop that hangs fails the test."""
+machine). Every wait here is bounded by `asyncio.wait_for`, so a stop that hangs fails the test. The
+helpers of tests/test_server_clock.py are imported inside the two tests that use them, so that this file
+runs as it is against the server before that fix (where three of its tests fail on a stop that hangs)."""
 
 from __future__ import annotations
 
@@ -23,10 +25,10 @@ from munchkin.server.hub import Hub
 from munchkin.server.models import TableIn
 from munchkin.server.store import Store
 from munchkin.server.tables import Client, TableRunner
-from test_server_clock import drive, fight_window, make_runner, move
+from waits import PATIENCE, until
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
-BOUND = 20.0  # seconds a stop may take in these tests before it counts as hung (its own bound is 3 x 5 s)
+BOUND = PATIENCE  # a stop (its own bound: 3 x 5 s) that has not returned after this counts as hung
 SHORT = 0.5  # the stop's own bound where a test makes a step outlast it on purpose
 
 
@@ -68,19 +70,6 @@ def gate() -> Iterator[threading.Event]:
 
 def seats(*kinds: str, strength: str = "easy") -> list[dict[str, Any]]:
     return [{"name": NAMES[i], "kind": k, "strength": strength} for i, k in enumerate(kinds)]
-
-
-async def settle(condition: Any, what: str, seconds: float = BOUND) -> None:
-    """Wait, bounded, until `condition()` holds."""
-
-    async def poll() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    try:
-        await asyncio.wait_for(poll(), seconds)
-    except TimeoutError:
-        raise AssertionError(f"{what}: not reached within {seconds} s") from None
 
 
 async def stop_now(stopping: Any, wake: list[TableRunner]) -> Any:
@@ -128,7 +117,7 @@ def test_stop_while_a_stand_in_is_due(tmp_path: Path) -> None:
         r.join(Client(Sink(), 0))
         bob = Client(Sink(), 1)
         r.join(bob)
-        await settle(lambda: r.game.to_act and all(s != 2 for s in r.game.to_act), "a person's decision")
+        await until(lambda: r.game.to_act and all(s != 2 for s in r.game.to_act), "a person's decision")
         r.leave(bob)  # Bob went away: his stand-in comes in after the table's away time
         await asyncio.sleep(0.05)
         assert r._next_stand_in_time() is not None
@@ -140,13 +129,15 @@ def test_stop_while_a_stand_in_is_due(tmp_path: Path) -> None:
 
 
 def test_stop_while_a_response_window_counts_down(tmp_path: Path) -> None:
+    from test_server_clock import drive, fight_window, make_runner
+
     async def go() -> None:
         r = make_runner(tmp_path, ["human", "human", "bot"], seed=3)
         drive(r, fight_window({0, 1}, own=True))  # Ann's or Bob's fight: the other answers on the clock
         r.window_seconds = 60
         r.join(Client(Sink(), 0))
         r.start()
-        await settle(lambda: r.deadline is not None, "the window's countdown")
+        await until(lambda: r.deadline is not None, "the window's countdown")
         assert await stop_now(r.stop(), [r]) is True
         ended(r)
         r.store.close()
@@ -172,7 +163,7 @@ def test_stop_while_a_bot_thinks_in_the_worker(
         hub = hub_of(tmp_path)
         spec = TableIn(name="think", seats=seats("bot", "bot", "bot", strength="hard"), bot_delay=0, seed=3)  # type: ignore[arg-type]
         r, _ = await hub.create(spec)
-        await settle(thinking.is_set, "a search in the worker")
+        await until(thinking.is_set, "a search in the worker")
         assert await stop_now(hub.stop(), [r]) is True
         ended(r)
         hub.store.close()
@@ -196,6 +187,7 @@ def test_stop_while_a_write_is_pending_waits_for_it_within_its_bound(
         real(self, *args)
 
     monkeypatch.setattr(Store, "append_actions", slow)
+    from test_server_clock import move
 
     async def go(release_after: float | None) -> tuple[bool, bool, int, int]:
         hub = hub_of(tmp_path)
@@ -203,7 +195,7 @@ def test_stop_while_a_write_is_pending_waits_for_it_within_its_bound(
         r, _ = await hub.create(spec)
         r.join(Client(Sink(), 0))
         r.act(0, move(r.game, 0), r.game.version)  # Ann moves: her move is written, the bots' after it
-        await settle(writing.is_set, "a write on the database's thread")
+        await until(writing.is_set, "a write on the database's thread")
         if release_after is not None:
             asyncio.get_running_loop().call_later(release_after, gate.set)
         stopped = await stop_now(hub.stop(SHORT * 4 if release_after is not None else SHORT), [r])

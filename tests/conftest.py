@@ -8,7 +8,13 @@ session when 1% or more of a batch's games were stopped by the turn cap.
 
 from __future__ import annotations
 
-from typing import Any
+import faulthandler
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
 
 import pytest
 
@@ -54,6 +60,45 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
+# A test past pyproject's `timeout` fails with its stack (pytest-timeout's signal method), and the run goes
+# on. Should the signal never reach the test (a thread stuck inside C code), this backstop ends the
+# process BACKSTOP_GRACE seconds later with every thread's stack, written where the controlling process
+# prints it at the end of the run (pytest-xdist shows a worker's own output nowhere).
+BACKSTOP_GRACE = 120.0
+_HUNG_DIR = "MUNCHKIN_TESTS_HUNG_DIR"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not _is_worker(config) and _HUNG_DIR not in os.environ:  # the workers inherit it
+        os.environ[_HUNG_DIR] = tempfile.mkdtemp(prefix="munchkin-tests-hung-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    where = os.environ.get(_HUNG_DIR)
+    if not _is_worker(config) and where:
+        shutil.rmtree(where, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _hang_backstop(request: pytest.FixtureRequest) -> Iterator[None]:
+    timeout = float(request.config.getini("timeout") or 0)
+    where = os.environ.get(_HUNG_DIR)
+    if timeout <= 0 or where is None:
+        yield
+        return
+    path = Path(where) / f"{os.getpid()}.txt"
+    out: IO[str] = path.open("w", encoding="utf-8")
+    out.write(f"{request.node.nodeid} ran past {timeout + BACKSTOP_GRACE:.0f} s; every thread's stack:\n")
+    out.flush()
+    faulthandler.dump_traceback_later(timeout + BACKSTOP_GRACE, exit=True, file=out)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        out.close()
+        path.unlink(missing_ok=True)
+
+
 SESSION_APT_SECONDS = 1200.0  # a fresh machine's download of chromium and postgresql, before any test runs
 
 
@@ -72,9 +117,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    if _is_worker(config) or not _batches:
+    if _is_worker(config):
         return
-    for agent, b in sorted(_batches.items()):
+    where = os.environ.get(_HUNG_DIR)
+    for dump in sorted(Path(where).glob("*.txt")) if where else ():
+        terminalreporter.section("a test that hung, ended by the backstop", red=True)
+        terminalreporter.write(dump.read_text(encoding="utf-8", errors="replace"))
+    for agent, b in sorted(_batches.items()):  # none when the game suite did not run
         capped = sorted(b["capped"])
         terminalreporter.write_line(
             f"game suite, {agent} agents: {b['games']} games in {b['seconds']:.1f} s of play, "

@@ -150,6 +150,81 @@ class Game(GameCore):
         names = [n.strip() for n in setup.players]
         if len(set(n.lower() for n in names)) != len(names) or not all(names):
             raise MunchkinError("player names must be non-empty and distinct")
+        self._read_sets(setup)
+        self.seeded = chance is None and setup.seed is not None  # replayable from the seed alone
+        if chance is None:
+            chance = SeededChance(setup.seed) if setup.seed is not None else SystemChance()
+        self.chance: Chance = chance
+        self.forced_rolls: list[int] = []
+        sexes = setup.sexes or [self.chance.choice(("male", "female")) for _ in names]
+        self.players = [Player(i, n, sexes[i]) for i, n in enumerate(names)]
+        houses: list[str | None] | None = setup.houses
+        if self.houses:  # each player chooses a House card before the deal
+            chosen = choose_houses(setup.houses, len(names), self.houses, house_faces(list(setup.sets)), self.chance)
+            for p, h in zip(self.players, chosen, strict=True):
+                p.house = h
+            houses = list(chosen)
+        elif setup.houses and any(setup.houses):
+            raise MunchkinError("Houses are chosen only in a game with Harry Potter cards")
+        if not self.seeded:  # nothing to draw them again from: the setup keeps what was drawn
+            self.setup = setup = replace(setup, sexes=list(sexes), houses=houses)
+        self.door_deck: list[int] = [c for c in range(self.ncards) if self.cdef[c].deck == "door"]
+        self.treasure_deck: list[int] = [c for c in range(self.ncards) if self.cdef[c].deck == "treasure"]
+        self.door_discard: list[int] = []
+        self.treasure_discard: list[int] = []
+        self.log: list[tuple[Any, ...]] = []  # actions and chance outcomes, in order
+        self.events: list[E.Event] = []  # what happened: typed records (events.py), each told per seat
+        self.turn = 0
+        self.active = 0
+        self.combat: Combat | None = None
+        self.over = False
+        self.capped = False
+        self.winners: list[int] = []
+        self.version = 0
+        self.decisions = 0
+        self.phase = "setup"
+        self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
+        self.set_aside: list[int] = []  # out of the game (a scenario that empties a deck)
+        self.charity_given: dict[int, int] = {}
+        self.hand_seen: dict[int, int] = {}  # who knows which card is in which hand (see give_card)
+        self.hypothetical = False  # a determinized copy: its hidden cards were dealt anew, so no save replays it
+        self.transferred = False  # a Transferral Potion moved this turn's fight to another player
+        self.roll = RollState()
+        self._empty_caches()
+        self._prompt: Decision
+        self.forced_at_setup = 0  # a scenario's forced rolls: the game's first rolls, not chance
+        self.holding = False  # a scenario looks between the engine's own moves: none is taken alone
+        self.held: Action | None = None  # the move the engine would have taken itself, while holding
+        if setup.scenario is not None:
+            arrange_table(self, setup.scenario)
+            self.forced_at_setup = len(self.forced_rolls)
+        else:
+            self._shuffle_deck("door")
+            self._shuffle_deck("treasure")
+            for p in self.players:
+                self._deal_new_hand(p)
+        self._stack: list[Frame] = [GameFlow()]
+        self._prompt = self._advance(None)
+        self._forced_moves()
+
+    def _empty_caches(self) -> None:
+        """The caches of listed actions and of what was weighed, empty: they fill again on demand and
+        hold nothing a rule reads that the state does not (digest.CACHES)."""
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._any_time_cache: dict[int, list[Action]] = {}  # a waited seat's listed any-time actions
+        self._cache_version = -1
+        self._window_cache: dict[int, list[Action]] = {}
+        self._window_version = -1
+        self.listing: Listing | None = None
+        self._sale_cache: dict[tuple[Any, ...], list[Action]] = {}
+        self._exchange_cache: dict[tuple[Any, ...], list[Action]] = {}
+        self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
+        self._masked_events: dict[int | None, list[E.Event]] = {}  # the events as each seat's worlds tell them
+
+    def _read_sets(self, setup: Setup) -> None:
+        """What the setup fixes for the whole game: the cards of its sets (each a number in the game),
+        which rules of the sets are in play, the Houses, the phase words; never changed afterwards
+        (a snapshot restores the rest: `snapshot.restore`)."""
         self.setup = setup
         self.options = setup.options
         self.card_versions = {s: (setup.card_versions or {}).get(s) or card_version(s) for s in setup.sets}
@@ -174,79 +249,15 @@ class Game(GameCore):
         self.houses = build_houses(list(setup.sets))
         # every ability a card or House of these sets can give: `has_ability` asks no player for another
         self.abilities_granted = frozenset().union(*(d.abilities for d in (*self.defs, *self.houses.values())))
-        self.seeded = chance is None and setup.seed is not None  # replayable from the seed alone
-        if chance is None:
-            chance = SeededChance(setup.seed) if setup.seed is not None else SystemChance()
-        self.chance: Chance = chance
-        self.forced_rolls: list[int] = []
-        sexes = setup.sexes or [self.chance.choice(("male", "female")) for _ in names]
-        self.players = [Player(i, n, sexes[i]) for i, n in enumerate(names)]
-        houses: list[str | None] | None = setup.houses
-        if self.houses:  # each player chooses a House card before the deal
-            chosen = choose_houses(setup.houses, len(names), self.houses, house_faces(list(setup.sets)), self.chance)
-            for p, h in zip(self.players, chosen, strict=True):
-                p.house = h
-            houses = list(chosen)
-        elif setup.houses and any(setup.houses):
-            raise MunchkinError("Houses are chosen only in a game with Harry Potter cards")
-        if not self.seeded:  # nothing to draw them again from: the setup keeps what was drawn
-            self.setup = setup = replace(setup, sexes=list(sexes), houses=houses)
         self.phase_words = phase_words(list(setup.sets))
         if self.options.listen_variant not in ("", "loot", "no_good"):
             raise MunchkinError(f"listen_variant must be 'loot' or 'no_good', not {self.options.listen_variant!r}")
         self.listen_variant = self.options.listen_variant or (
             "no_good" if all(x == "harry-potter" for x in setup.sets) else "loot"
         )
-        self.door_deck: list[int] = [c for c in range(self.ncards) if self.cdef[c].deck == "door"]
-        self.treasure_deck: list[int] = [c for c in range(self.ncards) if self.cdef[c].deck == "treasure"]
-        self.door_discard: list[int] = []
-        self.treasure_discard: list[int] = []
-        self.log: list[tuple[Any, ...]] = []  # actions and chance outcomes, in order
-        self.events: list[E.Event] = []  # what happened: typed records (events.py), each told per seat
-        self.turn = 0
-        self.active = 0
-        self.combat: Combat | None = None
-        self.over = False
-        self.capped = False
-        self.winners: list[int] = []
-        self.version = 0
-        self.decisions = 0
-        self.phase = "setup"
-        self.limbo: list[int] = []  # cards being resolved: a Curse in flight, Treasures drawn face-up
-        self.set_aside: list[int] = []  # out of the game (a scenario that empties a deck)
-        self.charity_given: dict[int, int] = {}
-        self.hand_seen: dict[int, int] = {}  # who knows which card is in which hand (see give_card)
-        self.hypothetical = False  # a determinized copy: its hidden cards were dealt anew, so no save replays it
-        self.transferred = False  # a Transferral Potion moved this turn's fight to another player
-        self.roll = RollState()
-        self._legal_cache: dict[int, list[Action]] = {}
-        self._any_time_cache: dict[int, list[Action]] = {}  # a waited seat's listed any-time actions
-        self._cache_version = -1
-        self._window_cache: dict[int, list[Action]] = {}
-        self._window_version = -1
-        self.listing: Listing | None = None
-        self._sale_cache: dict[tuple[Any, ...], list[Action]] = {}
-        self._exchange_cache: dict[tuple[Any, ...], list[Action]] = {}
-        self._win_cache: tuple[int, Combat | None, bool] = (-1, None, False)
-        self._masked_events: dict[int | None, list[E.Event]] = {}  # the events as each seat's worlds tell them
-        self._prompt: Decision
         self._by_name: dict[str, list[int]] = {}
-        self.forced_at_setup = 0  # a scenario's forced rolls: the game's first rolls, not chance
-        self.holding = False  # a scenario looks between the engine's own moves: none is taken alone
-        self.held: Action | None = None  # the move the engine would have taken itself, while holding
         for c in range(self.ncards):
             self._by_name.setdefault(self.cdef[c].name.lower(), []).append(c)
-        if setup.scenario is not None:
-            arrange_table(self, setup.scenario)
-            self.forced_at_setup = len(self.forced_rolls)
-        else:
-            self._shuffle_deck("door")
-            self._shuffle_deck("treasure")
-            for p in self.players:
-                self._deal_new_hand(p)
-        self._stack: list[Frame] = [GameFlow()]
-        self._prompt = self._advance(None)
-        self._forced_moves()
 
     def _may_act_off_turn(self, seat: int) -> bool:
         """A cheap test before listing a seat's any-time actions (most seats have none)."""

@@ -27,6 +27,7 @@ from munchkin.agents.registry import offered
 from munchkin.engine.actions import MunchkinError
 from munchkin.help import HelpNotFound, help_page, not_found_page
 from munchkin.server.chat import ChatRefused
+from munchkin.server.clients import MAX_MESSAGE, Client
 from munchkin.server.clock import Clock
 from munchkin.server.config import MAX_PAGE, ServerSettings
 from munchkin.server.connections import address_key
@@ -45,7 +46,7 @@ from munchkin.server.models import OptionsIn, SeatIn, TableIn, known_keys
 from munchkin.server.pages import page_error_page, page_missing_page, table_missing_page
 from munchkin.server.skeleton import prototypes
 from munchkin.server.store import Store
-from munchkin.server.tables import MAX_MESSAGE, Client, TableRunner
+from munchkin.server.tables import TableRunner
 
 __all__ = ["Hub", "OptionsIn", "SeatIn", "TableIn", "create_app", "handle_message"]
 

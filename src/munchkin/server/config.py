@@ -38,5 +38,5 @@ class ServerSettings:
 
 MAX_PAGE = 100
 # A WebSocket frame longer than this is not read: uvicorn closes the socket with code 1009 (message too big).
-# Up to it, a message over tables.MAX_MESSAGE gets an error and the socket stays open.
+# Up to it, a message over clients.MAX_MESSAGE gets an error and the socket stays open.
 MAX_FRAME = 65_536

@@ -24,20 +24,12 @@ from munchkin.server.chat import CHAT_KEPT
 from munchkin.server.clock import Clock
 from munchkin.server.config import ServerSettings
 from munchkin.server.models import TableIn
+from munchkin.server.replays import rebuild_finished, rebuild_save
+from munchkin.server.rows import new_table_row, table_rules, table_setup, table_summary
 from munchkin.server.store import DamagedTable, Store, TableRow, now
-from munchkin.server.tables import (
-    STOP_SECONDS,
-    FinishedRunner,
-    TableRunner,
-    in_worker,
-    new_table_row,
-    rebuild_finished,
-    rebuild_save,
-    table_rules,
-    table_setup,
-    table_summary,
-)
+from munchkin.server.tables import STOP_SECONDS, FinishedRunner, TableRunner
 from munchkin.server.waiting import end_tasks
+from munchkin.server.workers import in_worker
 
 log = logging.getLogger("munchkin.server")
 T = TypeVar("T")

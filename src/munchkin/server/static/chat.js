@@ -1,6 +1,6 @@
 /* Munchkin table page: table talk (docs/server.md, Table talk). Chat lines, whispers and quick phrases;
    every line is shown as text (textContent), never as HTML; a person's mute is kept in this browser
-   (localStorage, per table), not on the server. Plain ES2020, no build step; table.js calls it. */
+   (localStorage, per table), not on the server. Plain ES2020, no build step; table.js and its parts call it. */
 "use strict";
 
 const Chat = (() => {

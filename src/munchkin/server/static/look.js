@@ -1,6 +1,6 @@
 /* Munchkin table page: things to look at, not only read. The Level track with every player's marker,
    a brief highlight on what was just played into a fight, and the end screen's picture of each
-   player's Level turn by turn with a few figures. Plain ES2020, no build step; table.js calls it. */
+   player's Level turn by turn with a few figures. Plain ES2020, no build step; table.js and its parts call it. */
 "use strict";
 
 const Look = (() => {

@@ -681,7 +681,7 @@ def replay(
         why = str(exc) or type(exc).__name__
         _bad_replay(f"{file} does not replay: {why}{_folder_hint(text, why)}", 2 if stepping else 1)
     if stepping:
-        _replay_step(out, g, to, seat, everything, list_)
+        _replay_step(out, g, data, to, seat, everything, list_)
         return
     n = sum(1 for e in g.log if e[0] == "act")
     if verbose:
@@ -722,9 +722,14 @@ def _bad_replay(msg: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _replay_step(out: Console, loaded: Game, to: str | None, seat: str | None, everything: bool, list_: bool) -> None:
-    """`replay --to N` and `--list`: the numbered moves, and the game after move N as asked."""
+def _replay_step(
+    out: Console, loaded: Game, data: dict[str, Any], to: str | None, seat: str | None, everything: bool, list_: bool
+) -> None:
+    """`replay --to N` and `--list`: the numbered moves, and the game after move N as asked, from the
+    save's record of every move's state when it has one (saved before records: played again)."""
     from munchkin import stepping
+
+    record = data.get("record")
 
     names = [p["name"] for p in loaded.view(None)["players"]]
     who: int | str | None = stepping.ALL if everything else None
@@ -734,7 +739,14 @@ def _replay_step(out: Console, loaded: Game, to: str | None, seat: str | None, e
         except ValueError as exc:
             _bad_replay(f"--seat {seat}: {exc}")
     if list_ or to is None:
-        stepping.print_moves(out, loaded)
+        texts = [e["act"] for e in data["log"] if isinstance(e, dict) and "act" in e]
+        if len(texts) != len(stepping.logged_moves(loaded)):  # a save of rules 1 gained the passes it never said
+            texts = [e["act"] for e in loaded.log_json() if "act" in e]
+            record = None
+        try:
+            stepping.print_moves(out, loaded, texts, record)
+        except (MunchkinError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            _bad_replay(f"the save's record of its moves is broken: {exc}", 1)
     if to is None:
         return
     total = len(stepping.logged_moves(loaded))
@@ -742,7 +754,11 @@ def _replay_step(out: Console, loaded: Game, to: str | None, seat: str | None, e
     n = min(asked, total)
     if asked > total:
         out.print(f"Note: the save has {total} moves; showing the end (move {total}), not move {asked}.")
-    stepping.show_at(out, stepping.step_to(loaded, n), who, n, total)
+    try:
+        at = stepping.step_to(loaded, n, record)
+    except MunchkinError as exc:
+        _bad_replay(f"the save's record of its moves is broken: {exc}", 1)
+    stepping.show_at(out, at, who, n, total)
 
 
 @app.command()

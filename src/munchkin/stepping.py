@@ -8,11 +8,13 @@ as the terminal seat draws it; only `--all` reads every hand and the decks' orde
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 
+from munchkin.engine import snapshot
 from munchkin.engine.chance import RecordedChance, SystemChance
 from munchkin.engine.game import Game
 from munchkin.engine.view import narrate
@@ -37,12 +39,31 @@ def fresh(loaded: Game) -> Game:
     return Game(loaded.setup, chance, loaded.rules)
 
 
-def step_to(loaded: Game, n: int) -> Game:
-    """The loaded save's game again, after its first `n` moves."""
+def step_to(loaded: Game, n: int, record: dict[str, Any] | None = None) -> Game:
+    """The loaded save's game again, after its first `n` moves: restored from the save's `record` of
+    every move's state when it has one (no rule is run: the game shows as it was played), else
+    played again from the deal."""
+    if record is not None:
+        return snapshot.at_move(loaded.setup, record, n, loaded.rules)
     g = fresh(loaded)
     for a in logged_moves(loaded)[:n]:
         g.apply(a)
     return g
+
+
+def _turns(loaded: Game, record: dict[str, Any] | None) -> Iterator[tuple[int, str, int]]:
+    """Before each move of the save, its turn, phase and active seat: read from the record's states
+    when the save has one, else from the game played again."""
+    if record is not None:
+        state = record["start"]["state"]
+        for step in record["moves"]:
+            yield state["turn"], state["phase"], state["active"]
+            state = snapshot.patch(state, step["change"])
+        return
+    g = fresh(loaded)
+    for a in logged_moves(loaded):
+        yield g.turn, g.phase, g.active
+        g.apply(a)
 
 
 def parse_seat(text: str, names: list[str]) -> int:
@@ -61,20 +82,20 @@ def parse_seat(text: str, names: list[str]) -> int:
     raise ValueError(f"no player is named {text!r}: this game's seats are {seats}")
 
 
-def print_moves(out: Console, loaded: Game) -> None:
+def print_moves(out: Console, loaded: Game, texts: list[str], record: dict[str, Any] | None = None) -> None:
     """The numbered moves of the save, each under the turn it was made in, so that one knows which N
-    to ask for. These are the log's texts, as `replay --verbose` prints them: what the save holds."""
-    g = fresh(loaded)
+    to ask for. `texts` are the log's texts of the moves, as `replay --verbose` prints them: what the
+    save holds; the turns are read from its `record` when it has one."""
     out.print(f"{0:>5}. the deal (before any move)")
     shown: tuple[int, str] | None = None
-    for i, a in enumerate(logged_moves(loaded), 1):
-        now = (g.turn, "setup" if g.phase == "setup" else "turn")
+    moves = logged_moves(loaded)
+    for i, (a, text, (turn, phase, active)) in enumerate(zip(moves, texts, _turns(loaded, record), strict=True), 1):
+        now = (turn, "setup" if phase == "setup" else "turn")
         if now != shown:
             shown = now
-            what = "character creation" if now[1] == "setup" else f"{g._name(g.active)}'s turn"
-            out.print(f"       Turn {g.turn + 1}: {escape(what)}")
-        out.print(f"{i:>5}. {escape(g._name(a.seat))}: {escape(g.text(a))}")
-        g.apply(a)
+            what = "character creation" if now[1] == "setup" else f"{loaded._name(active)}'s turn"
+            out.print(f"       Turn {turn + 1}: {escape(what)}")
+        out.print(f"{i:>5}. {escape(loaded._name(a.seat))}: {escape(text)}")
     out.print("Show the game after move N with: munchkin replay FILE --to N [--seat S | --spectator | --all]")
 
 

@@ -598,7 +598,9 @@ class Game(GameCore):
     def log_json(self) -> list[Any]:
         """The log as JSON: each action with its canonical text (as it read when taken),
         and every chance outcome: shuffled orders, die rolls, random picks."""
-        texts = self._texts_as_played()
+        return self._log_json(self._as_played()[0])
+
+    def _log_json(self, texts: list[str]) -> list[Any]:
         out: list[Any] = []
         i = 0
         for entry in self.log:
@@ -615,32 +617,42 @@ class Game(GameCore):
                 out.append({"pick": self.cdef[entry[2]].id, "seat": entry[1], "card": entry[2]})
         return out
 
-    def _texts_as_played(self) -> list[str]:
-        """Replay from the start to read each action's text in the state it was taken in."""
+    def _as_played(self, record: bool = False) -> tuple[list[str], dict[str, Any] | None]:
+        """Replay from the start to read each action's text in the state it was taken in, and with
+        `record` the game's record: its snapshot at the start and each move's change (snapshot.Recorder)."""
+        from munchkin.engine.snapshot import Recorder
+
         g = Game(self.setup, self._replay_chance(), self.rules)
+        recorder = Recorder(g) if record else None
         texts = []
         for entry in self.log:
             if entry[0] == "act":
                 texts.append(g.text(entry[1]))
                 g._apply_unchecked(entry[1])
-        return texts
+                if recorder is not None:
+                    recorder.move(g)
+        return texts, None if recorder is None else recorder.record()
 
     def to_json(self) -> str:
-        """The save: the setup (sets, names, seed, options), the rules number and the log with every
-        chance outcome; `Game.from_json` replays it to the same state. A determinized copy has none."""
+        """The save: the setup (sets, names, seed, options), the rules number, the log with every
+        chance outcome, which `Game.from_json` replays to the same state, and the record of every move's
+        state (snapshot.Recorder), which shows the game as it was played without its rules. A
+        determinized copy has none."""
         if self.hypothetical:
             raise MunchkinError("a determinized copy is a hypothesis, not a game that was played: it has no save")
         setup = asdict(self.setup)
         setup["card_versions"] = dict(self.card_versions)  # the cards it was played with
         if setup["origin"] is None:  # dealt from the built-in sets: the save as it always was
             del setup["origin"]
+        texts, record = self._as_played(record=True)
         return json.dumps(
             {
                 "format": "munchkin-game/1",
                 "rules": self.rules,
                 "setup": setup,
-                "log": self.log_json(),
+                "log": self._log_json(texts),
                 "state": self.fingerprint(),
+                "record": record,
             }
         )
 
@@ -702,6 +714,15 @@ class Game(GameCore):
                 min(len(replayed), len(saved)),
             )
             raise MunchkinError(f"the replayed game differs from the save at log entry {n}")
+        if "record" in data:  # each move's state, to show the game without its rules: one per move
+            from munchkin.engine.snapshot import record_problem
+
+            problem = record_problem(data["record"])
+            moves = sum(1 for e in g.log if e[0] == "act")
+            if problem is None and len(data["record"]["moves"]) != moves:
+                problem = f"the save's record has {len(data['record']['moves'])} moves, its log {moves}"
+            if problem:
+                raise MunchkinError(problem)
         if recorded is not None:
             g.chance = recorded.then  # played through: the game goes on with fresh chance
         if "state" in data and g.fingerprint() != data["state"]:

@@ -37,12 +37,23 @@ FROM_SETUP = FIXED | {
     "extra_big_cards",
 }
 RECORDS = (Step, Decision, Player, Combat, MonsterIn, RollState)  # the kinds of record a snapshot may hold
+# the records one state may hold in two places (a monster and its Mate's `mate_of`): numbered, and the
+# second mention refers to the first. No other record is held twice (`Game.clone` copies each apart)
+SHARED = frozenset({Combat, MonsterIn})
 _PACKAGE = "munchkin."
 _HOMES = ("engine.", "cards.", "sets.")  # the packages whose records a snapshot may name (the rules and the card hooks)
 
 
+_PLAIN = frozenset({int, str, bool, float, type(None)})  # written as they are
+_NAMES: dict[type, str] = {}
+
+
 def _name(cls: type) -> str:
-    return f"{cls.__module__.removeprefix(_PACKAGE)}:{cls.__qualname__}"
+    """How a snapshot names a record kind: its module in the package and its name ("engine.turn:Main")."""
+    name = _NAMES.get(cls)
+    if name is None:
+        name = _NAMES[cls] = f"{cls.__module__.removeprefix(_PACKAGE)}:{cls.__qualname__}"
+    return name
 
 
 def _record_class(name: Any, bases: tuple[type, ...]) -> type:
@@ -63,42 +74,54 @@ def _record_class(name: Any, bases: tuple[type, ...]) -> type:
     return cls
 
 
+_FIELDS: dict[type, list[str]] = {}
+
+
 def _fields(cls: type) -> list[str]:
-    names: list[str] = []
-    for c in reversed(cls.__mro__):
-        names += [n for n in getattr(c, "__slots__", ()) if n not in names and not n.startswith("__")]
+    """A record kind's fields: the slots of it and of the kinds it comes from (worked out once per kind)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = []
+        for c in reversed(cls.__mro__):
+            names += [n for n in getattr(c, "__slots__", ()) if n not in names and not n.startswith("__")]
+        _FIELDS[cls] = names
     return names
 
 
 class _Writer:
     """Turns state into JSON data: lists stay lists, everything else is a one-key object saying its kind."""
 
-    def __init__(self, shared: set[int]) -> None:
-        self.shared = shared  # ids of the records held in more than one place: numbered, then referred to
-        self.seen: dict[int, int] = {}  # id of a shared record written -> its number
+    def __init__(self) -> None:
+        self.seen: dict[int, int] = {}  # id of a record of the fight written -> its number
 
     def value(self, x: Any) -> Any:
         t = type(x)
-        if x is None or t is bool or t is int or t is str or t is float:
+        if t in _PLAIN:
             return x
         if t is list:
-            return [self.value(v) for v in x]
+            return self.items(x)
         if t is tuple:
-            return {"t": [self.value(v) for v in x]}
+            return {"t": self.items(x)}
         if t is Action:
-            return {"a": [self.value(v) for v in x]}
+            return {"a": self.items(x)}
         if isinstance(x, E.Event):
-            return {"e": _name(t), "v": [self.value(v) for v in x[1:]]}
+            return {"e": _name(t), "v": self.items(x[1:])}
         if t is dict:
-            return {"d": [[self.value(k), self.value(v)] for k, v in x.items()]}
+            plain = _PLAIN
+            return {
+                "d": [
+                    [k if type(k) in plain else self.value(k), v if type(v) in plain else self.value(v)]
+                    for k, v in x.items()
+                ]
+            }
         if t is set or t is frozenset:
-            return {"s" if t is set else "f": sorted((self.value(v) for v in x), key=repr)}
+            return {"s" if t is set else "f": sorted(self.items(x), key=repr)}
         if isinstance(x, Chance):
             return {"c": self.chance(x)}
         if t is Effect:  # card data a step runs: written in the cards' own vocabulary
             return {"x": x.model_dump(mode="json", by_alias=True, exclude_defaults=True)}
         if isinstance(x, RECORDS):
-            if id(x) not in self.shared:
+            if t not in SHARED:
                 return {"o": _name(t), "v": self.fields(x)}
             n = self.seen.get(id(x))
             if n is not None:
@@ -106,6 +129,10 @@ class _Writer:
             n = self.seen[id(x)] = len(self.seen)
             return {"o": _name(t), "n": n, "v": self.fields(x)}
         raise MunchkinError(f"a snapshot cannot hold a {t.__name__} ({x!r:.60})")
+
+    def items(self, xs: Any) -> list[Any]:
+        """The items of a list, tuple or set, each written (most are card numbers: kept as they are)."""
+        return [v if type(v) in _PLAIN else self.value(v) for v in xs]
 
     def fields(self, x: Any) -> dict[str, Any]:
         return {f: self.value(getattr(x, f)) for f in _fields(type(x)) if hasattr(x, f)}
@@ -197,36 +224,20 @@ class _Reader:
         raise MunchkinError(f"the snapshot holds a chance of no known kind: {kind!r}")
 
 
-def _shared(parts: dict[str, Any]) -> set[int]:
-    """The ids of the records that more than one place holds (a monster and its Mate's `mate_of`, the
-    fight and a step): a snapshot numbers them, so that they are one record again when restored."""
-    once: set[int] = set()
-    twice: set[int] = set()
-    todo: list[Any] = list(parts.values())
-    while todo:
-        x = todo.pop()
-        t = type(x)
-        if t is list or t is tuple or t is set or t is frozenset:
-            todo.extend(x)
-        elif t is dict:
-            todo.extend(x.keys())
-            todo.extend(x.values())
-        elif isinstance(x, RECORDS):
-            if id(x) in once:
-                twice.add(id(x))
-                continue
-            once.add(id(x))
-            todo.extend(getattr(x, f) for f in _fields(t) if hasattr(x, f))
-    return twice
-
-
 _RANDOM_KINDS = {c.__name__: c for c in (RandomChance, SeededChance, type(SeededChance.later(0)))}
 
 
-def take(g: Game) -> dict[str, Any]:
-    """The game's whole state as JSON data (the setup's part left out: the save holds the setup)."""
+HISTORY = ("log", "events")  # the parts that only grow: a move's record holds what it added to them
+
+
+def take(g: Game, history: bool = True) -> dict[str, Any]:
+    """The game's whole state as JSON data (the setup's part left out: the save holds the setup);
+    without `history`, the log and the events left out too."""
     parts = {k: v for k, v in vars(g).items() if k not in CACHES and k not in FROM_SETUP}
-    w = _Writer(_shared(parts))
+    if not history:
+        for k in HISTORY:
+            del parts[k]
+    w = _Writer()
     state = {k: w.value(v) for k, v in parts.items()}
     return {"snapshot": SNAPSHOT_FORMAT, "state": state}
 
@@ -267,8 +278,8 @@ _STATE = (
 
 def diff(before: Any, after: Any) -> Any:
     """The change from one snapshot's data to the next, to be put back by `patch`: a dict lists its
-    changed keys (None: no change at all), a list that grew at its end only its new items, a list of
-    the same length its items that changed."""
+    changed keys (None: no change at all), a list of the same length its items that changed, another
+    list how many items it keeps from the start and what follows them."""
     if before == after:
         return None
     if isinstance(before, dict) and isinstance(after, dict):
@@ -280,12 +291,14 @@ def diff(before: Any, after: Any) -> Any:
                 out[k] = diff(before[k], v)
         gone = [k for k in before if k not in after]
         return {"~": out, "-": gone} if gone else {"~": out}
-    lists = isinstance(before, list) and isinstance(after, list)
-    if lists and len(after) > len(before) and after[: len(before)] == before:
-        return {"+": after[len(before) :]}
-    if lists and len(after) == len(before):
+    if not (isinstance(before, list) and isinstance(after, list)):
+        return {"=": after}
+    if len(after) == len(before):
         return {"i": [[i, diff(b, a)] for i, (b, a) in enumerate(zip(before, after, strict=True)) if b != a]}
-    return {"=": after}
+    kept = 0  # the items both begin with (a stack's lower steps, a log's past entries)
+    while kept < min(len(before), len(after)) and before[kept] == after[kept]:
+        kept += 1
+    return {"k": kept, "+": after[kept:]}
 
 
 def patch(before: Any, change: Any) -> Any:
@@ -296,8 +309,8 @@ def patch(before: Any, change: Any) -> Any:
         raise MunchkinError("a move's change is broken")
     if "=" in change:
         return change["="]
-    if "+" in change:
-        return [*before, *change["+"]]
+    if "+" in change and isinstance(before, list):
+        return [*before[: change.get("k", len(before))], *change["+"]]
     if "i" in change and isinstance(before, list):
         out_list = list(before)
         for i, c in change["i"]:
@@ -311,4 +324,64 @@ def patch(before: Any, change: Any) -> Any:
     raise MunchkinError("a move's change is broken")
 
 
-__all__ = ["SNAPSHOT_FORMAT", "diff", "patch", "restore", "take"]
+class Recorder:
+    """A game's record as it is played: its snapshot at the start, then each move's change, so that
+    the game can be shown after any move without a rule being run (`at_move`)."""
+
+    def __init__(self, g: Game) -> None:
+        self.start = take(g)
+        self.last = take(g, history=False)["state"]
+        self.grown = [len(getattr(g, k)) for k in HISTORY]
+        self.moves: list[dict[str, Any]] = []
+
+    def move(self, g: Game) -> None:
+        """Record the move just made: the change to the state, and what it added to the log and events."""
+        now = take(g, history=False)["state"]
+        w = _Writer()
+        step: dict[str, Any] = {"change": diff(self.last, now)}
+        for i, k in enumerate(HISTORY):
+            whole = getattr(g, k)
+            step[k] = [w.value(e) for e in whole[self.grown[i] :]]
+            self.grown[i] = len(whole)
+        self.moves.append(step)
+        self.last = now
+
+    def record(self) -> dict[str, Any]:
+        return {"start": self.start, "moves": self.moves}
+
+
+def record_problem(record: Any) -> str | None:
+    """Why a save's record is not one `at_move` can read, in words, or None (nothing is restored)."""
+    if not isinstance(record, dict) or not isinstance(record.get("start"), dict):
+        return "the save's record has no start"
+    moves = record.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
+        return "the save's record has no list of moves"
+    start = record["start"]
+    if start.get("snapshot") != SNAPSHOT_FORMAT or not isinstance(start.get("state"), dict):
+        return f"the save's record does not start with a snapshot of format {SNAPSHOT_FORMAT}"
+    return None
+
+
+def at_move(setup: Setup, record: dict[str, Any], n: int, rules: int) -> Game:
+    """The game of a save's record after its first `n` moves, restored from the record alone."""
+    problem = record_problem(record)
+    if problem:
+        raise MunchkinError(problem)
+    moves = record["moves"]
+    if not 0 <= n <= len(moves):
+        raise MunchkinError(f"the record has {len(moves)} moves, not {n}")
+    start = record["start"]["state"]
+    state = {k: v for k, v in start.items() if k not in HISTORY}
+    history: dict[str, list[Any]] = {k: list(start.get(k, [])) for k in HISTORY}
+    for i, step in enumerate(moves[:n]):
+        try:
+            state = patch(state, step["change"])
+            for k in HISTORY:
+                history[k] += step[k]
+        except (KeyError, TypeError, IndexError, AttributeError):
+            raise MunchkinError(f"the record's move {i + 1} is broken") from None
+    return restore(setup, {"snapshot": SNAPSHOT_FORMAT, "state": {**state, **history}}, rules)
+
+
+__all__ = ["SNAPSHOT_FORMAT", "Recorder", "at_move", "diff", "patch", "record_problem", "restore", "take"]

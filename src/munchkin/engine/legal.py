@@ -219,6 +219,35 @@ def keeps_table_waiting(g: Game, act: Action) -> bool:
     return not (whims_wait_not(g) and rearranges(g, act))
 
 
+def free_actions_if_waited(g: Game, seat: int) -> list[Action]:
+    """`free_actions(g, seat, own_turn=False)` when one of them keeps a response window waiting
+    (`keeps_table_waiting`, rules 6), else []. The window before the next turn asks only such a seat,
+    so the Items it could equip, give or trade (whims all, and most of the list) are listed only then."""
+    p = g.players[seat]
+    if p.dead:
+        return []
+    g.listing = D.FREE
+    out: list[Action] = []
+    for c in _unique(p.hand, g):  # as `free_actions` lists them
+        if c in p.received or _any_time(g, c):
+            out += card_actions(g, seat, c, own_turn=False)
+    if any(keeps_table_waiting(g, a) for a in out) or _table_keeps_waiting(g, p):
+        return out + table_actions(g, p, own_turn=False)
+    return []
+
+
+def _table_keeps_waiting(g: Game, p: Player) -> bool:
+    """Whether `table_actions(g, p, own_turn=False)` holds a move that keeps a window waiting: only a
+    discard or a theft may; its equips, gifts and trades all move an Item of `p`'s in play (`rearranges`)."""
+    seat = p.seat
+    for c in p.character_cards() + discardable_sidekicks(g, p):
+        if keeps_table_waiting(g, _action((A.DISCARD, seat, c, -1, -1, (), 0, ""))):
+            return True
+    if characters.has_ability(g, p, "theft") and (p.hand or p.items) and g.combat is None:
+        return bool(theft_actions(g, p))
+    return False
+
+
 # the decisions whose own seats may also act at any time besides answering: there an action taken
 # is either an answer or one of those extras (`Game._apply_unchecked` tells them apart)
 EXTRAS_AT = (D.Window, D.Losing, D.Run, D.Charity)

@@ -310,8 +310,11 @@ class EndWindow(Step):
         while self.i <= n:
             seat = (g.active + self.i) % n
             if seat != g.active and not g.over and g._may_act_off_turn(seat):
-                acts = legal.free_actions(g, seat, own_turn=False)
-                if acts and (not whims_wait_not(g) or any(legal.keeps_table_waiting(g, a) for a in acts)):
+                if whims_wait_not(g):  # only a seat with more than whims is asked: its whims listed only then
+                    acts = legal.free_actions_if_waited(g, seat)
+                else:
+                    acts = legal.free_actions(g, seat, own_turn=False)
+                if acts:
                     g._prefill(seat, [Action(A.PASS, seat), *acts])
                     return self.then("answer", D.EndWindow((seat,)))
             if g.over:

@@ -35,7 +35,7 @@ except ImportError:
 agent, seconds, seed = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 fixed = int(sys.argv[4]) if len(sys.argv) > 4 else 0  # play exactly these many games, however long
 names = ["Ann", "Bob", "Cid", "Dee"]
-decisions = games = 0
+decisions = games = turns = 0
 t0 = time.process_time()
 while (games < fixed) if fixed else (time.process_time() - t0 < seconds):
     s = seed + games
@@ -46,7 +46,8 @@ while (games < fixed) if fixed else (time.process_time() - t0 < seconds):
         g.apply(decide(bots[seat], g, seat))
         decisions += 1
     games += 1
-print(json.dumps({"decisions": decisions, "seconds": time.process_time() - t0}))
+    turns += g.turn
+print(json.dumps({"decisions": decisions, "turns": turns, "seconds": time.process_time() - t0}))
 """
 
 
@@ -60,8 +61,10 @@ def export(ref: str, into: Path) -> Path:
     return into / "src"
 
 
-def one_slice(src: Path, agent: str, seconds: float, seed: int, games: int = 0) -> float:
-    """Decisions per CPU second of the engine in `src` over one slice (of `games` whole games, if given)."""
+def one_slice(src: Path, agent: str, seconds: float, seed: int, games: int = 0) -> tuple[float, float]:
+    """Decisions and turns per CPU second of the engine in `src` over one slice (of `games` whole games, if
+    given). Turns too, since a rule change can change what a decision is: since rules 6 the window before the
+    next turn no longer asks a seat with only whims, so a turn holds fewer (and costlier) decisions."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     out = subprocess.run(
         [sys.executable, "-c", SLICE, agent, str(seconds), str(seed), str(games)],
@@ -72,7 +75,7 @@ def one_slice(src: Path, agent: str, seconds: float, seed: int, games: int = 0) 
     if out.returncode:
         raise SystemExit(f"the slice failed in {src}:\n{out.stderr[-2000:]}")
     r = json.loads(out.stdout)
-    return float(r["decisions"] / r["seconds"])
+    return float(r["decisions"] / r["seconds"]), float(r["turns"] / r["seconds"])
 
 
 def main() -> int:
@@ -94,15 +97,19 @@ def main() -> int:
         here = ROOT / "src"
         for agent in args.agents.split(","):
             rates: dict[str, list[float]] = {"base": [], "here": []}
+            turns: dict[str, list[float]] = {"base": [], "here": []}
             for r in range(args.rounds):
                 order = [("base", base), ("here", here)] if r % 2 == 0 else [("here", here), ("base", base)]
                 for name, src in order:
                     seed = 1 if args.games else 1 + 100 * r
-                    rates[name].append(one_slice(src, agent, args.seconds, seed, args.games))
+                    d, t = one_slice(src, agent, args.seconds, seed, args.games)
+                    rates[name].append(d)
+                    turns[name].append(t)
             pick = max if args.games else statistics.median
-            b, h = pick(rates["base"]), pick(rates["here"])
-            each = " | ".join(", ".join(f"{x:,.0f}" for x in rates[k]) for k in ("base", "here"))
-            print(f"{agent:9} decisions/s  {args.base}: {b:8,.0f}  this tree: {h:8,.0f}  ratio {h / b:.3f}  ({each})")
+            for unit, got in (("decisions/s", rates), ("turns/s", turns)):
+                b, h = pick(got["base"]), pick(got["here"])
+                each = " | ".join(", ".join(f"{x:,.0f}" for x in got[k]) for k in ("base", "here"))
+                print(f"{agent:9} {unit:11}  {args.base}: {b:8,.0f}  this tree: {h:8,.0f}  ratio {h / b:.3f}  ({each})")
     return 0
 
 

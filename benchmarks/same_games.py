@@ -18,10 +18,11 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from compare_speed import export  # the sources of a commit, unpacked
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCHES = ["deluxe", "star", "good-bad", "harry-potter", "star+deluxe", "good-bad+deluxe", "harry-potter+deluxe"]
@@ -57,16 +58,6 @@ def play(batch: str, seed: int) -> dict[str, Any]:
         "offered": offered.hexdigest()[:16],
         "state": g.state_digest(),
     }
-
-
-def export(ref: str, into: Path) -> Path:
-    """The sources of commit `ref`, unpacked under `into`."""
-    tar = into / "src.tar"
-    with open(tar, "wb") as out:
-        subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"], stdout=out, check=True)
-    with tarfile.open(tar) as t:
-        t.extractall(into, filter="data")
-    return into / "src"
 
 
 def run_tree(src: Path, batches: list[str], games: int) -> list[dict[str, Any]]:

@@ -37,7 +37,7 @@ SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
 
 def legacy_event_text(g: Game, ev: tuple[Any, ...], seat: int | None) -> str:
     """The narration of one event for `seat` as `view.event_text` told it before the records (frozen)."""
-    n = g._name
+    n = g.name_of
     c = g.name
     k = ev[0]
     if k == "turn":

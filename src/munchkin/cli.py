@@ -689,11 +689,11 @@ def replay(
     out.print(f"replayed {n} actions: identical (fingerprint {g.fingerprint()})")
     if verbose:
         if g.winners:
-            out.print(f"winner: {escape(' and '.join(g._name(s) for s in g.winners))} after {g.turn + 1} turns")
+            out.print(f"winner: {escape(' and '.join(g.name_of(s) for s in g.winners))} after {g.turn + 1} turns")
         elif g.capped:
             out.print(f"stopped at the turn cap ({g.turn} turns)")
         else:
-            out.print(f"unfinished: turn {g.turn + 1}, waiting on {escape(', '.join(g._name(s) for s in g.to_act))}")
+            out.print(f"unfinished: turn {g.turn + 1}, waiting on {escape(', '.join(g.name_of(s) for s in g.to_act))}")
 
 
 def _folder_hint(text: str, why: str) -> str:
@@ -818,7 +818,7 @@ def _replay_verbose(out: Console, data: dict[str, Any], loaded: Game) -> None:
             continue
         i += 1
         a = _action_from_raw(entry["raw"]) if "raw" in entry else None
-        out.print(f"{i:>5}. {escape(g._name(entry['seat']))}: {escape(entry['act'])}")
+        out.print(f"{i:>5}. {escape(g.name_of(entry['seat']))}: {escape(entry['act'])}")
         if a is not None:
             g.apply(a)
         else:

@@ -265,7 +265,7 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                 "fighters": b["side_strength"],
                 "monsters": b["monster_strength"],
                 "winning": b["fighters_winning"],
-                "helper": g._name(g.combat.helper) if g.combat and g.combat.helper >= 0 else None,
+                "helper": g.name_of(g.combat.helper) if g.combat and g.combat.helper >= 0 else None,
                 "monster_count": len(b["monsters"]),
             }
             for k, v in want.items():
@@ -304,7 +304,7 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                 if place not in places:
                     out.append(f"{cname}: expected in {place}, found in {', '.join(places)}")
         elif key == "winner":
-            names = sorted(g._name(s) for s in g.winners)
+            names = sorted(g.name_of(s) for s in g.winners)
             want_l = sorted(want) if isinstance(want, list) else [want]
             if names != want_l:
                 out.append(f"winners: expected {want_l}, got {names}")
@@ -328,7 +328,7 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                 if s != v:
                     out.append(f"{name}'s sex: expected {v}, got {s}")
         elif key == "to_act":
-            names = sorted(g._name(s) for s in g.to_act)
+            names = sorted(g.name_of(s) for s in g.to_act)
             want_l = sorted(want) if isinstance(want, list) else [want]
             if names != want_l:
                 out.append(f"to act: expected {want_l}, got {names}")
@@ -381,8 +381,8 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                 used = marks.rolls - len(g.forced_rolls)
                 out.append(f"rolls left: expected {want}, got {len(g.forced_rolls)} ({used} used in this scenario)")
         elif key == "active":
-            if g._name(g.active) != want:
-                out.append(f"active player: expected {want}, got {g._name(g.active)}")
+            if g.name_of(g.active) != want:
+                out.append(f"active player: expected {want}, got {g.name_of(g.active)}")
         else:
             out.append(f"unknown expectation {key!r}")
     return out
@@ -400,11 +400,11 @@ def where_it_stands(g: Game) -> list[str]:
     """Where the game stands, as a failed check shows it: the prompt with what the moment allows, who
     is to act, and each one's legal moves; a scenario's author sees why a check or a `do` missed."""
     if g.over:
-        return [f"the game is over; winners: {', '.join(g._name(s) for s in g.winners) or 'nobody'}"]
+        return [f"the game is over; winners: {', '.join(g.name_of(s) for s in g.winners) or 'nobody'}"]
     rule = g.prompt.rule()
     lines = [f"prompt: {g.prompt.kind}" + (f" ({rule})" if rule else "")]
-    lines.append(f"to act: {', '.join(g._name(s) for s in g.to_act) or 'nobody'}")
-    lines += [f"{g._name(s)} may: {_moves(g, s)}" for s in g.to_act]
+    lines.append(f"to act: {', '.join(g.name_of(s) for s in g.to_act) or 'nobody'}")
+    lines += [f"{g.name_of(s)} may: {_moves(g, s)}" for s in g.to_act]
     return lines
 
 
@@ -412,7 +412,7 @@ def step_state(g: Game, start: int) -> list[str]:
     """The state `munchkin scenario --trace` prints after a step: whose turn and its phase, where the
     game stands, each player's Level, hand size and cards in play, the fight's numbers, and the
     narration since event `start` as a spectator hears it (no hidden card is named)."""
-    lines = [f"turn {g.turn + 1}: {g._name(g.active)}'s turn, phase {g.phase}"]
+    lines = [f"turn {g.turn + 1}: {g.name_of(g.active)}'s turn, phase {g.phase}"]
     lines += where_it_stands(g)
     for p in g.players:
         cards = [g.cdef[c].name + (" (equipped)" if c in p.equipped else "") for c in p.in_play()]
@@ -436,9 +436,9 @@ def _drawn_since(g: Game, start: int) -> dict[str, int]:
     out: dict[str, int] = {}
     for ev in g.events[start:]:
         if ev[0] == "draw" and ev[2] == "treasure":
-            out[g._name(ev[1])] = out.get(g._name(ev[1]), 0) + len(ev[3])
+            out[g.name_of(ev[1])] = out.get(g.name_of(ev[1]), 0) + len(ev[3])
         elif ev[0] == "take" and g.cdef[ev[2]].deck == "treasure":
-            out[g._name(ev[1])] = out.get(g._name(ev[1]), 0) + 1
+            out[g.name_of(ev[1])] = out.get(g.name_of(ev[1]), 0) + 1
     return out
 
 

@@ -93,9 +93,9 @@ def print_moves(out: Console, loaded: Game, texts: list[str], record: dict[str, 
         now = (turn, "setup" if phase == "setup" else "turn")
         if now != shown:
             shown = now
-            what = "character creation" if now[1] == "setup" else f"{loaded._name(active)}'s turn"
+            what = "character creation" if now[1] == "setup" else f"{loaded.name_of(active)}'s turn"
             out.print(f"       Turn {turn + 1}: {escape(what)}")
-        out.print(f"{i:>5}. {escape(loaded._name(a.seat))}: {escape(text)}")
+        out.print(f"{i:>5}. {escape(loaded.name_of(a.seat))}: {escape(text)}")
     out.print("Show the game after move N with: munchkin replay FILE --to N [--seat S | --spectator | --all]")
 
 

@@ -177,7 +177,8 @@ class GameCore:
         self.draw_to_hand(p, "door", STARTING_CARDS)
         self.draw_to_hand(p, "treasure", STARTING_CARDS)
 
-    def _name(self, seat: int) -> str:
+    def name_of(self, seat: int) -> str:
+        """The name of the player at `seat` (a seat out of range as "seat N", for a message about it)."""
         return self.players[seat].name if 0 <= seat < len(self.players) else f"seat {seat}"
 
     def name(self, card: int) -> str:

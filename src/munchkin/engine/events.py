@@ -144,7 +144,7 @@ class Turn(Event):
     turn: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"--- Turn {self.turn + 1}: {g._name(self.seat)} ---"
+        return f"--- Turn {self.turn + 1}: {g.name_of(self.seat)} ---"
 
 
 class Capped(Event):
@@ -164,7 +164,7 @@ class NewCharacter(Event):
     seat: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)}'s new character appears."
+        return f"{g.name_of(self.seat)}'s new character appears."
 
 
 class Kick(Event):
@@ -178,8 +178,8 @@ class Kick(Event):
         found = g.name(self.card) + ("" if g.name(self.card).endswith("!") else "!")
         if "kick_open_the_door" in g.phase_words:
             word = g.phase_words["kick_open_the_door"].lower().replace("unlock", "unlocks")
-            return f"{g._name(self.seat)} {word}: {found}"
-        return f"{g._name(self.seat)} kicks open the door: {found}"
+            return f"{g.name_of(self.seat)} {word}: {found}"
+        return f"{g.name_of(self.seat)} kicks open the door: {found}"
 
 
 class Trouble(Event):
@@ -191,8 +191,8 @@ class Trouble(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         if "look_for_trouble" in g.phase_words:
-            return f"{g._name(self.seat)} gets {g.phase_words['look_for_trouble'].lower()} with {g.name(self.card)}."
-        return f"{g._name(self.seat)} looks for trouble with {g.name(self.card)}."
+            return f"{g.name_of(self.seat)} gets {g.phase_words['look_for_trouble'].lower()} with {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} looks for trouble with {g.name(self.card)}."
 
 
 class Loot(Event):
@@ -202,7 +202,7 @@ class Loot(Event):
     seat: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} loots the room."
+        return f"{g.name_of(self.seat)} loots the room."
 
 
 class Keep(Event):
@@ -215,8 +215,8 @@ class Keep(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         if (self.face_up or self.seat == to) and self.card >= 0:
-            return f"{g._name(self.seat)} keeps {g.name(self.card)} in hand."
-        return f"{g._name(self.seat)} keeps the card in hand."
+            return f"{g.name_of(self.seat)} keeps {g.name(self.card)} in hand."
+        return f"{g.name_of(self.seat)} keeps the card in hand."
 
 
 class CharityDone(Event):
@@ -238,7 +238,7 @@ class Charity(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         shown = g.name(self.card) if to in (self.seat, self.target) else "a card"
-        return f"{g._name(self.seat)} gives {shown} to {g._name(self.target)} (Charity)."
+        return f"{g.name_of(self.seat)} gives {shown} to {g.name_of(self.target)} (Charity)."
 
 
 class Discard(Event):
@@ -249,7 +249,7 @@ class Discard(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} discards {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} discards {g.name(self.card)}."
 
 
 # ------------------------------------------------------------------ cards: drawn, taken, lost
@@ -266,9 +266,9 @@ class Draw(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         if self.face_up or self.seat == to:
-            return f"{g._name(self.seat)} draws {_cards(g, self.cards)}."
+            return f"{g.name_of(self.seat)} draws {_cards(g, self.cards)}."
         n = len(self.cards)
-        return f"{g._name(self.seat)} draws {n} {self.deck} card{'s' if n > 1 else ''} face-down."
+        return f"{g.name_of(self.seat)} draws {n} {self.deck} card{'s' if n > 1 else ''} face-down."
 
 
 class Reshuffle(Event):
@@ -300,7 +300,7 @@ class Take(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} takes {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} takes {g.name(self.card)}."
 
 
 class Resurrect(Event):
@@ -311,7 +311,7 @@ class Resurrect(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} takes the top discard instead of drawing: {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} takes the top discard instead of drawing: {g.name(self.card)}."
 
 
 class Dowse(Event):
@@ -323,7 +323,7 @@ class Dowse(Event):
     by: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} takes {g.name(self.card)} from the discards ({g.name(self.by)})."
+        return f"{g.name_of(self.seat)} takes {g.name(self.card)} from the discards ({g.name(self.by)})."
 
 
 class Lose(Event):
@@ -336,7 +336,7 @@ class Lose(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         why = f" ({self.why})" if self.why else ""
-        return f"{g._name(self.seat)} loses {g.name(self.card)}{why}."
+        return f"{g.name_of(self.seat)} loses {g.name(self.card)}{why}."
 
 
 class Gift(Event):
@@ -348,7 +348,7 @@ class Gift(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} gives {g.name(self.card)} to {g._name(self.target)}."
+        return f"{g.name_of(self.seat)} gives {g.name(self.card)} to {g.name_of(self.target)}."
 
 
 class TakeItem(Event):
@@ -360,7 +360,7 @@ class TakeItem(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} takes {g.name(self.card)} from {g._name(self.target)}."
+        return f"{g.name_of(self.seat)} takes {g.name(self.card)} from {g.name_of(self.target)}."
 
 
 class TakesFromHand(Event):
@@ -371,7 +371,7 @@ class TakesFromHand(Event):
     target: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} takes a card from {g._name(self.target)}'s hand."
+        return f"{g.name_of(self.seat)} takes a card from {g.name_of(self.target)}'s hand."
 
 
 class Sell(Event):
@@ -385,7 +385,7 @@ class Sell(Event):
     doubled: int | None = None
 
     def text(self, g: Game, to: int | None) -> str:
-        sold = f"{g._name(self.seat)} sells {_cards(g, self.cards)} for {self.gold} gold"
+        sold = f"{g.name_of(self.seat)} sells {_cards(g, self.cards)} for {self.gold} gold"
         if self.doubled is None:
             return sold + "."
         if len(self.cards) == 1:
@@ -401,7 +401,7 @@ class Unequip(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} unequips {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} unequips {g.name(self.card)}."
 
 
 class Destroy(Event):
@@ -414,7 +414,8 @@ class Destroy(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} destroys {g._name(self.target)}'s {g.name(self.item)} with {g.name(self.card)}."
+        who, whose = g.name_of(self.seat), g.name_of(self.target)
+        return f"{who} destroys {whose}'s {g.name(self.item)} with {g.name(self.card)}."
 
 
 # ------------------------------------------------------------------ trading
@@ -432,8 +433,8 @@ class Offer(Event):
     def text(self, g: Game, to: int | None) -> str:
         if self.theirs >= 0:
             trade = f"{g.name(self.card)} for {g.name(self.theirs)}"
-            return f"{g._name(self.seat)} offers {g._name(self.target)} a trade: {trade}."
-        return f"{g._name(self.seat)} offers {g.name(self.card)} to {g._name(self.target)} as a gift."
+            return f"{g.name_of(self.seat)} offers {g.name_of(self.target)} a trade: {trade}."
+        return f"{g.name_of(self.seat)} offers {g.name(self.card)} to {g.name_of(self.target)} as a gift."
 
 
 class Trade(Event):
@@ -446,7 +447,8 @@ class Trade(Event):
     theirs: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} trades {g.name(self.card)} to {g._name(self.target)} for {g.name(self.theirs)}."
+        who, to_whom = g.name_of(self.seat), g.name_of(self.target)
+        return f"{who} trades {g.name(self.card)} to {to_whom} for {g.name(self.theirs)}."
 
 
 class RefuseTrade(Event):
@@ -457,7 +459,7 @@ class RefuseTrade(Event):
     offerer: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} turns down {g._name(self.offerer)}'s offer."
+        return f"{g.name_of(self.seat)} turns down {g.name_of(self.offerer)}'s offer."
 
 
 class Steal(Event):
@@ -471,7 +473,7 @@ class Steal(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         ok = "steals" if self.ok else "fails to steal"
-        return f"{g._name(self.seat)} {ok} {g.name(self.card)} from {g._name(self.target)}."
+        return f"{g.name_of(self.seat)} {ok} {g.name(self.card)} from {g.name_of(self.target)}."
 
 
 # ------------------------------------------------------------------ Levels and the end
@@ -489,7 +491,7 @@ class Level(Event):
     def text(self, g: Game, to: int | None) -> str:
         verb = "goes up" if self.change > 0 else "loses"
         amount = f"{abs(self.change)} level{'s' if abs(self.change) > 1 else ''}"
-        return f"{g._name(self.seat)} {verb} {amount} ({self.why}) and is now Level {self.level}."
+        return f"{g.name_of(self.seat)} {verb} {amount} ({self.why}) and is now Level {self.level}."
 
 
 class Win(Event):
@@ -499,7 +501,7 @@ class Win(Event):
     seats: tuple[int, ...]
 
     def text(self, g: Game, to: int | None) -> str:
-        who = " and ".join(g._name(s) for s in self.seats)
+        who = " and ".join(g.name_of(s) for s in self.seats)
         return f"{who} win{'s' if len(self.seats) == 1 else ''} the game!"
 
 
@@ -511,7 +513,7 @@ class Divine(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} draws Divine Intervention: every Cleric goes up a level."
+        return f"{g.name_of(self.seat)} draws Divine Intervention: every Cleric goes up a level."
 
 
 class Death(Event):
@@ -522,7 +524,7 @@ class Death(Event):
     why: str
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} dies ({self.why})."
+        return f"{g.name_of(self.seat)} dies ({self.why})."
 
 
 class Looted(Event):
@@ -535,7 +537,7 @@ class Looted(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         shown = g.name(self.card) if to == self.seat else "a card"
-        return f"{g._name(self.seat)} loots {shown} from {g._name(self.dead)}'s body."
+        return f"{g.name_of(self.seat)} loots {shown} from {g.name_of(self.dead)}'s body."
 
 
 class Sex(Event):
@@ -546,7 +548,7 @@ class Sex(Event):
     sex: str
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} is now {self.sex}."
+        return f"{g.name_of(self.seat)} is now {self.sex}."
 
 
 # ------------------------------------------------------------------ cards played
@@ -560,7 +562,7 @@ class Play(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} plays {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} plays {g.name(self.card)}."
 
 
 class OneShot(Event):
@@ -576,8 +578,8 @@ class OneShot(Event):
         if self.monster >= 0:
             on = g.name(self.monster)
         else:
-            on = g._name(self.target) if self.target >= 0 else "the fighters"
-        return f"{g._name(self.seat)} plays {g.name(self.card)} on {on}."
+            on = g.name_of(self.target) if self.target >= 0 else "the fighters"
+        return f"{g.name_of(self.seat)} plays {g.name(self.card)} on {on}."
 
 
 class Enhance(Event):
@@ -589,7 +591,7 @@ class Enhance(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} plays {g.name(self.card)} on {g.name(self.monster)}."
+        return f"{g.name_of(self.seat)} plays {g.name(self.card)} on {g.name(self.monster)}."
 
 
 class EnhanceItem(Event):
@@ -601,7 +603,7 @@ class EnhanceItem(Event):
     item: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} puts {g.name(self.card)} on {g.name(self.item)}."
+        return f"{g.name_of(self.seat)} puts {g.name(self.card)} on {g.name(self.item)}."
 
 
 class SidekickSex(Event):
@@ -615,7 +617,8 @@ class SidekickSex(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         return (
-            f"{g._name(self.seat)} changes the sex of {g._name(self.target)}'s {g.name(self.sidekick)}: now {self.sex}."
+            f"{g.name_of(self.seat)} changes the sex of {g.name_of(self.target)}'s {g.name(self.sidekick)}:"
+            f" now {self.sex}."
         )
 
 
@@ -629,13 +632,13 @@ class Curse(Event):
     face_up: bool
 
     def text(self, g: Game, to: int | None) -> str:
-        card, victim = g.name(self.card), g._name(self.victim)
+        card, victim = g.name(self.card), g.name_of(self.victim)
         if self.face_up:
             return f"{card} strikes {victim}."
         word = g.cdef[self.card].word
         if word == "Curse":
-            return f"{g._name(self.by)} curses {victim} with {card}."
-        return f"{g._name(self.by)} plays the {word} {card} on {victim}."
+            return f"{g.name_of(self.by)} curses {victim} with {card}."
+        return f"{g.name_of(self.by)} plays the {word} {card} on {victim}."
 
 
 class Cancel(Event):
@@ -659,7 +662,7 @@ class Face(Event):
     value: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} plays {g.name(self.card)}: the die shows {self.value}."
+        return f"{g.name_of(self.seat)} plays {g.name(self.card)}: the die shows {self.value}."
 
 
 class HousePower(Event):
@@ -673,7 +676,7 @@ class HousePower(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         power = f"the {self.house.title()} power"
-        return f"{g._name(self.seat)} uses {power}, discarding {g.name(self.card)}: +{self.bonus}."
+        return f"{g.name_of(self.seat)} uses {power}, discarding {g.name(self.card)}: +{self.bonus}."
 
 
 class Brew(Event):
@@ -684,7 +687,7 @@ class Brew(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} uses {g.name(self.card)}: two cards from the hand for a Treasure."
+        return f"{g.name_of(self.seat)} uses {g.name(self.card)}: two cards from the hand for a Treasure."
 
 
 # ------------------------------------------------------------------ the fight
@@ -698,7 +701,7 @@ class Combat(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} fights {g.name(self.monster)}."
+        return f"{g.name_of(self.seat)} fights {g.name(self.monster)}."
 
 
 class NoAttack(Event):
@@ -709,7 +712,7 @@ class NoAttack(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g.name(self.monster)} will not attack {g._name(self.seat)}."
+        return f"{g.name(self.monster)} will not attack {g.name_of(self.seat)}."
 
 
 class CombatOver(Event):
@@ -731,7 +734,7 @@ class Join(Event):
     why: str
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g.name(self.card)} joins the fight ({self.why}), sent by {g._name(self.seat)}."
+        return f"{g.name(self.card)} joins the fight ({self.why}), sent by {g.name_of(self.seat)}."
 
 
 class Mate(Event):
@@ -743,7 +746,7 @@ class Mate(Event):
     word: str
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} gives {g.name(self.monster)} {article(self.word)}."
+        return f"{g.name_of(self.seat)} gives {g.name(self.monster)} {article(self.word)}."
 
 
 class Illusion(Event):
@@ -756,7 +759,7 @@ class Illusion(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)}'s {g.name(self.card)} replaces {g.name(self.monster)} with {g.name(self.new)}."
+        return f"{g.name_of(self.seat)}'s {g.name(self.card)} replaces {g.name(self.monster)} with {g.name(self.new)}."
 
 
 class SexBonus(Event):
@@ -770,7 +773,7 @@ class SexBonus(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         return (
-            f"{g._name(self.seat)} keeps {g.name(self.sidekick)}, so {g.name(self.card)} gets its {self.value:+d}"
+            f"{g.name_of(self.seat)} keeps {g.name(self.sidekick)}, so {g.name(self.card)} gets its {self.value:+d}"
             " against that sex."
         )
 
@@ -786,7 +789,7 @@ class Ask(Event):
     flag: str
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} asks {g._name(self.helper)} for help."
+        return f"{g.name_of(self.seat)} asks {g.name_of(self.helper)} for help."
 
 
 class Compelled(Event):
@@ -799,7 +802,7 @@ class Compelled(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         by = g.name(self.by) if self.by is not None else "Kneepads of Allure"
-        return f"{g._name(self.seat)} cannot refuse to help {g._name(self.fighter)} ({by})."
+        return f"{g.name_of(self.seat)} cannot refuse to help {g.name_of(self.fighter)} ({by})."
 
 
 class Help(Event):
@@ -810,7 +813,7 @@ class Help(Event):
     fighter: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} helps {g._name(self.fighter)}."
+        return f"{g.name_of(self.seat)} helps {g.name_of(self.fighter)}."
 
 
 class Refuse(Event):
@@ -821,7 +824,7 @@ class Refuse(Event):
     fighter: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} refuses to help."
+        return f"{g.name_of(self.seat)} refuses to help."
 
 
 class Volunteer(Event):
@@ -832,7 +835,7 @@ class Volunteer(Event):
     fighter: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} offers to help {g._name(self.fighter)}."
+        return f"{g.name_of(self.seat)} offers to help {g.name_of(self.fighter)}."
 
 
 class RefuseOffer(Event):
@@ -843,7 +846,7 @@ class RefuseOffer(Event):
     helper: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} refuses {g._name(self.helper)}'s help."
+        return f"{g.name_of(self.seat)} refuses {g.name_of(self.helper)}'s help."
 
 
 class BackOut(Event):
@@ -854,7 +857,7 @@ class BackOut(Event):
     fighter: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} backs out of {g._name(self.fighter)}'s fight for the win."
+        return f"{g.name_of(self.seat)} backs out of {g.name_of(self.fighter)}'s fight for the win."
 
 
 class HelperSentAway(Event):
@@ -867,8 +870,8 @@ class HelperSentAway(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         return (
-            f"Nobody may help against {g.name(self.card)}: {g._name(self.seat)} leaves "
-            f"{g._name(self.fighter)}'s fight, and their deal is off."
+            f"Nobody may help against {g.name(self.card)}: {g.name_of(self.seat)} leaves "
+            f"{g.name_of(self.fighter)}'s fight, and their deal is off."
         )
 
 
@@ -882,8 +885,8 @@ class Transfer(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         return (
-            f"{g._name(self.seat)}'s Transferral Potion puts {g._name(self.target)} in {g._name(self.fighter)}'s place"
-            " in the fight."
+            f"{g.name_of(self.seat)}'s Transferral Potion puts {g.name_of(self.target)}"
+            f" in {g.name_of(self.fighter)}'s place in the fight."
         )
 
 
@@ -895,7 +898,7 @@ class Berserk(Event):
     cards: tuple[int, ...]
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} berserks, discarding {_cards(g, self.cards)}."
+        return f"{g.name_of(self.seat)} berserks, discarding {_cards(g, self.cards)}."
 
 
 TURNED = {"undead": "the undead", "death_eater": "the Death Eaters", "dragon": "the Dragons"}
@@ -910,7 +913,7 @@ class Turning(Event):
     tag: str
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} turns {TURNED[self.tag]}, discarding {_cards(g, self.cards)}."
+        return f"{g.name_of(self.seat)} turns {TURNED[self.tag]}, discarding {_cards(g, self.cards)}."
 
 
 class Backstab(Event):
@@ -922,7 +925,7 @@ class Backstab(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} backstabs {g._name(self.target)}, discarding {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} backstabs {g.name_of(self.target)}, discarding {g.name(self.card)}."
 
 
 class Charm(Event):
@@ -934,7 +937,8 @@ class Charm(Event):
     hand: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} discards the whole hand ({self.hand} cards) to charm {g.name(self.monster)} away."
+        who = g.name_of(self.seat)
+        return f"{who} discards the whole hand ({self.hand} cards) to charm {g.name(self.monster)} away."
 
 
 class Slay(Event):
@@ -946,7 +950,7 @@ class Slay(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} kills {g.name(self.monster)} outright with {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} kills {g.name(self.monster)} outright with {g.name(self.card)}."
 
 
 class Remove(Event):
@@ -958,7 +962,7 @@ class Remove(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} removes {g.name(self.monster)} from the fight with {g.name(self.card)}."
+        return f"{g.name_of(self.seat)} removes {g.name(self.monster)} from the fight with {g.name(self.card)}."
 
 
 class Friendship(Event):
@@ -969,7 +973,7 @@ class Friendship(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} plays {g.name(self.card)}: every monster leaves the fight."
+        return f"{g.name_of(self.seat)} plays {g.name(self.card)}: every monster leaves the fight."
 
 
 class OutToLunch(Event):
@@ -982,7 +986,7 @@ class OutToLunch(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         return (
-            f"{g._name(self.seat)} plays {g.name(self.card)}: the monsters leave and {g._name(self.fighter)}"
+            f"{g.name_of(self.seat)} plays {g.name(self.card)}: the monsters leave and {g.name_of(self.fighter)}"
             " draws 2 Treasures."
         )
 
@@ -995,7 +999,7 @@ class Bribe(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} bribes {g.name(self.monster)} to go away."
+        return f"{g.name_of(self.seat)} bribes {g.name(self.monster)} to go away."
 
 
 class Flees(Event):
@@ -1006,7 +1010,7 @@ class Flees(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g.name(self.monster)} flees from {g._name(self.seat)}, leaving its Treasure."
+        return f"{g.name(self.monster)} flees from {g.name_of(self.seat)}, leaving its Treasure."
 
 
 class Barred(Event):
@@ -1020,7 +1024,7 @@ class Barred(Event):
     def text(self, g: Game, to: int | None) -> str:
         doing = "help anyone" if self.what == "help" else "sell an Item at double price"
         by = f" ({g.name(self.card)})" if self.card >= 0 else ""
-        return f"{g._name(self.seat)} may not {doing} until the end of their next turn{by}."
+        return f"{g.name_of(self.seat)} may not {doing} until the end of their next turn{by}."
 
 
 class Chase(Event):
@@ -1031,7 +1035,7 @@ class Chase(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} chases {g.name(self.monster)} away (booga booga!)."
+        return f"{g.name_of(self.seat)} chases {g.name(self.monster)} away (booga booga!)."
 
 
 class WalkPast(Event):
@@ -1042,7 +1046,7 @@ class WalkPast(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} waves and walks past {g.name(self.monster)}."
+        return f"{g.name_of(self.seat)} waves and walks past {g.name(self.monster)}."
 
 
 class Wall(Event):
@@ -1055,8 +1059,8 @@ class Wall(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         if self.escaper is not None and self.escaper >= 0:
-            return f"{g._name(self.seat)} plays {g.name(self.card)}: {g._name(self.escaper)} escapes."
-        return f"{g._name(self.seat)} plays {g.name(self.card)}: the fighters escape."
+            return f"{g.name_of(self.seat)} plays {g.name(self.card)}: {g.name_of(self.escaper)} escapes."
+        return f"{g.name_of(self.seat)} plays {g.name(self.card)}: the fighters escape."
 
 
 class Kill(Event):
@@ -1069,7 +1073,7 @@ class Kill(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         helped = self.helper >= 0
-        who = g._name(self.seat) + (" and " + g._name(self.helper) if helped else "")
+        who = g.name_of(self.seat) + (" and " + g.name_of(self.helper) if helped else "")
         return f"{who} kill{'' if helped else 's'} {_cards(g, self.monsters)}."
 
 
@@ -1084,7 +1088,7 @@ class Lost(Event):
     helper: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} cannot win and must Run Away."
+        return f"{g.name_of(self.seat)} cannot win and must Run Away."
 
 
 class WeighAgain(Event):
@@ -1094,7 +1098,7 @@ class WeighAgain(Event):
     seat: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"The fight has changed before anyone ran: {g._name(self.seat)}'s fight is weighed again."
+        return f"The fight has changed before anyone ran: {g.name_of(self.seat)}'s fight is weighed again."
 
 
 class Roll(Event):
@@ -1107,7 +1111,7 @@ class Roll(Event):
 
     def text(self, g: Game, to: int | None) -> str:
         why = f" ({self.why})" if self.why else ""
-        return f"{g._name(self.seat)} rolls a {self.value}{why}."
+        return f"{g.name_of(self.seat)} rolls a {self.value}{why}."
 
 
 class RunAwayRoll(Event):
@@ -1129,8 +1133,8 @@ class RunAwayRoll(Event):
             "enough to escape" if self.total >= ESCAPE_ROLL else f"not enough to escape ({ESCAPE_ROLL} or more needed)"
         )
         if self.again:
-            return f"{g._name(self.seat)} rolls again to {self.why}: {self.value}{sum_}, {verdict}."
-        return f"{g._name(self.seat)} rolls a {self.value}{sum_} to {self.why}: {verdict}."
+            return f"{g.name_of(self.seat)} rolls again to {self.why}: {self.value}{sum_}, {verdict}."
+        return f"{g.name_of(self.seat)} rolls a {self.value}{sum_} to {self.why}: {verdict}."
 
 
 class RunAgain(Event):
@@ -1141,7 +1145,7 @@ class RunAgain(Event):
     card: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g._name(self.seat)} discards {g.name(self.card)} to Run Away again."
+        return f"{g.name_of(self.seat)} discards {g.name(self.card)} to Run Away again."
 
 
 class Escape(Event):
@@ -1155,7 +1159,7 @@ class Escape(Event):
     def text(self, g: Game, to: int | None) -> str:
         how = f" ({self.how})" if self.how else ""
         what = f" from {g.name(self.monster)}" if self.monster >= 0 else ""
-        return f"{g._name(self.seat)} escapes{what}{how}."
+        return f"{g.name_of(self.seat)} escapes{what}{how}."
 
 
 class Caught(Event):
@@ -1166,7 +1170,7 @@ class Caught(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"{g.name(self.monster)} catches {g._name(self.seat)}!"
+        return f"{g.name(self.monster)} catches {g.name_of(self.seat)}!"
 
 
 class BadStuff(Event):
@@ -1177,4 +1181,4 @@ class BadStuff(Event):
     monster: int
 
     def text(self, g: Game, to: int | None) -> str:
-        return f"Bad Stuff from {g.name(self.monster)} for {g._name(self.seat)}."
+        return f"Bad Stuff from {g.name(self.monster)} for {g.name_of(self.seat)}."

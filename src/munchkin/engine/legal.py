@@ -290,14 +290,14 @@ IN_COMBAT_RULE = {
 
 def any_time_refusal(g: Game, act: Action) -> str:
     """Why a seat the game does not wait on may not take `act` now, naming the rule."""
-    name = g._name(act.seat)
+    name = g.name_of(act.seat)
     who = ", ".join(g.players[s].name for s in g._prompt.seats) or "nobody"
     fighting = g.combat.fighters() if g.combat is not None else ()
     if not may_act_any_time(g):
         return f"{name} may not act now; waiting on {who} ({g._prompt.rule()})"
     exchange = act.kind == A.TRADE or (act.kind == A.GIVE and gifts_any_time(g))
     if exchange and (act.seat in fighting or act.target in fighting):
-        them = name if act.seat in fighting else g._name(act.target)
+        them = name if act.seat in fighting else g.name_of(act.target)
         return f"not legal now: {them} is in the combat, and {IN_COMBAT_RULE[act.kind]}"
     if act.kind in (A.EQUIP, A.UNEQUIP) and act.seat in fighting:
         return f"no {act.kind}ping during combat: {name} is in the combat (Items change only out of combat)"

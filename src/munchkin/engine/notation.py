@@ -22,7 +22,7 @@ def action_text(g: Game, a: Action) -> str:
     """The canonical text of an action, in the rulebook's words."""
     k = a.kind
     n = g.name
-    who = g._name
+    who = g.name_of
     if k == A.KICK:
         return g.phase_words.get("kick_open_the_door", "kick open the door").lower()
     if k == A.LOOT:
@@ -299,8 +299,8 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
         raise ParseError(f"unknown action {text.strip()!r}: it must start with one of {', '.join(VERBS)}")
     listed = g.legal_actions(seat)
     if seat not in g.to_act and not listed:  # not waited on, and no any-time action either
-        who = ", ".join(g._name(s) for s in g.to_act) or "nobody"
-        raise IllegalAction(f"{g._name(seat)} may not act now; waiting on {who}")
+        who = ", ".join(g.name_of(s) for s in g.to_act) or "nobody"
+        raise IllegalAction(f"{g.name_of(seat)} may not act now; waiting on {who}")
     for a in listed:
         if _norm(action_text(g, a)) == t:
             return [a]
@@ -316,7 +316,7 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
     if m:
         kind = {"berserk": A.BERSERK, "cast flight": A.FLIGHT}.get(m.group(1), A.TURNING)
         if kind == A.TURNING and m.group(1) != f"turn {turned_word(g, seat)}":
-            raise IllegalAction(f"{t!r} is not legal now: {g._name(seat)} has no {m.group(1)[5:]} to turn here")
+            raise IllegalAction(f"{t!r} is not legal now: {g.name_of(seat)} has no {m.group(1)[5:]} to turn here")
         cards = _cards_of(g, seat, m.group(2), zones="discardable")
         a = Action(kind, seat, cards=tuple(cards))
         legal.verify_unlisted(g, a) if a not in listed else None
@@ -345,7 +345,7 @@ def parse(g: Game, text: str, seat: int) -> list[Action]:
     m = re.fullmatch(r"steal (.+) from (.+?) discarding (.+)", t)
     if m:  # a theft paid with a card the list leaves out (any card that powers an ability)
         steals = [a for a in listed if a.kind == A.STEAL and _norm(g.name(a.card)) == m.group(1)]
-        steals = [a for a in steals if _norm(g._name(a.target)) == m.group(2)]
+        steals = [a for a in steals if _norm(g.name_of(a.target)) == m.group(2)]
         if steals:
             paid = _card_of(g, seat, m.group(3), "discardable")
             a = Action(A.STEAL, seat, steals[0].card, steals[0].target, cards=(paid,))
@@ -396,7 +396,7 @@ def _card_of(g: Game, seat: int, name: str, zones: str, exclude: list[int] | Non
     if not cands:
         if name.strip() not in g._by_name:
             raise ParseError(f"no card is named {name.strip()!r}")
-        raise IllegalAction(f"{g._name(seat)} has no {name.strip()!r} to use for that")
+        raise IllegalAction(f"{g.name_of(seat)} has no {name.strip()!r} to use for that")
     return cands[0]
 
 
@@ -446,19 +446,19 @@ def _explain_text(g: Game, seat: int, t: str, listed: list[Action]) -> str:
         between = " with {} for " if verb == "trade" else " to {} "
         partner = next((q for q in g.players if between.format(q.name.lower()) in f" {rest} "), None)
         if seat in fighting or (partner is not None and partner.seat in fighting):
-            them = g._name(seat) if seat in fighting else partner.name  # type: ignore[union-attr]
+            them = g.name_of(seat) if seat in fighting else partner.name  # type: ignore[union-attr]
             return f"{t!r} is not legal now: {them} is in the combat, and {legal.IN_COMBAT_RULE[verb]}"
     if verb in ("equip", "unequip") and seat in fighting:
-        return f"no {verb}ping during combat: {g._name(seat)} is in the combat (Items change only out of combat)"
+        return f"no {verb}ping during combat: {g.name_of(seat)} is in the combat (Items change only out of combat)"
     if g.combat is not None and (verb == "sell" or (verb == "give" and not exchange)):
         return f"no {verb[:-1] if verb.endswith('e') else verb}ing during combat"
     if same:
         return f"{t!r} is not legal now; legal {verb} actions: " + "; ".join(same[:12])
     moment = g.prompt.rule()
     if seat not in g.to_act:  # not waited on: its any-time actions only
-        who = ", ".join(g._name(s) for s in g.to_act) or "nobody"
+        who = ", ".join(g.name_of(s) for s in g.to_act) or "nobody"
         return (
-            f"{t!r} is not legal now: the game waits on {who} ({moment}); {g._name(seat)} may take any-time "
+            f"{t!r} is not legal now: the game waits on {who} ({moment}); {g.name_of(seat)} may take any-time "
             "actions only: " + "; ".join(action_text(g, a) for a in listed[:12])
         )
     return f"{t!r} is not legal now ({moment}); legal actions: " + "; ".join(action_text(g, a) for a in listed[:12])
@@ -480,7 +480,7 @@ def _longest_name(g: Game, rest: str) -> str | None:
 def explain(g: Game, a: Action) -> str:
     """Why an action object is not legal now."""
     if a.seat not in g.to_act:
-        return f"{g._name(a.seat)} may not act now"
+        return f"{g.name_of(a.seat)} may not act now"
     try:
         t = _norm(action_text(g, a))
     except (IndexError, KeyError, TypeError, MunchkinError):

@@ -697,7 +697,7 @@ def test_the_terminal_seat_plays_a_whole_game_through_the_public_interface_only(
     assert {"view", "play", "apply", "to_act", "over", "cdef"} <= guard.reached  # (its bots read through decide)
     probe: dict[str, Any] = {"__name__": "munchkin.terminal"}  # the guard itself: it does stop an internal read
     exec("def peek(g, name):\n    return getattr(g, name)\n", probe)
-    for name in ("players", "combat", "door_deck", "log", "events", "_by_name", "equipped_bonus"):
+    for name in ("players", "combat", "door_deck", "log", "events", "cards_by_name", "equipped_bonus"):
         with pytest.raises(AssertionError, match=f"g.{name}, outside"):
             probe["peek"](guard, name)
 

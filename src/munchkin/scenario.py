@@ -354,9 +354,10 @@ def check_expect(g: Game, exp: dict[str, Any], drawn: dict[str, int], marks: Ste
                 out += bad
                 shown = _card_names(g.view(_seat(g, name)))
                 for c in inc + exc:
-                    if c.lower() not in g._by_name:
+                    if c.lower() not in g.cards_by_name:
                         out.append(f"sees {name}: {no_such_card(g, c)}")
-                out += [f"{name} does not see {c}" for c in inc if c.lower() in g._by_name and c.lower() not in shown]
+                known = g.cards_by_name
+                out += [f"{name} does not see {c}" for c in inc if c.lower() in known and c.lower() not in shown]
                 out += [f"{name} sees {c}" for c in exc if c.lower() in shown]
         elif key == "hears":
             for name, texts in want.items() if isinstance(want, dict) else []:

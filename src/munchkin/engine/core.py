@@ -89,7 +89,7 @@ class GameCore:
     _window_cache: dict[int, list[Action]]
     _window_version: int
     _prompt: Decision
-    _by_name: dict[str, list[int]]
+    cards_by_name: dict[str, list[int]]
     listing: Listing | None  # what actions are being listed for (card hooks ask it): see decisions.py
     _sale_cache: dict[tuple[Any, ...], list[Action]]
     _exchange_cache: dict[tuple[Any, ...], list[Action]]

@@ -39,7 +39,7 @@ CACHES = frozenset(
 )
 # fixed at setup from the sets and the options (the setup itself is digested)
 FIXED = frozenset(
-    {"defs", "cdef", "twins", "_by_name", "houses", "abilities_granted", "phase_words", "options", "card_versions"}
+    {"defs", "cdef", "twins", "cards_by_name", "houses", "abilities_granted", "phase_words", "options", "card_versions"}
 )
 
 

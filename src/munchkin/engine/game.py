@@ -255,9 +255,9 @@ class Game(GameCore):
         self.listen_variant = self.options.listen_variant or (
             "no_good" if all(x == "harry-potter" for x in setup.sets) else "loot"
         )
-        self._by_name: dict[str, list[int]] = {}
+        self.cards_by_name: dict[str, list[int]] = {}  # a card's name, lower-case -> its numbers in this game
         for c in range(self.ncards):
-            self._by_name.setdefault(self.cdef[c].name.lower(), []).append(c)
+            self.cards_by_name.setdefault(self.cdef[c].name.lower(), []).append(c)
 
     def _may_act_off_turn(self, seat: int) -> bool:
         """A cheap test before listing a seat's any-time actions (most seats have none)."""
@@ -840,7 +840,7 @@ CLONE_SHARED = frozenset(
             "abilities_granted",
             "phase_words",
             "listen_variant",
-            "_by_name",
+            "cards_by_name",
         ),
         *("sidekicks_discardable", "has_races", "has_classes", "sidekick_sexes", "allies", "item_grants"),
         *("extra_big_cards", "seeded", "forced_at_setup", "hypothetical", "holding", "held", "rules"),

@@ -225,7 +225,7 @@ def not_an_action(g: Game, text: str) -> str | None:
         return "it is empty"
     if t.split(" ", 1)[0] not in VERBS:
         return f"no action starts with {t.split(' ', 1)[0]!r} (they start with {', '.join(VERBS)})"
-    named = [(n, "C") for n in [*g._by_name, *g.houses]] + [
+    named = [(n, "C") for n in [*g.cards_by_name, *g.houses]] + [
         (p.name.lower(), "P") for p in g.players
     ]  # a House is a card
     named += [(n.rstrip("."), k) for n, k in named if n.endswith(".")]  # a text's last "." is dropped
@@ -394,7 +394,7 @@ def _zone(g: Game, seat: int, zones: str) -> list[int]:
 def _card_of(g: Game, seat: int, name: str, zones: str, exclude: list[int] | None = None) -> int:
     cands = [c for c in _zone(g, seat, zones) if g.cdef[c].name.lower() == name.strip() and c not in (exclude or [])]
     if not cands:
-        if name.strip() not in g._by_name:
+        if name.strip() not in g.cards_by_name:
             raise ParseError(f"no card is named {name.strip()!r}")
         raise IllegalAction(f"{g.name_of(seat)} has no {name.strip()!r} to use for that")
     return cands[0]
@@ -431,7 +431,7 @@ def _explain_text(g: Game, seat: int, t: str, listed: list[Action]) -> str:
         p = g.players[seat]
         mine = [c for c in p.hand + p.in_play() if g.cdef[c].name.lower() == name]
         if not mine and verb in ("play", "equip", "unequip", "discard", "give", "keep"):
-            return f"{p.name} has no {g.cdef[g._by_name[name][0]].name}"
+            return f"{p.name} has no {g.cdef[g.cards_by_name[name][0]].name}"
         if verb == "play" and mine and g.cdef[mine[0]].is_gual:  # never the winning Level
             after = rest[len(name) :].strip()
             q = next((x for x in g.players if after == f"on {x.name.lower()}"), p if not after else None)
@@ -467,7 +467,7 @@ def _explain_text(g: Game, seat: int, t: str, listed: list[Action]) -> str:
 def _longest_name(g: Game, rest: str) -> str | None:
     """The longest card name that the text starts with, if any."""
     best = None
-    for name in g._by_name:
+    for name in g.cards_by_name:
         if (
             rest.startswith(name)
             and (len(rest) == len(name) or rest[len(name)] in " ,")

@@ -66,7 +66,7 @@ def split_set(g: Game, name: str) -> tuple[str, str | None]:
     """A card as a scenario names it: `NAME`, or `NAME (SET)` for the copies of one set in play
     (`Cheat! (deluxe)` where two sets have a Cheat!). Returns the lower-case name and the set."""
     key = name.strip().lower()
-    if key.endswith(")") and " (" in key and key not in g._by_name:
+    if key.endswith(")") and " (" in key and key not in g.cards_by_name:
         base, _, rest = key.rpartition(" (")
         s = rest[:-1].strip().replace("_", "-")
         sets = {d.set for d in g.cdef}
@@ -79,7 +79,7 @@ def split_set(g: Game, name: str) -> tuple[str, str | None]:
 def named_cards(g: Game, name: str) -> list[int]:
     """Every card of the game a scenario's name stands for (all copies; of one set with `(SET)`)."""
     key, s = split_set(g, name)
-    return [c for c in g._by_name.get(key, []) if s is None or g.cdef[c].set == s]
+    return [c for c in g.cards_by_name.get(key, []) if s is None or g.cdef[c].set == s]
 
 
 def _take(g: Game, pool: dict[str, list[int]], name: str, where: str) -> int:
@@ -89,11 +89,11 @@ def _take(g: Game, pool: dict[str, list[int]], name: str, where: str) -> int:
         key, s = split_set(g, name)
     except ScenarioError as exc:
         raise ScenarioError(f"{where}: {exc}") from None
-    if key not in g._by_name:
+    if key not in g.cards_by_name:
         raise ScenarioError(f"{where}: {no_such_card(g, name)}")
     left = [c for c in pool.get(key, []) if s is None or g.cdef[c].set == s]
     if not left:
-        if s is not None and not any(g.cdef[c].set == s for c in g._by_name[key]):
+        if s is not None and not any(g.cdef[c].set == s for c in g.cards_by_name[key]):
             raise ScenarioError(f"{where}: the set {s} has no card named {key!r}")
         raise ScenarioError(f"{where}: no copy of {name!r} left to place")
     pool[key].remove(left[0])
@@ -102,7 +102,7 @@ def _take(g: Game, pool: dict[str, list[int]], name: str, where: str) -> int:
 
 def arrange_table(g: Game, spec: dict[str, Any]) -> None:
     """Place every named card where the scenario says; the rest shuffled into the decks."""
-    pool: dict[str, list[int]] = {k: list(v) for k, v in g._by_name.items()}
+    pool: dict[str, list[int]] = {k: list(v) for k, v in g.cards_by_name.items()}
     players = spec.get("players") or []
     for i, ps in enumerate(players):
         p = g.players[i]

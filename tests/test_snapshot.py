@@ -75,9 +75,9 @@ def _record(data: dict, kind: str, name: str) -> dict:
     ("kind", "name", "said"),
     [
         ("o", "os:system", "outside the game's state"),
-        ("o", "engine.game:Game", "not a record of the game's state"),
-        ("o", "engine.nothing:Here", "does not have"),
-        ("e", "engine.state:Player", "not a record of the game's state"),
+        ("o", "engine.game:Game", "no record of the game's state"),
+        ("o", "engine.nothing:Here", "no record of the game's state"),
+        ("e", "engine.state:Player", "no record of the game's state"),
         ("o", "server.app:create_app", "outside the game's state"),
     ],
 )

@@ -633,28 +633,28 @@ class Game(GameCore):
                     recorder.move(g)
         return texts, None if recorder is None else recorder.record()
 
-    def to_json(self) -> str:
+    def to_json(self, record: bool = True) -> str:
         """The save: the setup (sets, names, seed, options), the rules number, the log with every
-        chance outcome, which `Game.from_json` replays to the same state, and the record of every move's
-        state (snapshot.Recorder), which shows the game as it was played without its rules. A
-        determinized copy has none."""
+        chance outcome, which `Game.from_json` replays to the same state, and (with `record`) the record
+        of every move's state (snapshot.Recorder), which shows the game as it was played without its
+        rules. A determinized copy has none."""
         if self.hypothetical:
             raise MunchkinError("a determinized copy is a hypothesis, not a game that was played: it has no save")
         setup = asdict(self.setup)
         setup["card_versions"] = dict(self.card_versions)  # the cards it was played with
         if setup["origin"] is None:  # dealt from the built-in sets: the save as it always was
             del setup["origin"]
-        texts, record = self._as_played(record=True)
-        return json.dumps(
-            {
-                "format": "munchkin-game/1",
-                "rules": self.rules,
-                "setup": setup,
-                "log": self._log_json(texts),
-                "state": self.fingerprint(),
-                "record": record,
-            }
-        )
+        texts, moves = self._as_played(record=record)
+        save = {
+            "format": "munchkin-game/1",
+            "rules": self.rules,
+            "setup": setup,
+            "log": self._log_json(texts),
+            "state": self.fingerprint(),
+        }
+        if moves is not None:
+            save["record"] = moves
+        return json.dumps(save)
 
     @staticmethod
     def setup_from_json(data: dict[str, Any]) -> Setup:

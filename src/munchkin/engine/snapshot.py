@@ -12,7 +12,6 @@ loader build anything else.
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -56,22 +55,35 @@ def _name(cls: type) -> str:
     return name
 
 
+def _kinds(base: type) -> dict[str, type]:
+    """Every record kind of `base` the engine has now, by its snapshot name: `base` and the kinds that
+    come from it, the card hooks' steps among them (loaded with their sets)."""
+    out: dict[str, type] = {}
+    todo = [base]
+    while todo:
+        cls = todo.pop()
+        out[_name(cls)] = cls
+        todo += cls.__subclasses__()
+    return out
+
+
+_KNOWN: dict[type, dict[str, type]] = {}  # the kinds of each base met so far, by name
+
+
 def _record_class(name: Any, bases: tuple[type, ...]) -> type:
     """The class a snapshot names, which must be one of the engine's records of `bases`."""
     if not isinstance(name, str) or ":" not in name:
         raise MunchkinError(f"the snapshot names no record kind: {name!r}")
-    module, qual = name.split(":", 1)
-    if not module.startswith(_HOMES):
+    if not name.split(":", 1)[0].startswith(_HOMES):
         raise MunchkinError(f"the snapshot names a record outside the game's state: {name}")
-    try:
-        cls: Any = importlib.import_module(_PACKAGE + module)
-        for part in qual.split("."):
-            cls = getattr(cls, part)
-    except (ImportError, AttributeError, ValueError):
-        raise MunchkinError(f"the snapshot names a record this engine does not have: {name}") from None
-    if not isinstance(cls, type) or not issubclass(cls, bases):
-        raise MunchkinError(f"the snapshot names {name}, which is not a record of the game's state")
-    return cls
+    for base in bases:
+        cls = _KNOWN.get(base, {}).get(name)
+        if cls is None:  # not met yet: look again (a card hook's steps come with their set)
+            _KNOWN[base] = _kinds(base)
+            cls = _KNOWN[base].get(name)
+        if cls is not None:
+            return cls
+    raise MunchkinError(f"the snapshot names {name}, which is no record of the game's state this engine has")
 
 
 _FIELDS: dict[type, list[str]] = {}

@@ -24,8 +24,10 @@ def make_replay(
     setup: Setup, game_log: list[tuple[Any, ...]], rules: int = RULES, fair: dict[str, Any] | None = None
 ) -> str:
     """A finished game's `munchkin-game/1` save, rebuilt from its setup and log under the rules it was
-    played with (in the worker process); a fair table's save reveals its record (`with_fair`)."""
-    return with_fair(Game.from_log(setup, game_log, rules).to_json(), fair)
+    played with (in the worker process); a fair table's save reveals its record (`with_fair`). It holds
+    no record of every move's state (`Game.to_json`): for a long game between bots that would be tens
+    of megabytes, made at once; the server is to keep it move by move as the game is played."""
+    return with_fair(Game.from_log(setup, game_log, rules).to_json(record=False), fair)
 
 
 def with_fair(save: str, fair: dict[str, Any] | None) -> str:
@@ -85,8 +87,8 @@ def rebuild_save(
     setup: Setup, rules: int, actions: list[list[Any]], chance: list[list[Any]], fair: dict[str, Any] | None = None
 ) -> str:
     """In the worker process: a finished game's `munchkin-game/1` save, made from its stored rows (a fair
-    table's with its record, `with_fair`)."""
-    return with_fair(finished_game(setup, rules, actions, chance).to_json(), fair)
+    table's with its record, `with_fair`), as `make_replay` makes it."""
+    return with_fair(finished_game(setup, rules, actions, chance).to_json(record=False), fair)
 
 
 @dataclass

@@ -328,7 +328,7 @@ def test_saves_of_the_rules_before_any_time_actions_still_load() -> None:
         ours = [e for e in g.log if e[0] == "act"]
         theirs = [e for e in save["log"] if "act" in e]
         added += len(ours) - len(theirs)
-        again = json.loads(g.to_json())
+        again = json.loads(g.to_json(record=False))  # its record is checked below
         assert again["rules"] == 2 and g.rules == 2
         assert Game.from_json(json.dumps(again)).fingerprint() == g.fingerprint()
     assert added > 0  # some did need the passes of today's rules
@@ -380,7 +380,7 @@ def test_saves_of_older_rules_still_load(rules: int) -> None:
     for save in saves:
         g = Game.from_json(json.dumps(save))
         assert g.over and g.rules == rules and g.fingerprint() == save["state"]
-        again = json.loads(g.to_json())
+        again = json.loads(g.to_json(record=False))  # its record is checked below
         assert again["rules"] == rules and Game.from_json(json.dumps(again)).fingerprint() == g.fingerprint()
         with pytest.raises(MunchkinError, match="differs|does not replay"):
             Game.from_json(json.dumps({**save, "rules": rules + 1}))
